@@ -1,0 +1,192 @@
+//! The command set: the one language the recorder, the device, the validator and scene
+//! scripts speak. Each command knows the engine stages it occupies (for timing) and which
+//! objects it touches (for validation).
+
+use super::{FenceId, ObjectKey, SwapChainKey};
+use crate::barrier::{BarrierGroup, Sync};
+
+/// Shader stages with binding slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ShaderStage {
+    Vertex,
+    Pixel,
+    Compute,
+}
+
+/// How a Map call treats the previous contents (CTX-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MapMode {
+    /// Fresh memory; previous contents are gone. First Map of a list must be this.
+    WriteDiscard,
+    /// Append without touching what the GPU may still read.
+    NoOverwrite,
+}
+
+/// One device command.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    // Binding and state.
+    /// Bind render-target views and an optional depth-stencil view.
+    SetRenderTargets {
+        rtvs: Vec<ObjectKey>,
+        dsv: Option<ObjectKey>,
+    },
+    SetViewport {
+        width: u32,
+        height: u32,
+    },
+    /// Bind the pipeline state of a pass (an opaque id).
+    SetPipelineState(u32),
+    /// Bind views to consecutive slots of a stage (RB-1: at most 8 per call).
+    SetResources {
+        stage: ShaderStage,
+        first_slot: u32,
+        views: Vec<ObjectKey>,
+    },
+    SetVertexBuffers {
+        buffers: Vec<ObjectKey>,
+    },
+    SetIndexBuffer(ObjectKey),
+    SetConstantBuffers {
+        stage: ShaderStage,
+        buffers: Vec<ObjectKey>,
+    },
+    /// Unbind everything (what Present and Resume do implicitly, FS-11).
+    ClearState,
+
+    // Work.
+    Draw {
+        draws: u32,
+        vertices: u64,
+        pixels: u64,
+    },
+    Dispatch {
+        dispatches: u32,
+        threads: u64,
+    },
+    CopyResource {
+        src: ObjectKey,
+        dst: ObjectKey,
+        bytes: u64,
+    },
+    ClearRenderTarget(ObjectKey),
+    ClearDepthStencil(ObjectKey),
+    ClearUnorderedAccess(ObjectKey),
+
+    // Synchronisation.
+    Barrier(BarrierGroup<ObjectKey>),
+    /// Mark a position in this queue's stream; `kickoff` false defers activation (FN-3).
+    InsertFence {
+        fence: FenceId,
+        kickoff: bool,
+    },
+    /// Halt this queue's command processing until `fence` is reached (FN-2).
+    WaitFence(FenceId),
+    /// Flush pending commands to the GPU (activates no-kickoff fences, FN-3).
+    Kickoff,
+    /// Wait until `buffer` has left presentation (FS-5).
+    WaitOnPresent(ObjectKey),
+    /// Decompress a render target or depth buffer in place (FS-4, RL-1).
+    Decompress(ObjectKey),
+    /// Re-point a view at the current back buffer (RL-7).
+    PlaceSwapChainView {
+        view: ObjectKey,
+        buffer: ObjectKey,
+    },
+
+    // Memory.
+    Map {
+        resource: ObjectKey,
+        mode: MapMode,
+    },
+    Unmap(ObjectKey),
+
+    // Frames.
+    /// Show the chain's buffer 0 at the next vertical blank and rotate (RL-5). Resets state
+    /// (FS-11) and kicks off the graphics queue.
+    Present(SwapChainKey),
+}
+
+impl Command {
+    /// Short name for traces and diagnostics.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::SetRenderTargets { .. } => "SetRenderTargets",
+            Command::SetViewport { .. } => "SetViewport",
+            Command::SetPipelineState(_) => "SetPipelineState",
+            Command::SetResources { .. } => "SetResources",
+            Command::SetVertexBuffers { .. } => "SetVertexBuffers",
+            Command::SetIndexBuffer(_) => "SetIndexBuffer",
+            Command::SetConstantBuffers { .. } => "SetConstantBuffers",
+            Command::ClearState => "ClearState",
+            Command::Draw { .. } => "Draw",
+            Command::Dispatch { .. } => "Dispatch",
+            Command::CopyResource { .. } => "CopyResource",
+            Command::ClearRenderTarget(_) => "ClearRenderTarget",
+            Command::ClearDepthStencil(_) => "ClearDepthStencil",
+            Command::ClearUnorderedAccess(_) => "ClearUnorderedAccess",
+            Command::Barrier(_) => "Barrier",
+            Command::InsertFence { .. } => "InsertFence",
+            Command::WaitFence(_) => "WaitFence",
+            Command::Kickoff => "Kickoff",
+            Command::WaitOnPresent(_) => "WaitOnPresent",
+            Command::Decompress(_) => "Decompress",
+            Command::PlaceSwapChainView { .. } => "PlaceSwapChainView",
+            Command::Map { .. } => "Map",
+            Command::Unmap(_) => "Unmap",
+            Command::Present(_) => "Present",
+        }
+    }
+
+    /// The pipeline stages the command occupies while it runs (barrier-spec A1 "Commands").
+    pub fn stages(&self) -> Sync {
+        match self {
+            Command::Draw { .. } => Sync::DRAW,
+            Command::Dispatch { .. } => Sync::COMPUTE_SHADING,
+            Command::CopyResource { .. } => Sync::COPY,
+            Command::ClearRenderTarget(_) => Sync::RENDER_TARGET,
+            Command::ClearDepthStencil(_) => Sync::DEPTH_STENCIL,
+            Command::ClearUnorderedAccess(_) => Sync::CLEAR_UNORDERED_ACCESS_VIEW,
+            Command::Decompress(_) => Sync::RENDER_TARGET | Sync::DEPTH_STENCIL,
+            _ => Sync::NONE,
+        }
+    }
+
+    /// Every object the command names (for liveness checks before execution, FS-6).
+    pub fn objects(&self, out: &mut Vec<ObjectKey>) {
+        match self {
+            Command::SetRenderTargets { rtvs, dsv } => {
+                out.extend(rtvs);
+                out.extend(dsv);
+            }
+            Command::SetResources { views, .. } => out.extend(views),
+            Command::SetVertexBuffers { buffers } | Command::SetConstantBuffers { buffers, .. } => {
+                out.extend(buffers)
+            }
+            Command::SetIndexBuffer(k)
+            | Command::ClearRenderTarget(k)
+            | Command::ClearDepthStencil(k)
+            | Command::ClearUnorderedAccess(k)
+            | Command::WaitOnPresent(k)
+            | Command::Decompress(k)
+            | Command::Unmap(k) => out.push(*k),
+            Command::CopyResource { src, dst, .. } => out.extend([*src, *dst]),
+            Command::PlaceSwapChainView { view, buffer } => out.extend([*view, *buffer]),
+            Command::Map { resource, .. } => out.push(*resource),
+            Command::Barrier(g) => {
+                out.extend(g.buffers.iter().map(|b| b.resource));
+                out.extend(g.textures.iter().map(|t| t.resource));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// A recorded list: commands from one deferred context, labelled with the pass they came
+/// from so that diagnostics and traces can name it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CommandList {
+    pub commands: Vec<Command>,
+    /// The pass label of each command, by index into `labels`.
+    pub label: u32,
+}

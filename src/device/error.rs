@@ -1,0 +1,60 @@
+//! Errors the simulated device reports instead of crashing or hanging.
+
+use super::{FenceId, ObjectKey, QueueId};
+use thiserror::Error;
+
+/// A device error. Exit code 1 at the command line.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum DeviceError {
+    /// A command or call named an object that was already destroyed (FS-6).
+    #[error("FS-6: object {object:?} was used after it was destroyed")]
+    Destroyed { object: ObjectKey },
+    /// A view operation was applied to something that is not a view.
+    #[error("object {object:?} is not a view")]
+    NotAView { object: ObjectKey },
+    /// A swap chain handle is stale.
+    #[error("swap chain handle is stale")]
+    NoSwapChain,
+    /// A deferred context began a second list before finishing the first (CTX-2).
+    #[error("CTX-2: deferred context {context} is already recording a command list")]
+    AlreadyRecording { context: u32 },
+    /// A command was pushed to, or a list finished on, a context that is not recording.
+    #[error("CTX-2: deferred context {context} is not recording")]
+    NotRecording { context: u32 },
+    /// Work was submitted to a queue the device does not have (CC-2).
+    #[error("CC-2: queue {queue} does not exist on this device")]
+    NoSuchQueue { queue: QueueId },
+    /// A command is not allowed on the queue it was submitted to (barrier-spec A5).
+    #[error("{command} cannot run on queue {queue}")]
+    WrongQueue {
+        command: &'static str,
+        queue: QueueId,
+    },
+    /// Queues wait on each other's fences in a cycle, or on a fence never kicked off (FN-3).
+    #[error("FN-3: deadlock: {}", describe_waits(.waits, .not_kicked))]
+    Deadlock {
+        waits: Vec<(QueueId, FenceId)>,
+        not_kicked: Option<FenceId>,
+    },
+    /// An object was destroyed while GPU work referencing it was unfinished (FS-6).
+    #[error("FS-6: {object} destroyed while {pending} submitted command(s) still reference it or its fence has not passed")]
+    InUse { object: String, pending: u32 },
+    /// The GPU can never make progress: a wait on present that only a later present in the
+    /// same stream could satisfy (RL-2).
+    #[error("RL-2: GPU hang: queue {queue} waits on present of {buffer} after presenting it")]
+    Hang { queue: QueueId, buffer: String },
+    /// The CPU waited on a fence that was never inserted.
+    #[error("FN-1: fence {fence} was never inserted")]
+    UnknownFence { fence: FenceId },
+}
+
+fn describe_waits(waits: &[(QueueId, FenceId)], not_kicked: &Option<FenceId>) -> String {
+    let mut parts: Vec<String> = waits
+        .iter()
+        .map(|(q, f)| format!("{q} waits on fence {f}"))
+        .collect();
+    if let Some(f) = not_kicked {
+        parts.push(format!("fence {f} was inserted without kickoff and never kicked off"));
+    }
+    parts.join(", ")
+}

@@ -1,0 +1,154 @@
+//! GPU objects in an arena with explicit lifetime (FS-6): nothing is reference counted, a
+//! destroyed key stays dead, and using one is a device error rather than a crash.
+
+use slotmap::SlotMap;
+
+use super::DeviceError;
+use crate::model::{Buffer, Texture, ViewKind};
+
+slotmap::new_key_type! {
+    /// Handle to a device object. Keys of destroyed objects are never reused for new ones
+    /// with the same version, so a stale key is always detected.
+    pub struct ObjectKey;
+}
+
+/// What a device object is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum ObjectDesc {
+    Texture(Texture),
+    Buffer(Buffer),
+    /// A view of another object. `of` may be re-pointed (PlaceSwapChainView, RL-7).
+    View { of: ObjectKey, kind: ViewKind },
+}
+
+/// One live object.
+#[derive(Clone, Debug)]
+pub struct Object {
+    pub name: String,
+    pub desc: ObjectDesc,
+    /// Bytes of memory it holds (views hold none).
+    pub bytes: u64,
+}
+
+/// The arena of live objects plus memory accounting.
+#[derive(Default)]
+pub struct Memory {
+    objects: SlotMap<ObjectKey, Object>,
+    live_bytes: u64,
+    peak_bytes: u64,
+    created: u64,
+    destroyed: u64,
+}
+
+impl Memory {
+    /// Create an object and account its memory.
+    pub fn create(&mut self, name: &str, desc: ObjectDesc) -> ObjectKey {
+        let bytes = match &desc {
+            ObjectDesc::Texture(t) => t.bytes(),
+            ObjectDesc::Buffer(b) => b.size,
+            ObjectDesc::View { .. } => 0,
+        };
+        self.live_bytes += bytes;
+        self.peak_bytes = self.peak_bytes.max(self.live_bytes);
+        self.created += 1;
+        self.objects.insert(Object {
+            name: name.to_owned(),
+            desc,
+            bytes,
+        })
+    }
+
+    /// Look an object up; a destroyed key is [`DeviceError::Destroyed`].
+    pub fn get(&self, key: ObjectKey) -> Result<&Object, DeviceError> {
+        self.objects
+            .get(key)
+            .ok_or(DeviceError::Destroyed { object: key })
+    }
+
+    /// True when the key names a live object.
+    pub fn is_live(&self, key: ObjectKey) -> bool {
+        self.objects.contains_key(key)
+    }
+
+    /// Re-point a view at another resource (PlaceSwapChainView, RL-7).
+    pub fn repoint(&mut self, view: ObjectKey, to: ObjectKey) -> Result<(), DeviceError> {
+        self.get(to)?;
+        match self.objects.get_mut(view).map(|o| &mut o.desc) {
+            Some(ObjectDesc::View { of, .. }) => {
+                *of = to;
+                Ok(())
+            }
+            Some(_) => Err(DeviceError::NotAView { object: view }),
+            None => Err(DeviceError::Destroyed { object: view }),
+        }
+    }
+
+    /// The resource a view (or the resource itself) refers to.
+    pub fn resource_of(&self, key: ObjectKey) -> Result<ObjectKey, DeviceError> {
+        match &self.get(key)?.desc {
+            ObjectDesc::View { of, .. } => {
+                self.get(*of)?;
+                Ok(*of)
+            }
+            _ => Ok(key),
+        }
+    }
+
+    /// Destroy an object. Destroying twice is an error (the title lost track of it).
+    pub fn destroy(&mut self, key: ObjectKey) -> Result<Object, DeviceError> {
+        let obj = self
+            .objects
+            .remove(key)
+            .ok_or(DeviceError::Destroyed { object: key })?;
+        self.live_bytes -= obj.bytes;
+        self.destroyed += 1;
+        Ok(obj)
+    }
+
+    /// Name of a live object, or a placeholder for a dead one (for messages).
+    pub fn name(&self, key: ObjectKey) -> String {
+        self.objects
+            .get(key)
+            .map(|o| o.name.clone())
+            .unwrap_or_else(|| format!("<destroyed {key:?}>"))
+    }
+
+    /// Live object count.
+    pub fn live_objects(&self) -> usize {
+        self.objects.len()
+    }
+
+    /// Bytes held by live objects, and the peak so far.
+    pub fn bytes(&self) -> (u64, u64) {
+        (self.live_bytes, self.peak_bytes)
+    }
+
+    /// Objects created and destroyed so far.
+    pub fn churn(&self) -> (u64, u64) {
+        (self.created, self.destroyed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::BufferUsage;
+
+    #[test]
+    fn destroyed_keys_stay_dead() {
+        let mut m = Memory::default();
+        let buf = Buffer {
+            size: 256,
+            usage: BufferUsage::Default,
+            unordered_access: false,
+        };
+        let a = m.create("a", ObjectDesc::Buffer(buf.clone()));
+        assert_eq!(m.bytes(), (256, 256));
+        m.destroy(a).unwrap();
+        let b = m.create("b", ObjectDesc::Buffer(buf));
+        assert_ne!(a, b);
+        assert!(matches!(m.get(a), Err(DeviceError::Destroyed { .. })));
+        assert!(m.destroy(a).is_err());
+        assert_eq!(m.bytes(), (256, 256));
+    }
+}

@@ -1,0 +1,23 @@
+//! The data a scene authors: resources, views, passes, swap chains, fences and settings, as
+//! bevy_ecs components and resources. No per-tick logic lives here (that is `systems/`).
+//!
+//! Every entity carries a bevy `Name`; cross-references between entities are `Entity` values
+//! resolved from names when the scene loads. Device-side objects are referenced through
+//! [`GpuObject`], which holds a key into the device's arena: the ECS world describes the frame,
+//! the device owns the memory.
+
+mod lifetime;
+mod pass;
+mod resource;
+mod settings;
+mod swapchain;
+mod timeline;
+mod view;
+
+pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
+pub use pass::{Disabled, Pass, QueueKind, Use, UseAccess, Work};
+pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags};
+pub use settings::{BarrierMode, FrameIndex, Semantics, Settings};
+pub use swapchain::{BackBuffer, Rotation, SwapChain, SwapChainBuffer};
+pub use timeline::{Dormant, Timeline, TimelineEvent};
+pub use view::{View, ViewKind};

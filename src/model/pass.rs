@@ -1,0 +1,196 @@
+//! Passes: units of GPU work that declare what they read and write. The frame graph is
+//! nothing but these declarations; ordering, queues, fences and barriers are derived.
+
+use crate::barrier::{Access, Layout, Sync};
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// The kind of queue a pass asks for. Compute passes run on an asynchronous compute queue
+/// when async compute is on (CC-1), on the graphics queue otherwise.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum QueueKind {
+    #[default]
+    Graphics,
+    Compute,
+    /// A DMA engine: copies only, COMMON layout only (barrier-spec A5).
+    Copy,
+}
+
+/// What a pass does to one target. Each maps to the enhanced-barrier access, the layout a
+/// texture must be in, and the stages that perform it (barrier-spec A6, A7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UseAccess {
+    RenderTarget,
+    DepthWrite,
+    DepthRead,
+    ShaderRead,
+    /// Read-write through a UAV.
+    UnorderedAccess,
+    CopySource,
+    CopyDest,
+    VertexBuffer,
+    IndexBuffer,
+    ConstantBuffer,
+    IndirectArgument,
+}
+
+impl UseAccess {
+    /// The barrier access bit of this use.
+    pub fn access(self) -> Access {
+        match self {
+            UseAccess::RenderTarget => Access::RENDER_TARGET,
+            UseAccess::DepthWrite => Access::DEPTH_STENCIL_WRITE,
+            UseAccess::DepthRead => Access::DEPTH_STENCIL_READ,
+            UseAccess::ShaderRead => Access::SHADER_RESOURCE,
+            UseAccess::UnorderedAccess => Access::UNORDERED_ACCESS,
+            UseAccess::CopySource => Access::COPY_SOURCE,
+            UseAccess::CopyDest => Access::COPY_DEST,
+            UseAccess::VertexBuffer => Access::VERTEX_BUFFER,
+            UseAccess::IndexBuffer => Access::INDEX_BUFFER,
+            UseAccess::ConstantBuffer => Access::CONSTANT_BUFFER,
+            UseAccess::IndirectArgument => Access::INDIRECT_ARGUMENT,
+        }
+    }
+
+    /// True when the use modifies the target.
+    pub fn is_write(self) -> bool {
+        matches!(
+            self,
+            UseAccess::RenderTarget
+                | UseAccess::DepthWrite
+                | UseAccess::UnorderedAccess
+                | UseAccess::CopyDest
+        )
+    }
+
+    /// True when the use is only legal on textures.
+    pub fn texture_only(self) -> bool {
+        matches!(
+            self,
+            UseAccess::RenderTarget | UseAccess::DepthWrite | UseAccess::DepthRead
+        )
+    }
+
+    /// True when the use is only legal on buffers.
+    pub fn buffer_only(self) -> bool {
+        matches!(
+            self,
+            UseAccess::VertexBuffer
+                | UseAccess::IndexBuffer
+                | UseAccess::ConstantBuffer
+                | UseAccess::IndirectArgument
+        )
+    }
+
+    /// The layout a texture must be in for this use on a queue of `kind`. DMA queues see only
+    /// COMMON (barrier-spec A5).
+    pub fn layout(self, kind: QueueKind) -> Layout {
+        if kind == QueueKind::Copy {
+            return Layout::Common;
+        }
+        match self {
+            UseAccess::RenderTarget => Layout::RenderTarget,
+            UseAccess::DepthWrite => Layout::DepthStencilWrite,
+            UseAccess::DepthRead => Layout::DepthStencilRead,
+            UseAccess::ShaderRead => Layout::ShaderResource,
+            UseAccess::UnorderedAccess => Layout::UnorderedAccess,
+            UseAccess::CopySource => Layout::CopySource,
+            UseAccess::CopyDest => Layout::CopyDest,
+            _ => Layout::Common,
+        }
+    }
+
+    /// The stages that perform this use when the pass does not say (barrier-spec A7).
+    pub fn default_stages(self, kind: QueueKind) -> Sync {
+        let shading = match kind {
+            QueueKind::Compute => Sync::COMPUTE_SHADING,
+            QueueKind::Graphics => Sync::PIXEL_SHADING,
+            QueueKind::Copy => Sync::COPY,
+        };
+        match self {
+            UseAccess::RenderTarget => Sync::RENDER_TARGET,
+            UseAccess::DepthWrite | UseAccess::DepthRead => Sync::DEPTH_STENCIL,
+            UseAccess::ShaderRead | UseAccess::UnorderedAccess | UseAccess::ConstantBuffer => {
+                shading
+            }
+            UseAccess::CopySource | UseAccess::CopyDest => Sync::COPY,
+            UseAccess::VertexBuffer => Sync::VERTEX_SHADING,
+            UseAccess::IndexBuffer => Sync::INDEX_INPUT,
+            UseAccess::IndirectArgument => Sync::EXECUTE_INDIRECT,
+        }
+    }
+
+    /// Which queue kinds can perform this use at all (barrier-spec A5 accesses).
+    pub fn allowed_on(self, kind: QueueKind) -> bool {
+        match kind {
+            QueueKind::Graphics => true,
+            QueueKind::Compute => matches!(
+                self,
+                UseAccess::ShaderRead
+                    | UseAccess::UnorderedAccess
+                    | UseAccess::CopySource
+                    | UseAccess::CopyDest
+                    | UseAccess::ConstantBuffer
+                    | UseAccess::IndirectArgument
+            ),
+            QueueKind::Copy => matches!(self, UseAccess::CopySource | UseAccess::CopyDest),
+        }
+    }
+}
+
+/// One declared use of a target (a resource, a view, or a swap chain's back buffer).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Use {
+    pub target: Entity,
+    pub access: UseAccess,
+    /// Stages that perform the access; `None` means the access's default on the pass's queue.
+    pub stages: Option<Sync>,
+    /// Clear the target at the start of the pass (render targets, depth, UAVs). A clear
+    /// unbinds, so the target is set again afterwards (FS-8).
+    pub clear: bool,
+}
+
+/// What the device turns into time.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Work {
+    /// Draw calls shading `vertices` vertices and `pixels` pixels in total.
+    Draw {
+        #[serde(default = "one")]
+        draws: u32,
+        #[serde(default)]
+        vertices: u64,
+        #[serde(default)]
+        pixels: u64,
+    },
+    /// Dispatches running `threads` threads in total.
+    Dispatch {
+        #[serde(default = "one")]
+        dispatches: u32,
+        #[serde(default)]
+        threads: u64,
+    },
+    /// Copies of `bytes` bytes from the pass's copy source to its copy destination.
+    Copy { bytes: u64 },
+    /// No work besides clears.
+    None,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// A pass entity. Order among passes comes from their uses: every writer of a resource runs
+/// before its readers, writers in declaration order (`order`), plus explicit `after` edges.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct Pass {
+    pub queue: QueueKind,
+    pub uses: Vec<Use>,
+    pub work: Work,
+    pub after: Vec<Entity>,
+    /// Declaration order in the scene, the tie-breaker of every ordering decision.
+    pub order: u32,
+}
+
+/// A disabled pass is skipped by compile; timeline events toggle it.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Disabled;

@@ -1,0 +1,139 @@
+//! GPU resources as ECS components: textures and buffers, their creation flags, and whether
+//! the frame graph owns their contents (transient) or only borrows them (imported).
+
+use bevy_ecs::prelude::*;
+use glam::UVec2;
+use serde::{Deserialize, Serialize};
+
+/// Pixel formats the simulated device knows. Sizes drive copy, clear and decompression cost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Format {
+    Rgba8Unorm,
+    Bgra8Unorm,
+    Rgb10A2Unorm,
+    R11G11B10Float,
+    Rgba16Float,
+    Rg16Float,
+    R8Unorm,
+    R16Float,
+    R32Float,
+    D32Float,
+    D24UnormS8Uint,
+    D32FloatS8X24Uint,
+}
+
+impl Format {
+    /// Bytes per texel.
+    pub fn bytes_per_texel(self) -> u64 {
+        match self {
+            Format::R8Unorm => 1,
+            Format::R16Float => 2,
+            Format::Rgba8Unorm
+            | Format::Bgra8Unorm
+            | Format::Rgb10A2Unorm
+            | Format::R11G11B10Float
+            | Format::Rg16Float
+            | Format::R32Float
+            | Format::D32Float
+            | Format::D24UnormS8Uint => 4,
+            Format::Rgba16Float | Format::D32FloatS8X24Uint => 8,
+        }
+    }
+
+    /// Depth formats can only be bound through depth-stencil views.
+    pub fn is_depth(self) -> bool {
+        matches!(
+            self,
+            Format::D32Float | Format::D24UnormS8Uint | Format::D32FloatS8X24Uint
+        )
+    }
+
+    /// Depth and stencil compress independently (EB-8b).
+    pub fn has_stencil(self) -> bool {
+        matches!(self, Format::D24UnormS8Uint | Format::D32FloatS8X24Uint)
+    }
+}
+
+/// Creation flags of a texture. Compression metadata only exists where the allow flag was
+/// given (EB-4): render targets need `render_target`, depth buffers `depth_stencil`, DCC `dcc`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TextureFlags {
+    pub render_target: bool,
+    pub depth_stencil: bool,
+    pub unordered_access: bool,
+    pub dcc: bool,
+    /// Texture-compatible DCC can be sampled compressed (EB-4's second table).
+    pub texture_compatible: bool,
+}
+
+/// A texture resource.
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Texture {
+    pub format: Format,
+    pub extent: UVec2,
+    #[serde(default = "one")]
+    pub mips: u32,
+    #[serde(default = "one")]
+    pub array_size: u32,
+    #[serde(default = "one")]
+    pub samples: u32,
+    #[serde(default)]
+    pub flags: TextureFlags,
+}
+
+fn one() -> u32 {
+    1
+}
+
+impl Texture {
+    /// Bytes of the top mip of every slice and sample; mips add a third (geometric series).
+    pub fn bytes(&self) -> u64 {
+        let top = self.extent.x as u64
+            * self.extent.y as u64
+            * self.format.bytes_per_texel()
+            * self.array_size as u64
+            * self.samples as u64;
+        if self.mips > 1 { top + top / 3 } else { top }
+    }
+
+    /// Number of subresources (mips x slices x planes).
+    pub fn subresources(&self) -> u32 {
+        let planes = if self.format.has_stencil() { 2 } else { 1 };
+        self.mips * self.array_size * planes
+    }
+}
+
+/// How the CPU may write a buffer (FS-10, CTX-5).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BufferUsage {
+    /// GPU-only memory; filled by copies or shaders.
+    #[default]
+    Default,
+    /// CPU-writable every frame through Map; contents are not inherited (FS-10).
+    Dynamic,
+}
+
+/// A buffer resource.
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Buffer {
+    pub size: u64,
+    #[serde(default)]
+    pub usage: BufferUsage,
+    /// Allows unordered-access views.
+    #[serde(default)]
+    pub unordered_access: bool,
+}
+
+/// Who owns a resource's contents across frames.
+#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Lifetime {
+    /// Contents live only within a frame: activated from UNDEFINED (with DISCARD) at first use
+    /// each frame (EB-5), and free to alias with other transients.
+    Transient,
+    /// Contents persist across frames or come from outside the graph.
+    #[default]
+    Imported,
+}

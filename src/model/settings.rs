@@ -1,0 +1,64 @@
+//! Run settings: the knobs a scene or the command line turns. One ECS resource.
+
+use bevy_ecs::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use super::Rotation;
+
+/// How the runtime synchronises passes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BarrierMode {
+    /// A global ALL -> ALL barrier with full cache write-back and invalidation between
+    /// dependent passes, plus the layout transitions textures need. Correct, never minimal:
+    /// the baseline other strategies are measured against.
+    #[default]
+    Conservative,
+}
+
+/// Fast or legacy semantics, chosen per context (CTX-4).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Semantics {
+    #[default]
+    Fast,
+    Legacy,
+}
+
+/// Settings of a run. Scenes give them under `settings: (...)`; the CLI may override.
+#[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct Settings {
+    /// Frames the CPU may run ahead of the GPU before it waits on a frame fence.
+    pub frames_in_flight: u32,
+    pub barriers: BarrierMode,
+    /// Compute passes on an asynchronous compute queue (CC-1); off puts them on graphics.
+    pub async_compute: bool,
+    /// Compute pipe (0 below graphics, 1 above, CC-2) of the asynchronous compute queue.
+    pub compute_pipe: u8,
+    /// Check every executed stream with the validation layer.
+    pub validation: bool,
+    /// Simulated CPU time of one frame (recording and submission), in microseconds.
+    pub cpu_frame_us: f64,
+    /// Overrides every swap chain's rotation strategy when set.
+    pub rotation: Option<Rotation>,
+    /// Semantics of the contexts the runtime records on (CTX-4).
+    pub semantics: Semantics,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            frames_in_flight: 2,
+            barriers: BarrierMode::Conservative,
+            async_compute: true,
+            compute_pipe: 0,
+            validation: false,
+            cpu_frame_us: 1000.0,
+            rotation: None,
+            semantics: Semantics::Fast,
+        }
+    }
+}
+
+/// The frame the CPU is building, counted from 0.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameIndex(pub u64);

@@ -1,0 +1,80 @@
+//! Swap chains and their buffers. Under fast semantics the application owns view rotation
+//! (FS-9) and must wait for presentation before writing a buffer (FS-5); the three rotation
+//! strategies are the seed's three render loops.
+
+use bevy_ecs::prelude::*;
+use glam::UVec2;
+use serde::{Deserialize, Serialize};
+
+use super::Format;
+use crate::device::ObjectKey;
+
+/// How the runtime keeps its back-buffer views pointing at the buffer at index 0 (FS-9).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Rotation {
+    /// RL-5: one view per buffer made up front; the runtime advances its own index once per
+    /// frame and re-derives it from the swap count when it drifts.
+    SavedViews,
+    /// RL-6: a view of buffer 0 made every frame, kept in a ring of N+1 slots each with the
+    /// fence of the frame that used it; a slot is reused only when its fence has passed.
+    FencedRing,
+    /// RL-7: one pre-allocated view re-pointed at buffer 0 every frame (PlaceSwapChainView).
+    #[default]
+    PlaceView,
+}
+
+impl Rotation {
+    /// Every strategy, for tests and sweeps.
+    pub const ALL: [Rotation; 3] = [
+        Rotation::SavedViews,
+        Rotation::FencedRing,
+        Rotation::PlaceView,
+    ];
+}
+
+/// A swap chain entity. Its buffers are entities carrying [`SwapChainBuffer`].
+#[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SwapChain {
+    pub buffers: u32,
+    pub format: Format,
+    pub extent: UVec2,
+    /// Vertical blanks per present; 0 presents immediately.
+    #[serde(default = "one")]
+    pub vsync_interval: u32,
+    #[serde(default)]
+    pub rotation: Rotation,
+}
+
+fn one() -> u32 {
+    1
+}
+
+/// One buffer of a swap chain, by creation index (not by its current position in the chain).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SwapChainBuffer {
+    pub chain: Entity,
+    pub index: u32,
+}
+
+/// Per-chain rotation state: which buffer the runtime believes is at index 0 this frame,
+/// and the device view through which passes write it.
+#[derive(Component, Clone, Debug, Default)]
+pub struct BackBuffer {
+    /// The buffer entity at index 0 this frame (set by the acquire system).
+    pub buffer: Option<Entity>,
+    /// The device view that passes bind as the chain's render target this frame.
+    pub view: Option<ObjectKey>,
+    /// RL-5: the application's own index, advanced once per frame.
+    pub saved_index: u32,
+    /// RL-5: one view per buffer, by creation index.
+    pub saved_views: Vec<ObjectKey>,
+    /// RL-6: the ring of N+1 views with the fence that covers each one's last use.
+    pub ring: Vec<Option<(ObjectKey, u64)>>,
+    /// RL-6: the next ring slot.
+    pub ring_cursor: usize,
+    /// RL-7: the pre-allocated view.
+    pub placed_view: Option<ObjectKey>,
+    /// Times the runtime had to recover its index from the swap count (RL-5).
+    pub recoveries: u64,
+}
