@@ -49,7 +49,12 @@ pub fn edges(nodes: &[GraphNode]) -> Vec<(usize, usize)> {
         }
     }
     for (i, n) in nodes.iter().enumerate() {
-        out.extend(n.after.iter().filter(|&&a| a < nodes.len()).map(|&a| (a, i)));
+        out.extend(
+            n.after
+                .iter()
+                .filter(|&&a| a < nodes.len())
+                .map(|&a| (a, i)),
+        );
     }
     out.retain(|(a, b)| a != b);
     out.sort_unstable();
@@ -120,9 +125,18 @@ mod tests {
     fn writers_precede_readers_and_keep_declaration_order() {
         // 0 reads A, 1 writes A, 2 writes A, 3 unrelated.
         let nodes = vec![
-            GraphNode { reads: vec![e(1)], ..Default::default() },
-            GraphNode { writes: vec![e(1)], ..Default::default() },
-            GraphNode { writes: vec![e(1)], ..Default::default() },
+            GraphNode {
+                reads: vec![e(1)],
+                ..Default::default()
+            },
+            GraphNode {
+                writes: vec![e(1)],
+                ..Default::default()
+            },
+            GraphNode {
+                writes: vec![e(1)],
+                ..Default::default()
+            },
             GraphNode::default(),
         ];
         assert_eq!(order(&nodes).unwrap(), vec![1, 2, 0, 3]);
@@ -131,8 +145,16 @@ mod tests {
     #[test]
     fn contradicting_declarations_are_a_cycle() {
         let nodes = vec![
-            GraphNode { reads: vec![e(1)], writes: vec![e(2)], ..Default::default() },
-            GraphNode { reads: vec![e(2)], writes: vec![e(1)], ..Default::default() },
+            GraphNode {
+                reads: vec![e(1)],
+                writes: vec![e(2)],
+                ..Default::default()
+            },
+            GraphNode {
+                reads: vec![e(2)],
+                writes: vec![e(1)],
+                ..Default::default()
+            },
             GraphNode::default(),
         ];
         let cycle = order(&nodes).unwrap_err();
@@ -144,13 +166,22 @@ mod tests {
     #[test]
     fn explicit_after_edges_count() {
         let nodes = vec![
-            GraphNode { after: vec![1], ..Default::default() },
+            GraphNode {
+                after: vec![1],
+                ..Default::default()
+            },
             GraphNode::default(),
         ];
         assert_eq!(order(&nodes).unwrap(), vec![1, 0]);
         let looped = vec![
-            GraphNode { after: vec![1], ..Default::default() },
-            GraphNode { after: vec![0], ..Default::default() },
+            GraphNode {
+                after: vec![1],
+                ..Default::default()
+            },
+            GraphNode {
+                after: vec![0],
+                ..Default::default()
+            },
         ];
         assert!(order(&looped).is_err());
     }

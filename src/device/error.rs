@@ -37,7 +37,9 @@ pub enum DeviceError {
         not_kicked: Option<FenceId>,
     },
     /// An object was destroyed while GPU work referencing it was unfinished (FS-6).
-    #[error("FS-6: {object} destroyed while {pending} submitted command(s) still reference it or its fence has not passed")]
+    #[error(
+        "FS-6: {object} destroyed while {pending} submitted command(s) still reference it or its fence has not passed"
+    )]
     InUse { object: String, pending: u32 },
     /// The GPU can never make progress: a wait on present that only a later present in the
     /// same stream could satisfy (RL-2).
@@ -54,7 +56,9 @@ fn describe_waits(waits: &[(QueueId, FenceId)], not_kicked: &Option<FenceId>) ->
         .map(|(q, f)| format!("{q} waits on fence {f}"))
         .collect();
     if let Some(f) = not_kicked {
-        parts.push(format!("fence {f} was inserted without kickoff and never kicked off"));
+        parts.push(format!(
+            "fence {f} was inserted without kickoff and never kicked off"
+        ));
     }
     parts.join(", ")
 }

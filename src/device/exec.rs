@@ -111,6 +111,8 @@ impl Gpu {
         let copy_ok = matches!(
             cmd,
             Command::CopyResource { .. }
+                | Command::Map { .. }
+                | Command::Unmap(_)
                 | Command::InsertFence { .. }
                 | Command::WaitFence(_)
                 | Command::Kickoff
@@ -136,7 +138,9 @@ impl Gpu {
         match &cmd {
             Command::PlaceSwapChainView { view, buffer } => memory.repoint(*view, *buffer)?,
             Command::Present(chain) => {
-                let b = present.present_cpu(*chain).ok_or(DeviceError::NoSwapChain)?;
+                let b = present
+                    .present_cpu(*chain)
+                    .ok_or(DeviceError::NoSwapChain)?;
                 refs.push(b);
                 shows = Some(b);
             }
@@ -174,7 +178,12 @@ impl Gpu {
     }
 
     /// Run every queue until nothing can move. Returns commands executed.
-    pub(super) fn run(&mut self, profile: &Profile, memory: &Memory, present: &mut PresentEngine) -> usize {
+    pub(super) fn run(
+        &mut self,
+        profile: &Profile,
+        memory: &Memory,
+        present: &mut PresentEngine,
+    ) -> usize {
         let mut executed = 0;
         loop {
             let mut progressed = false;
@@ -195,14 +204,24 @@ impl Gpu {
         }
     }
 
-    fn step(&mut self, qi: usize, profile: &Profile, memory: &Memory, present: &mut PresentEngine) -> Step {
+    fn step(
+        &mut self,
+        qi: usize,
+        profile: &Profile,
+        memory: &Memory,
+        present: &mut PresentEngine,
+    ) -> Step {
         let queue = QueueId::from_index(qi).unwrap_or_default();
         let q = &self.queues[qi];
         let Some(p) = q.stream.front() else {
             return Step::Blocked;
         };
         let ready = q.t.max(p.submit_ns);
-        let mut stall = if p.submit_ns > q.t { Stall::Submit } else { Stall::None };
+        let mut stall = if p.submit_ns > q.t {
+            Stall::Submit
+        } else {
+            Stall::None
+        };
         let mut stall_ns = p.submit_ns.saturating_sub(q.t);
         let bytes_of = |k: ObjectKey| {
             memory
@@ -284,7 +303,12 @@ impl Gpu {
     }
 
     /// FS-6: refuse to destroy what unexecuted or unfinished (at `cpu_ns`) work references.
-    pub(super) fn check_idle(&mut self, key: ObjectKey, cpu_ns: u64, memory: &Memory) -> Result<(), DeviceError> {
+    pub(super) fn check_idle(
+        &mut self,
+        key: ObjectKey,
+        cpu_ns: u64,
+        memory: &Memory,
+    ) -> Result<(), DeviceError> {
         let Some(state) = self.refs.get(key).copied() else {
             return Ok(());
         };

@@ -172,16 +172,22 @@ impl Device {
             return Err(DeviceError::NoSuchQueue { queue });
         }
         for cmd in commands {
-            self.gpu
-                .submit(queue, frame, label, cmd, cpu_ns, &mut self.memory, &mut self.present)?;
+            self.gpu.submit(
+                queue,
+                frame,
+                label,
+                cmd,
+                cpu_ns,
+                &mut self.memory,
+                &mut self.present,
+            )?;
         }
         Ok(())
     }
 
     /// Let the GPU run as far as it can. Returns the number of commands executed.
     pub fn simulate(&mut self) -> usize {
-        self.gpu
-            .run(&self.profile, &self.memory, &mut self.present)
+        self.gpu.run(&self.profile, &self.memory, &mut self.present)
     }
 
     /// Signal time of a fence, if the GPU has reached it.

@@ -18,7 +18,10 @@ pub enum ObjectDesc {
     Texture(Texture),
     Buffer(Buffer),
     /// A view of another object. `of` may be re-pointed (PlaceSwapChainView, RL-7).
-    View { of: ObjectKey, kind: ViewKind },
+    View {
+        of: ObjectKey,
+        kind: ViewKind,
+    },
 }
 
 /// One live object.

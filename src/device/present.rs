@@ -45,7 +45,12 @@ pub struct PresentEngine {
 
 impl PresentEngine {
     /// Register a chain whose buffers were created by the caller.
-    pub fn create(&mut self, name: &str, buffers: Vec<ObjectKey>, vsync_interval: u32) -> SwapChainKey {
+    pub fn create(
+        &mut self,
+        name: &str,
+        buffers: Vec<ObjectKey>,
+        vsync_interval: u32,
+    ) -> SwapChainKey {
         self.chains.insert(SwapChainState {
             name: name.to_owned(),
             buffers,
@@ -63,7 +68,11 @@ impl PresentEngine {
 
     /// Replace a chain's buffers (resize). The old ones keep their presentation state so
     /// that a wait on present for them still resolves.
-    pub fn replace_buffers(&mut self, key: SwapChainKey, buffers: Vec<ObjectKey>) -> Option<Vec<ObjectKey>> {
+    pub fn replace_buffers(
+        &mut self,
+        key: SwapChainKey,
+        buffers: Vec<ObjectKey>,
+    ) -> Option<Vec<ObjectKey>> {
         let chain = self.chains.get_mut(key)?;
         Some(std::mem::replace(&mut chain.buffers, buffers))
     }
@@ -74,13 +83,18 @@ impl PresentEngine {
         let shown = *chain.buffers.first()?;
         chain.buffers.rotate_left(1);
         chain.swaps += 1;
-        self.busy.insert(shown, Busy::UntilNextFlip);
         Some(shown)
     }
 
     /// GPU side of Present: the present command reached the engine at `t`. Returns the flip
     /// time; the buffer previously on screen becomes free at that flip.
-    pub fn present_gpu(&mut self, key: SwapChainKey, buffer: ObjectKey, t: u64, period_ns: u64) -> u64 {
+    pub fn present_gpu(
+        &mut self,
+        key: SwapChainKey,
+        buffer: ObjectKey,
+        t: u64,
+        period_ns: u64,
+    ) -> u64 {
         let Some(chain) = self.chains.get_mut(key) else {
             return t;
         };
@@ -94,7 +108,12 @@ impl PresentEngine {
                 None => next_blank,
             }
         };
-        if let Some(prev) = chain.displayed.replace(buffer) {
+        // Presentation state lives on the GPU timeline: a buffer is busy from the moment its
+        // present executes, not from the CPU call.
+        self.busy.insert(buffer, Busy::UntilNextFlip);
+        if let Some(prev) = chain.displayed.replace(buffer)
+            && prev != buffer
+        {
             self.busy.insert(prev, Busy::FreeAt(flip));
         }
         chain.last_flip_ns = Some(flip);
@@ -110,6 +129,14 @@ impl PresentEngine {
             Some(Busy::FreeAt(t)) => Some(*t),
             Some(Busy::UntilNextFlip) => None,
         }
+    }
+
+    /// Position of `buffer` in its chain's rotation (0 is the back buffer), if it belongs to
+    /// a chain.
+    pub fn find_buffer(&self, buffer: ObjectKey) -> Option<usize> {
+        self.chains
+            .values()
+            .find_map(|c| c.buffers.iter().position(|b| *b == buffer))
     }
 
     /// Forget a destroyed buffer.
@@ -136,7 +163,8 @@ mod tests {
         assert_eq!(pe.present_cpu(chain), Some(a));
         assert_eq!(pe.chain(chain).unwrap().buffers[0], b);
         assert_eq!(pe.chain(chain).unwrap().swaps, 1);
-        assert_eq!(pe.free_at(a), None);
+        // The CPU call alone does not occupy the buffer; the GPU executing it does.
+        assert_eq!(pe.free_at(a), Some(0));
         assert_eq!(pe.free_at(b), Some(0));
         assert_eq!(pe.present_gpu(chain, a, 5, 100), 100);
         // `a` is on screen until the next flip, which is not decided yet.

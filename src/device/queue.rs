@@ -5,7 +5,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A hardware queue. `index()` gives a dense number used for arrays and fence IDs.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub enum QueueId {
     #[default]
     Graphics,
@@ -37,9 +39,17 @@ impl QueueId {
     pub fn from_index(i: usize) -> Option<QueueId> {
         match i {
             0 => Some(QueueId::Graphics),
-            1..=6 => Some(QueueId::Compute { pipe: 0, index: (i - 1) as u8 }),
-            7..=9 => Some(QueueId::Compute { pipe: 1, index: (i - 7) as u8 }),
-            10..=11 => Some(QueueId::Dma { engine: (i - 10) as u8 }),
+            1..=6 => Some(QueueId::Compute {
+                pipe: 0,
+                index: (i - 1) as u8,
+            }),
+            7..=9 => Some(QueueId::Compute {
+                pipe: 1,
+                index: (i - 7) as u8,
+            }),
+            10..=11 => Some(QueueId::Dma {
+                engine: (i - 10) as u8,
+            }),
             _ => None,
         }
     }

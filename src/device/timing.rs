@@ -83,11 +83,17 @@ impl Profile {
             // Fast clears write metadata only: an eighth of the surface.
             Command::ClearRenderTarget(k)
             | Command::ClearDepthStencil(k)
-            | Command::ClearUnorderedAccess(k) => ns(bytes(*k) as f64 / 8.0, self.memory_bytes_per_us),
+            | Command::ClearUnorderedAccess(k) => {
+                ns(bytes(*k) as f64 / 8.0, self.memory_bytes_per_us)
+            }
             // Decompression reads and writes the whole surface (FS-4).
             Command::Decompress(k) => ns(2.0 * bytes(*k) as f64, self.memory_bytes_per_us),
             Command::Barrier(group) => {
-                let global = if group.global.is_empty() { 0 } else { self.full_flush_ns };
+                let global = if group.global.is_empty() {
+                    0
+                } else {
+                    self.full_flush_ns
+                };
                 let transitions: u64 = group
                     .textures
                     .iter()

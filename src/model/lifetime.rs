@@ -9,12 +9,13 @@ use crate::device::ObjectKey;
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GpuObject(pub ObjectKey);
 
-/// The last frame whose GPU work referenced this entity, and the fence that covers it.
-#[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// The last frame whose GPU work referenced this entity, and the fences that cover it: the
+/// end-of-frame fence of every queue that used it in that frame (FS-6).
+#[derive(Component, Clone, Debug, Default, PartialEq, Eq)]
 pub struct LastUse {
     pub frame: u64,
-    /// Raw fence ID (FN-1) that passes once that work is done; 0 when never used.
-    pub fence: u64,
+    /// Raw fence IDs (FN-1); empty when never used.
+    pub fences: Vec<u64>,
 }
 
 /// A release was asked for; the object dies once `gate` has passed (FS-6).

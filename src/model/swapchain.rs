@@ -77,4 +77,18 @@ pub struct BackBuffer {
     pub placed_view: Option<ObjectKey>,
     /// Times the runtime had to recover its index from the swap count (RL-5).
     pub recoveries: u64,
+    /// Views of buffers that were replaced, with the fence that covers their last use; they
+    /// are destroyed once it passes (FS-6).
+    pub retiring: Vec<(ObjectKey, u64)>,
+}
+
+impl BackBuffer {
+    /// The buffers were replaced (resize): saved per-buffer views (RL-5) are stale and retire
+    /// behind `fence`, the newest frame fence. Ring views retire as the ring turns (RL-6);
+    /// the placed view is simply re-pointed (RL-7).
+    pub fn retire_saved_views(&mut self, fence: u64) {
+        self.retiring
+            .extend(self.saved_views.drain(..).map(|v| (v, fence)));
+        self.saved_index = 0;
+    }
 }

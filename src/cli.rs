@@ -1,0 +1,218 @@
+//! The command line: `run`, `check` and `graph`. Exit codes: 0 success, 1 validation or
+//! device error, 2 bad input or usage.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+
+use crate::Runtime;
+use crate::error::RuntimeError;
+use crate::model::Rotation;
+
+/// fastframe: a frame-graph runtime for a simulated console GPU with fast semantics.
+#[derive(Parser, Debug)]
+#[command(name = "fastframe", version, about)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Commands,
+}
+
+/// Swap-chain rotation strategies (RL-5..RL-7).
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum RotationArg {
+    SavedViews,
+    FencedRing,
+    PlaceView,
+}
+
+impl From<RotationArg> for Rotation {
+    fn from(r: RotationArg) -> Self {
+        match r {
+            RotationArg::SavedViews => Rotation::SavedViews,
+            RotationArg::FencedRing => Rotation::FencedRing,
+            RotationArg::PlaceView => Rotation::PlaceView,
+        }
+    }
+}
+
+/// On or off.
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Switch {
+    On,
+    Off,
+}
+
+/// Settings the command line may override.
+#[derive(clap::Args, Debug, Clone)]
+pub struct Overrides {
+    /// Rotation strategy for every swap chain.
+    #[arg(long, value_enum)]
+    pub rotation: Option<RotationArg>,
+    /// Run compute passes on an asynchronous compute queue (off: on graphics).
+    #[arg(long, value_enum)]
+    pub async_compute: Option<Switch>,
+    /// Frames the CPU may run ahead of the GPU.
+    #[arg(long)]
+    pub frames_in_flight: Option<u32>,
+}
+
+/// The subcommands.
+#[derive(Subcommand, Debug)]
+pub enum Commands {
+    /// Run a scene and print a summary.
+    Run {
+        scene: PathBuf,
+        /// Frames to run.
+        #[arg(long, default_value_t = 300)]
+        frames: u64,
+        /// Print the summary as one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Also write the JSON summary to this file.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Check every stream with the validation layer while running.
+        #[arg(long)]
+        validate: bool,
+        #[command(flatten)]
+        overrides: Overrides,
+    },
+    /// Run a scene briefly with validation and report problems (exit 1 on errors).
+    Check {
+        scene: PathBuf,
+        /// Frames to run.
+        #[arg(long, default_value_t = 8)]
+        frames: u64,
+        /// Print diagnostics as JSON.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        overrides: Overrides,
+    },
+    /// Print the compiled pass graph as Graphviz DOT.
+    Graph { scene: PathBuf },
+}
+
+fn load(scene: &PathBuf, overrides: Option<&Overrides>) -> Result<Runtime, RuntimeError> {
+    let mut rt = Runtime::from_scene(scene)?;
+    if let Some(o) = overrides {
+        let mut s = rt.settings_mut();
+        if let Some(r) = o.rotation {
+            s.rotation = Some(r.into());
+        }
+        if let Some(a) = o.async_compute {
+            s.async_compute = a == Switch::On;
+        }
+        if let Some(f) = o.frames_in_flight {
+            s.frames_in_flight = f.clamp(1, 8);
+        }
+    }
+    Ok(rt)
+}
+
+fn fail(err: &RuntimeError) -> i32 {
+    eprintln!("error: {err}");
+    err.exit_code()
+}
+
+/// Run the command line; returns the process exit code.
+pub fn main_with(cli: Cli) -> i32 {
+    match cli.command {
+        Commands::Run {
+            scene,
+            frames,
+            json,
+            out,
+            validate,
+            overrides,
+        } => {
+            let mut rt = match load(&scene, Some(&overrides)) {
+                Ok(rt) => rt,
+                Err(e) => return fail(&e),
+            };
+            if validate {
+                rt.set_validation(true);
+            }
+            let result = rt.run(frames);
+            let summary = rt.summary();
+            let text = serde_json::to_string_pretty(&summary.to_json()).unwrap_or_default();
+            if let Some(path) = out
+                && let Err(e) = std::fs::write(&path, &text)
+            {
+                eprintln!("error: cannot write {}: {e}", path.display());
+                return 2;
+            }
+            if json {
+                println!("{text}");
+            } else {
+                print!("{}", summary.to_table());
+            }
+            for d in rt.diagnostics().iter().take(20) {
+                eprintln!("{d}");
+            }
+            match result {
+                Err(e) => fail(&e),
+                Ok(()) if summary.validation_errors > 0 => 1,
+                Ok(()) => 0,
+            }
+        }
+        Commands::Check {
+            scene,
+            frames,
+            json,
+            overrides,
+        } => {
+            let mut rt = match load(&scene, Some(&overrides)) {
+                Ok(rt) => rt,
+                Err(e) => return fail(&e),
+            };
+            rt.set_validation(true);
+            let result = rt.run(frames);
+            let diags = rt.diagnostics().to_vec();
+            let (errors, warnings) = rt.summary().validation_errors_warnings();
+            let fatal = result.as_ref().err().map(|e| e.to_string());
+            if json {
+                let v = serde_json::json!({
+                    "diagnostics": diags,
+                    "errors": errors + fatal.is_some() as u64,
+                    "warnings": warnings,
+                    "fatal": fatal,
+                });
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            } else {
+                let mut out = std::io::stdout().lock();
+                for d in &diags {
+                    let _ = writeln!(out, "{d}");
+                }
+                if let Some(f) = &fatal {
+                    let _ = writeln!(out, "error: {f}");
+                }
+                let _ = writeln!(
+                    out,
+                    "{}: {} error(s), {} warning(s)",
+                    scene.display(),
+                    errors + fatal.is_some() as u64,
+                    warnings
+                );
+            }
+            match result {
+                Err(e) if e.exit_code() == 2 => 2,
+                Err(_) => 1,
+                Ok(()) if errors > 0 => 1,
+                Ok(()) => 0,
+            }
+        }
+        Commands::Graph { scene } => {
+            let mut rt = match load(&scene, None) {
+                Ok(rt) => rt,
+                Err(e) => return fail(&e),
+            };
+            let result = rt.tick();
+            if rt.graph().generation == 0 {
+                return result.err().map_or(1, |e| fail(&e));
+            }
+            print!("{}", crate::report::to_dot(rt.scene_name(), rt.graph()));
+            0
+        }
+    }
+}

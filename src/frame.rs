@@ -1,0 +1,96 @@
+//! Per-run and per-frame state the systems share: the CPU clock, fences in flight, what the
+//! current frame recorded, and the error that stops a run.
+
+use bevy_ecs::prelude::*;
+use hashbrown::HashMap;
+use std::collections::VecDeque;
+
+use crate::barrier::Layout;
+use crate::device::{Command, CommandList, DeferredContext, FenceId, ObjectKey, QueueId};
+use crate::error::RuntimeError;
+use crate::model::ViewKind;
+
+/// The simulated CPU clock, in nanoseconds.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Clock {
+    pub cpu_ns: u64,
+}
+
+/// The first error of a run. Once set, the remaining systems of the tick do nothing and
+/// [`crate::Runtime::tick`] returns it.
+#[derive(Resource, Debug, Default)]
+pub struct Fatal(pub Option<RuntimeError>);
+
+impl Fatal {
+    /// Record `err` unless an earlier error is already recorded.
+    pub fn set(&mut self, err: impl Into<RuntimeError>) {
+        if self.0.is_none() {
+            self.0 = Some(err.into());
+        }
+    }
+}
+
+/// Run condition: no error so far.
+pub fn healthy(fatal: Res<Fatal>) -> bool {
+    fatal.0.is_none()
+}
+
+/// End-of-frame fences, one per queue the frame used, for frames the GPU may still run.
+#[derive(Resource, Debug, Default)]
+pub struct FramesInFlight {
+    pub frames: VecDeque<(u64, Vec<FenceId>)>,
+}
+
+/// The fence inserted after each signalling pass, this frame and the previous one. Keyed by
+/// pass entity so that a recompile between frames cannot mix them up.
+#[derive(Resource, Debug, Default)]
+pub struct PassFences {
+    pub current: HashMap<Entity, FenceId>,
+    pub previous: HashMap<Entity, FenceId>,
+}
+
+/// Layout and last access of a texture (or, for a swap chain, of its back buffers) between
+/// frames: what the first barrier of the next frame must name as "before" (EB-11).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureState {
+    pub layout: Layout,
+    pub access: crate::barrier::Access,
+}
+
+impl TextureState {
+    /// A texture no barrier has touched yet: COMMON (or UNDEFINED), not accessed.
+    pub fn new(layout: Layout) -> Self {
+        Self {
+            layout,
+            access: crate::barrier::Access::NO_ACCESS,
+        }
+    }
+}
+
+/// Views the runtime made for uses that name a resource directly.
+#[derive(Resource, Debug, Default)]
+pub struct ImplicitViews {
+    pub views: HashMap<(Entity, ViewKind), ObjectKey>,
+}
+
+/// The deferred contexts passes record on, one per pass (CTX-2).
+#[derive(Resource, Debug, Default)]
+pub struct ContextPool {
+    pub contexts: Vec<DeferredContext>,
+}
+
+/// What the current frame produced, stage by stage.
+#[derive(Resource, Debug, Default)]
+pub struct FrameWork {
+    /// Commands the immediate context issues before the first pass that touches a swap
+    /// chain's back buffer this frame: view placement (RL-7) and the wait on present (FS-5).
+    pub chain_prologue: Vec<(Entity, Vec<Command>)>,
+    /// The recorded list of each compiled pass.
+    pub lists: Vec<CommandList>,
+    /// Entities whose GPU objects this frame referenced, with the queue that did.
+    pub used: Vec<(Entity, QueueId)>,
+    /// Queues that received work this frame.
+    pub queues: Vec<QueueId>,
+    /// Swap chains whose back buffer was written this frame.
+    pub presented: Vec<Entity>,
+}

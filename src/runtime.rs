@@ -1,0 +1,160 @@
+//! `Runtime`: a bevy `World` holding a scene plus the frame schedule that runs it.
+
+use bevy_ecs::prelude::*;
+use std::path::Path;
+use std::time::Instant;
+
+use crate::device::Device;
+use crate::error::RuntimeError;
+use crate::frame::*;
+use crate::model::{FrameIndex, Settings, Timeline};
+use crate::plan::{BarrierPlan, CompiledGraph, GraphDirty};
+use crate::report::{RunStats, Summary};
+use crate::validate::Validator;
+
+/// A loaded scene and the schedule that turns it into frames.
+pub struct Runtime {
+    pub world: World,
+    schedule: Schedule,
+    scene: String,
+}
+
+impl Runtime {
+    /// Load a RON scene file.
+    pub fn from_scene(path: impl AsRef<Path>) -> Result<Runtime, RuntimeError> {
+        let path = path.as_ref();
+        let mut world = World::new();
+        crate::scene::load_file(path, &mut world)?;
+        Ok(Self::from_world(world, &path.display().to_string()))
+    }
+
+    /// Load a scene from text; `file` names it in errors.
+    pub fn from_str(text: &str, file: &str) -> Result<Runtime, RuntimeError> {
+        let mut world = World::new();
+        crate::scene::load_str(text, file, &mut world)?;
+        Ok(Self::from_world(world, file))
+    }
+
+    /// Wrap a world that already holds a scene's entities (and optionally `Settings`).
+    pub fn from_world(mut world: World, scene: &str) -> Runtime {
+        let validation = world
+            .get_resource::<Settings>()
+            .is_some_and(|s| s.validation);
+        world.init_resource::<Settings>();
+        world.init_resource::<FrameIndex>();
+        world.init_resource::<Timeline>();
+        world.init_resource::<Device>();
+        world.init_resource::<Clock>();
+        world.init_resource::<Fatal>();
+        world.init_resource::<FramesInFlight>();
+        world.init_resource::<PassFences>();
+        world.init_resource::<ImplicitViews>();
+        world.init_resource::<ContextPool>();
+        world.init_resource::<FrameWork>();
+        world.init_resource::<CompiledGraph>();
+        world.init_resource::<BarrierPlan>();
+        world.init_resource::<GraphDirty>();
+        world.init_resource::<RunStats>();
+        world.insert_resource(Validator::new(validation));
+        #[cfg(feature = "tracy")]
+        tracy_client::Client::start();
+        Runtime {
+            world,
+            schedule: crate::systems::frame_schedule(),
+            scene: scene.to_owned(),
+        }
+    }
+
+    /// Change settings before the first tick (command-line overrides).
+    pub fn settings_mut(&mut self) -> Mut<'_, Settings> {
+        self.world.resource_mut::<Settings>()
+    }
+
+    /// Turn the validation layer on or off.
+    pub fn set_validation(&mut self, on: bool) {
+        self.world.resource_mut::<Settings>().validation = on;
+        self.world.resource_mut::<Validator>().enabled = on;
+    }
+
+    /// Run one frame.
+    pub fn tick(&mut self) -> Result<(), RuntimeError> {
+        let start = Instant::now();
+        self.schedule.run(&mut self.world);
+        let elapsed = start.elapsed().as_nanos() as u64;
+        self.world
+            .resource_mut::<RunStats>()
+            .cpu_tick_ns
+            .push(elapsed);
+        match self.world.resource_mut::<Fatal>().0.take() {
+            Some(err) => Err(err),
+            None => Ok(()),
+        }
+    }
+
+    /// Run `frames` frames, then let the GPU finish (a GPU that cannot is an error).
+    pub fn run(&mut self, frames: u64) -> Result<(), RuntimeError> {
+        for _ in 0..frames {
+            self.tick()?;
+        }
+        self.finish()
+    }
+
+    /// Wait for every frame in flight, as a title does before shutting down.
+    pub fn finish(&mut self) -> Result<(), RuntimeError> {
+        let frame = self.world.resource::<FrameIndex>().0;
+        let pending: Vec<_> = self
+            .world
+            .resource::<FramesInFlight>()
+            .frames
+            .iter()
+            .flat_map(|(_, f)| f.clone())
+            .collect();
+        let world = &mut self.world;
+        for fence in pending {
+            let t = world
+                .resource_mut::<Device>()
+                .wait_fence_cpu(fence)
+                .map_err(|source| RuntimeError::Device { frame, source })?;
+            let mut clock = world.resource_mut::<Clock>();
+            clock.cpu_ns = clock.cpu_ns.max(t);
+        }
+        let executed = world.resource_mut::<Device>().drain_executed();
+        world.resource_mut::<RunStats>().absorb(&executed);
+        Ok(())
+    }
+
+    /// The current compiled graph (compiled on the first tick).
+    pub fn graph(&self) -> &CompiledGraph {
+        self.world.resource::<CompiledGraph>()
+    }
+
+    /// The device.
+    pub fn device(&self) -> &Device {
+        self.world.resource::<Device>()
+    }
+
+    /// Validation diagnostics so far.
+    pub fn diagnostics(&self) -> &[crate::validate::Diagnostic] {
+        &self.world.resource::<Validator>().diagnostics
+    }
+
+    /// The scene's name as given when loading.
+    pub fn scene_name(&self) -> &str {
+        &self.scene
+    }
+
+    /// The run summary so far.
+    pub fn summary(&mut self) -> Summary {
+        let live_entities = self.world.entities().count_spawned() as u64;
+        let validator = self.world.resource::<Validator>();
+        let (validation_errors, validation_warnings) = validator.counts();
+        Summary {
+            scene: self.scene.clone(),
+            stats: self.world.resource::<RunStats>().clone(),
+            live_entities,
+            validation_errors,
+            validation_warnings,
+            by_rule: validator.by_rule(),
+        }
+    }
+}

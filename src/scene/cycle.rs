@@ -1,0 +1,85 @@
+//! Rule: the passes enabled at load can be ordered.
+//!
+//! Order is derived from the declarations (writers before readers, writers in declaration
+//! order, explicit `after` edges), by the same [`crate::graph::order`] the runtime compiles
+//! with, so a scene that loads is a scene the runtime can order. The graph is built here
+//! before any entity exists: each resource is keyed by its definition number (a view counts
+//! as the resource it views, a swap chain as itself, exactly as the runtime keys them), and
+//! only passes that are live and not disabled take part, because those are the ones the
+//! first frame compiles. A pass naming itself in `after` is reported as the shortest cycle;
+//! the graph ignores self-edges, but the author surely did not mean it.
+
+use bevy_ecs::entity::Entity;
+
+use super::error::SceneError;
+use super::index::Kind;
+use super::validate::Check;
+use crate::graph::{Cycle, GraphNode, order};
+
+/// Reports the first dependency cycle among the passes enabled at load.
+pub fn check(c: &Check) -> Result<(), SceneError> {
+    let passes: Vec<usize> = (0..c.index.defs.len())
+        .filter(|&id| c.index.defs[id].event.is_none())
+        .filter(|&id| c.index.kind(id) == Some(Kind::Pass))
+        .filter(|&id| c.index.def(id).is_some_and(|d| d.disabled != Some(true)))
+        .collect();
+    let node_of = |id: usize| passes.iter().position(|&p| p == id);
+    let mut nodes = Vec::with_capacity(passes.len());
+    for &id in &passes {
+        let Some(pass) = c.index.def(id).and_then(|d| d.pass.as_ref()) else {
+            continue;
+        };
+        let mut node = GraphNode::default();
+        for u in &pass.uses {
+            let resource = c.index.id(&u.target).and_then(|t| c.index.resource(t));
+            let Some(key) = resource.and_then(|(r, _)| key(r)) else {
+                continue;
+            };
+            if u.access.is_write() {
+                node.writes.push(key);
+            } else {
+                node.reads.push(key);
+            }
+        }
+        for name in &pass.after {
+            let Some(before) = c.index.id(name) else {
+                continue;
+            };
+            if before == id {
+                return Err(cycle(c, &[id]));
+            }
+            node.after.extend(node_of(before));
+        }
+        nodes.push(node);
+    }
+    match order(&nodes) {
+        Ok(_) => Ok(()),
+        Err(Cycle(members)) => {
+            let ids: Vec<usize> = members
+                .iter()
+                .filter_map(|&n| passes.get(n).copied())
+                .collect();
+            Err(cycle(c, &ids))
+        }
+    }
+}
+
+/// A stand-in entity for resource definition `id`: only identity matters to the ordering.
+fn key(id: usize) -> Option<Entity> {
+    u32::try_from(id).ok().and_then(Entity::from_raw_u32)
+}
+
+/// The error for a cycle through definitions `ids` (each before the next, the last before
+/// the first), located at the first.
+fn cycle(c: &Check, ids: &[usize]) -> SceneError {
+    let mut path: Vec<String> = ids.iter().filter_map(|&id| c.index.name(id)).collect();
+    if let Some(first) = path.first().cloned() {
+        path.push(first);
+    }
+    let first = ids.first().copied();
+    SceneError::Cycle {
+        location: first.map_or_else(|| c.loc.start(), |id| c.loc.def(id)),
+        entity: c.owner(first),
+        path,
+    }
+}

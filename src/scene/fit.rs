@@ -1,0 +1,291 @@
+//! Whether a use or a view fits what it targets: the creation-flag, format and view-kind
+//! rules, as pure functions from facts to a complaint.
+//!
+//! These mirror what the device would refuse at run time, moved to load time where the
+//! error can point at the line. A render-target use or view needs a texture created with
+//! `render_target` (and a depth one `depth_stencil`, a UAV `unordered_access`): compression
+//! metadata and the views themselves only exist where the allow flag was given (EB-4).
+//! Depth uses need a depth format; render targets a colour one. Buffers have no render
+//! target or depth uses and no subresources; textures have no vertex, index, constant or
+//! indirect-argument uses. Through a view, the access must be the one the view kind binds
+//! (an SRV is read by shaders, nothing else), and a clear only exists for render targets,
+//! depth writes and UAVs (the three Clear*View commands). Each function returns `None` when
+//! the rule holds, or the message saying which rule is broken.
+
+use super::format::ViewDef;
+use super::index::{Resource, TextureFacts};
+use crate::model::{UseAccess, ViewKind};
+
+/// Rule: a view kind fits the resource it views. `what` names the resource in messages.
+pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
+    match (res, kind) {
+        (Resource::Buffer(_), ViewKind::Rtv | ViewKind::Dsv) => Some(format!(
+            "a {kind:?} cannot view {what}: render-target and depth-stencil views are texture-only"
+        )),
+        (Resource::Buffer(b), ViewKind::Uav) if !b.unordered_access => Some(format!(
+            "a Uav of {what} needs `unordered_access: true` on the buffer"
+        )),
+        (Resource::Texture(t), ViewKind::Dsv) if !t.format.is_depth() => Some(format!(
+            "a Dsv needs a depth format, but {what} is {:?}",
+            t.format
+        )),
+        (Resource::Texture(t), ViewKind::Dsv) if !t.flags.depth_stencil => Some(format!(
+            "a Dsv of {what} needs `depth_stencil: true` in its flags (EB-4)"
+        )),
+        (Resource::Texture(t), ViewKind::Rtv | ViewKind::Uav) if t.format.is_depth() => {
+            Some(format!(
+                "a {kind:?} needs a colour format, but {what} is {:?}",
+                t.format
+            ))
+        }
+        (Resource::Texture(t), ViewKind::Rtv) if !t.flags.render_target => Some(format!(
+            "an Rtv of {what} needs `render_target: true` in its flags (EB-4)"
+        )),
+        (Resource::Texture(t), ViewKind::Uav) if !t.flags.unordered_access => Some(format!(
+            "a Uav of {what} needs `unordered_access: true` in its flags"
+        )),
+        _ => None,
+    }
+}
+
+/// Rule: a view's subresource range lies within its texture, and buffers have none. Returns
+/// the offending field and the message.
+pub fn view_range(v: &ViewDef, res: &Resource) -> Option<(&'static str, String)> {
+    if !v.min_lod.is_finite() || v.min_lod < 0.0 {
+        return Some((
+            "min_lod",
+            format!(
+                "min_lod must be a finite LOD of 0 or more, not {}",
+                v.min_lod
+            ),
+        ));
+    }
+    let t: &TextureFacts = match res {
+        Resource::Texture(t) => t,
+        Resource::Buffer(_) => {
+            let ranged = v.first_mip != 0
+                || v.mip_count.is_some()
+                || v.first_slice != 0
+                || v.slice_count.is_some();
+            return ranged.then(|| {
+                (
+                    "kind",
+                    "a buffer view has no mips or slices: remove the range fields".to_string(),
+                )
+            });
+        }
+    };
+    range("mip", v.first_mip, v.mip_count, t.mips)
+        .or_else(|| range("slice", v.first_slice, v.slice_count, t.slices))
+}
+
+/// `first` and optional `count` within `total` subresources of one dimension.
+fn range(
+    dim: &'static str,
+    first: u32,
+    count: Option<u32>,
+    total: u32,
+) -> Option<(&'static str, String)> {
+    let (first_key, count_key) = match dim {
+        "mip" => ("first_mip", "mip_count"),
+        _ => ("first_slice", "slice_count"),
+    };
+    if first >= total {
+        return Some((
+            first_key,
+            format!("{first_key} {first} is beyond the texture's {total} {dim}(s)"),
+        ));
+    }
+    match count {
+        Some(0) => Some((count_key, format!("{count_key} must be at least 1"))),
+        Some(n) if first.checked_add(n).is_none_or(|end| end > total) => Some((
+            count_key,
+            format!(
+                "{first_key} {first} + {count_key} {n} is beyond the texture's {total} {dim}(s)"
+            ),
+        )),
+        _ => None,
+    }
+}
+
+/// Rule: an access fits the resource it finally touches.
+pub fn use_access(access: UseAccess, res: &Resource, what: &str) -> Option<String> {
+    match res {
+        Resource::Buffer(_) if access.texture_only() => Some(format!(
+            "{what} cannot be used as {access:?}: {access:?} is a texture-only access"
+        )),
+        Resource::Texture(_) if access.buffer_only() => Some(format!(
+            "{what} cannot be used as {access:?}: {access:?} is a buffer-only access"
+        )),
+        Resource::Buffer(b) if access == UseAccess::UnorderedAccess && !b.unordered_access => {
+            Some(format!(
+                "an UnorderedAccess use of {what} needs `unordered_access: true` on the buffer"
+            ))
+        }
+        Resource::Buffer(_) => None,
+        Resource::Texture(t) => texture_access(access, t, what),
+    }
+}
+
+fn texture_access(access: UseAccess, t: &TextureFacts, what: &str) -> Option<String> {
+    match access {
+        UseAccess::RenderTarget if t.format.is_depth() => Some(format!(
+            "a RenderTarget use needs a colour format, but {what} is {:?}",
+            t.format
+        )),
+        UseAccess::RenderTarget if !t.flags.render_target => Some(format!(
+            "a RenderTarget use of {what} needs `render_target: true` in its flags (EB-4)"
+        )),
+        UseAccess::DepthWrite | UseAccess::DepthRead if !t.format.is_depth() => Some(format!(
+            "a {access:?} use needs a depth format, but {what} is {:?}",
+            t.format
+        )),
+        UseAccess::DepthWrite | UseAccess::DepthRead if !t.flags.depth_stencil => Some(format!(
+            "a {access:?} use of {what} needs `depth_stencil: true` in its flags (EB-4)"
+        )),
+        UseAccess::UnorderedAccess if !t.flags.unordered_access => Some(format!(
+            "an UnorderedAccess use of {what} needs `unordered_access: true` in its flags"
+        )),
+        _ => None,
+    }
+}
+
+/// Rule: through a view, the access is the one its kind binds.
+pub fn view_access(kind: ViewKind, access: UseAccess, view: &str) -> Option<String> {
+    let fits = match kind {
+        ViewKind::Rtv => access == UseAccess::RenderTarget,
+        ViewKind::Dsv => matches!(access, UseAccess::DepthWrite | UseAccess::DepthRead),
+        ViewKind::Srv => access == UseAccess::ShaderRead,
+        ViewKind::Uav => access == UseAccess::UnorderedAccess,
+    };
+    let binds = match kind {
+        ViewKind::Rtv => "RenderTarget",
+        ViewKind::Dsv => "DepthWrite or DepthRead",
+        ViewKind::Srv => "ShaderRead",
+        ViewKind::Uav => "UnorderedAccess",
+    };
+    (!fits).then(|| format!("{kind:?} view {view:?} is bound for {binds}, not {access:?}"))
+}
+
+/// Rule: only render-target, depth-write and unordered-access uses can clear.
+pub fn clear(access: UseAccess) -> Option<String> {
+    let clears = matches!(
+        access,
+        UseAccess::RenderTarget | UseAccess::DepthWrite | UseAccess::UnorderedAccess
+    );
+    (!clears).then(|| {
+        format!("`clear` needs a RenderTarget, DepthWrite or UnorderedAccess use, not {access:?}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Buffer, BufferUsage, Format, TextureFlags};
+
+    fn tex(format: Format, flags: TextureFlags) -> Resource<'static> {
+        Resource::Texture(TextureFacts {
+            format,
+            flags,
+            mips: 4,
+            slices: 2,
+        })
+    }
+
+    const BUF: Buffer = Buffer {
+        size: 64,
+        usage: BufferUsage::Default,
+        unordered_access: false,
+    };
+
+    fn view(first_mip: u32, mip_count: Option<u32>) -> ViewDef {
+        ViewDef {
+            of: "t".into(),
+            kind: ViewKind::Srv,
+            first_mip,
+            mip_count,
+            first_slice: 0,
+            slice_count: None,
+            min_lod: 0.0,
+        }
+    }
+
+    #[test]
+    fn render_targets_need_the_flag_and_a_colour_format() {
+        let plain = tex(Format::Rgba8Unorm, TextureFlags::default());
+        let rt = tex(
+            Format::Rgba8Unorm,
+            TextureFlags {
+                render_target: true,
+                ..Default::default()
+            },
+        );
+        assert!(use_access(UseAccess::RenderTarget, &plain, "t").is_some());
+        assert!(use_access(UseAccess::RenderTarget, &rt, "t").is_none());
+        assert!(view_kind(ViewKind::Rtv, &plain, "t").is_some());
+        assert!(view_kind(ViewKind::Rtv, &rt, "t").is_none());
+    }
+
+    #[test]
+    fn depth_needs_a_depth_format_and_the_flag() {
+        let ds = TextureFlags {
+            depth_stencil: true,
+            ..Default::default()
+        };
+        assert!(use_access(UseAccess::DepthWrite, &tex(Format::D32Float, ds), "d").is_none());
+        assert!(use_access(UseAccess::DepthRead, &tex(Format::Rgba8Unorm, ds), "d").is_some());
+        let no_flag = tex(Format::D32Float, TextureFlags::default());
+        assert!(use_access(UseAccess::DepthWrite, &no_flag, "d").is_some());
+        assert!(view_kind(ViewKind::Dsv, &tex(Format::R32Float, ds), "d").is_some());
+    }
+
+    #[test]
+    fn buffers_and_textures_keep_to_their_accesses() {
+        let buf = Resource::Buffer(&BUF);
+        assert!(use_access(UseAccess::RenderTarget, &buf, "b").is_some());
+        assert!(use_access(UseAccess::VertexBuffer, &buf, "b").is_none());
+        assert!(use_access(UseAccess::UnorderedAccess, &buf, "b").is_some());
+        let t = tex(Format::Rgba8Unorm, TextureFlags::default());
+        assert!(use_access(UseAccess::IndexBuffer, &t, "t").is_some());
+        assert!(use_access(UseAccess::ShaderRead, &t, "t").is_none());
+        assert!(use_access(UseAccess::UnorderedAccess, &t, "t").is_some());
+        assert!(view_kind(ViewKind::Dsv, &buf, "b").is_some());
+        assert!(view_kind(ViewKind::Srv, &buf, "b").is_none());
+    }
+
+    #[test]
+    fn view_ranges_stay_inside_the_texture() {
+        let t = tex(Format::Rgba8Unorm, TextureFlags::default());
+        assert!(view_range(&view(0, None), &t).is_none());
+        assert!(view_range(&view(3, Some(1)), &t).is_none());
+        assert_eq!(
+            view_range(&view(4, None), &t).map(|p| p.0),
+            Some("first_mip")
+        );
+        assert_eq!(
+            view_range(&view(2, Some(3)), &t).map(|p| p.0),
+            Some("mip_count")
+        );
+        assert_eq!(
+            view_range(&view(0, Some(0)), &t).map(|p| p.0),
+            Some("mip_count")
+        );
+        assert_eq!(
+            view_range(&view(1, Some(u32::MAX)), &t).map(|p| p.0),
+            Some("mip_count")
+        );
+        let mut lod = view(0, None);
+        lod.min_lod = f32::NAN;
+        assert_eq!(view_range(&lod, &t).map(|p| p.0), Some("min_lod"));
+        assert!(view_range(&view(1, None), &Resource::Buffer(&BUF)).is_some());
+    }
+
+    #[test]
+    fn views_bind_one_kind_of_access_and_only_writes_clear() {
+        assert!(view_access(ViewKind::Srv, UseAccess::ShaderRead, "v").is_none());
+        assert!(view_access(ViewKind::Srv, UseAccess::RenderTarget, "v").is_some());
+        assert!(view_access(ViewKind::Dsv, UseAccess::DepthRead, "v").is_none());
+        assert!(clear(UseAccess::RenderTarget).is_none());
+        assert!(clear(UseAccess::ShaderRead).is_some());
+    }
+}

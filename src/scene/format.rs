@@ -1,0 +1,164 @@
+//! The scene file as serde data: what a `.ron` scene says, before any name is resolved.
+//!
+//! The model's components hold `Entity` references, which mean nothing in a file, so views,
+//! passes, uses and timeline events get their own definitions here that refer to other
+//! entities by name. Everything that has no references (`Texture`, `Buffer`, `SwapChain`,
+//! `Work`, `Settings`, `Lifetime`) is embedded as is: the model's serde form *is* the file
+//! format, so the two cannot drift apart.
+//!
+//! Every struct denies unknown fields: a misspelt optional field would otherwise be ignored
+//! silently and the scene would run with a default the author never meant. Optional fields
+//! are written bare (`texture: (...)`, not `Some(...)`): scenes are parsed and written with
+//! RON's `implicit_some` extension on by default (see [`ron_options`]), and fields at their
+//! default are left out when writing so saved scenes read like hand-written ones.
+
+use glam::UVec2;
+use ron::extensions::Extensions;
+use serde::{Deserialize, Serialize};
+
+use crate::barrier::Sync;
+use crate::model::{
+    Buffer, Lifetime, QueueKind, Settings, SwapChain, Texture, UseAccess, ViewKind, Work,
+};
+
+/// The RON options scenes are read and written with: `implicit_some` by default, so that
+/// optional fields take their value without a `Some(...)` wrapper, and the default recursion
+/// limit, so that absurdly nested input is an error rather than a stack overflow.
+pub fn ron_options() -> ron::Options {
+    ron::Options::default().with_default_extension(Extensions::IMPLICIT_SOME)
+}
+
+/// A whole scene file: `Scene(settings: ..., entities: [...], timeline: [...])`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Scene", deny_unknown_fields)]
+pub struct SceneFile {
+    /// Run settings; every field has a default.
+    #[serde(default)]
+    pub settings: Settings,
+    /// The entities alive from the first frame.
+    #[serde(default)]
+    pub entities: Vec<EntityDef>,
+    /// Scripted changes, in any order (they are sorted by frame when loaded).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub timeline: Vec<EventDef>,
+}
+
+/// One entity: a name and exactly one of the five kinds. The kinds are separate optional
+/// fields (not an enum) so the file reads `(name: "hdr", texture: (...))`; the loader checks
+/// that exactly one is given.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EntityDef {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub texture: Option<Texture>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub buffer: Option<Buffer>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub view: Option<ViewDef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pass: Option<PassDef>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub swap_chain: Option<SwapChain>,
+    /// Textures and buffers only; `Imported` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lifetime: Option<Lifetime>,
+    /// Passes only; a disabled pass is skipped until a timeline `Enable`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub disabled: Option<bool>,
+}
+
+/// A view of a texture, buffer or swap chain, by name. The range fields default to every
+/// subresource; counts are optional because "all" is not a number the author should write.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ViewDef {
+    pub of: String,
+    pub kind: ViewKind,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_mip: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mip_count: Option<u32>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_slice: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice_count: Option<u32>,
+    /// Minimum LOD an SRV clamps to (FS-13).
+    #[serde(default, skip_serializing_if = "is_zero_f32")]
+    pub min_lod: f32,
+}
+
+/// A pass, with its uses and `after` edges by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PassDef {
+    #[serde(default)]
+    pub queue: QueueKind,
+    #[serde(default)]
+    pub uses: Vec<UseDef>,
+    /// What the pass costs; `None` for passes that only clear.
+    #[serde(default = "no_work")]
+    pub work: Work,
+    /// Passes that must run before this one besides what the uses imply.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub after: Vec<String>,
+}
+
+/// One use of a texture, buffer, view or swap chain, by name.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UseDef {
+    pub target: String,
+    pub access: UseAccess,
+    /// Stages performing the access, as bitflag names: `"VERTEX_SHADING | PIXEL_SHADING"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<Sync>,
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub clear: bool,
+}
+
+/// A timeline entry: at the start of `frame`, `event` happens.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EventDef {
+    pub frame: u64,
+    pub event: EventKindDef,
+}
+
+/// A timeline event, by name. `Add` carries a full entity definition, spawned dormant.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub enum EventKindDef {
+    Resize { chain: String, extent: UVec2 },
+    Enable(String),
+    Disable(String),
+    Add(Box<EntityDef>),
+    Release(String),
+}
+
+impl EntityDef {
+    /// How many of the five kinds the definition gives (exactly one is valid).
+    pub fn kind_count(&self) -> usize {
+        usize::from(self.texture.is_some())
+            + usize::from(self.buffer.is_some())
+            + usize::from(self.view.is_some())
+            + usize::from(self.pass.is_some())
+            + usize::from(self.swap_chain.is_some())
+    }
+}
+
+fn no_work() -> Work {
+    Work::None
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+fn is_zero_f32(v: &f32) -> bool {
+    *v == 0.0
+}
+
+fn is_false(v: &bool) -> bool {
+    !*v
+}

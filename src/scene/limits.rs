@@ -1,0 +1,203 @@
+//! Size and count limits: zero, negative or absurd numbers are errors, not allocations.
+//!
+//! The simulated device would happily try to model a 0x0 texture or a 2^40-byte buffer, and
+//! the result would be a confusing crash or report far from the typo that caused it. The
+//! limits are those of a D3D12-class console GPU: textures up to 16384 texels per side and
+//! 2048 slices, a full mip chain at most (floor(log2(largest side)) + 1 levels), 1/2/4/8
+//! samples with one mip when multisampled, buffers up to 4 GiB, swap chains of 2 to 4
+//! buffers with a colour format and a vsync interval of 0 to 4; settings within what the
+//! runtime implements (1 to 8 frames in flight, compute pipe 0 or 1 (CC-2), a positive
+//! finite CPU frame time).
+
+use glam::UVec2;
+
+use super::error::SceneError;
+use super::index::Kind;
+use super::validate::Check;
+use crate::model::{Buffer, Settings, SwapChain, Texture};
+
+/// Largest texture or swap-chain side, in texels.
+pub const MAX_EXTENT: u32 = 16384;
+/// Most array slices of a texture.
+pub const MAX_ARRAY_SIZE: u32 = 2048;
+/// Largest buffer, in bytes (4 GiB).
+pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
+/// Frames the CPU may run ahead, at most.
+pub const MAX_FRAMES_IN_FLIGHT: u32 = 8;
+
+/// Rule: settings are within what the runtime implements.
+pub fn settings(c: &Check, s: &Settings) -> Result<(), SceneError> {
+    let err = |key: &str, message: String| c.out_of_range(c.loc.setting(key), None, message);
+    if !(1..=MAX_FRAMES_IN_FLIGHT).contains(&s.frames_in_flight) {
+        return Err(err(
+            "frames_in_flight",
+            format!(
+                "frames_in_flight must be 1 to {MAX_FRAMES_IN_FLIGHT}, not {}",
+                s.frames_in_flight
+            ),
+        ));
+    }
+    if !s.cpu_frame_us.is_finite() || s.cpu_frame_us <= 0.0 {
+        return Err(err(
+            "cpu_frame_us",
+            format!(
+                "cpu_frame_us must be a positive number of microseconds, not {}",
+                s.cpu_frame_us
+            ),
+        ));
+    }
+    if s.compute_pipe > 1 {
+        return Err(err(
+            "compute_pipe",
+            format!(
+                "compute_pipe must be 0 (below graphics) or 1 (above graphics) (CC-2), not {}",
+                s.compute_pipe
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Rule: the sizes of texture, buffer and swap-chain definition `id` are sane.
+pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
+    let Some(def) = c.index.def(id) else {
+        return Ok(());
+    };
+    match c.index.kind(id) {
+        Some(Kind::Texture) => def.texture.as_ref().map_or(Ok(()), |t| texture(c, id, t)),
+        Some(Kind::Buffer) => def.buffer.as_ref().map_or(Ok(()), |b| buffer(c, id, b)),
+        Some(Kind::SwapChain) => def
+            .swap_chain
+            .as_ref()
+            .map_or(Ok(()), |s| swap_chain(c, id, s)),
+        _ => Ok(()),
+    }
+}
+
+/// Why an extent is not 1..=16384 on both sides, if it is not.
+pub fn extent_problem(extent: UVec2) -> Option<String> {
+    let bad = |v: u32| v == 0 || v > MAX_EXTENT;
+    (bad(extent.x) || bad(extent.y)).then(|| {
+        format!(
+            "extent {}x{} is out of range: each side must be 1 to {MAX_EXTENT}",
+            extent.x, extent.y
+        )
+    })
+}
+
+/// Levels of a full mip chain for a largest side of `side` texels.
+pub fn full_mip_chain(side: u32) -> u32 {
+    u32::BITS - side.max(1).leading_zeros()
+}
+
+fn texture(c: &Check, id: usize, t: &Texture) -> Result<(), SceneError> {
+    let err =
+        |key: &str, message: String| c.out_of_range(c.loc.def_key(id, key, 0), Some(id), message);
+    if let Some(problem) = extent_problem(t.extent) {
+        return Err(err("extent", problem));
+    }
+    let max_mips = full_mip_chain(t.extent.max_element());
+    if t.mips == 0 || t.mips > max_mips {
+        return Err(err(
+            "mips",
+            format!(
+                "mips must be 1 to {max_mips} for a {}x{} texture, not {}",
+                t.extent.x, t.extent.y, t.mips
+            ),
+        ));
+    }
+    if t.array_size == 0 || t.array_size > MAX_ARRAY_SIZE {
+        return Err(err(
+            "array_size",
+            format!(
+                "array_size must be 1 to {MAX_ARRAY_SIZE}, not {}",
+                t.array_size
+            ),
+        ));
+    }
+    if ![1, 2, 4, 8].contains(&t.samples) {
+        return Err(err(
+            "samples",
+            format!("samples must be 1, 2, 4 or 8, not {}", t.samples),
+        ));
+    }
+    if t.samples > 1 && t.mips > 1 {
+        return Err(err(
+            "mips",
+            format!("a multisampled texture has one mip, not {}", t.mips),
+        ));
+    }
+    Ok(())
+}
+
+fn buffer(c: &Check, id: usize, b: &Buffer) -> Result<(), SceneError> {
+    if b.size == 0 || b.size > MAX_BUFFER_BYTES {
+        return Err(c.out_of_range(
+            c.loc.def_key(id, "size", 0),
+            Some(id),
+            format!(
+                "size must be 1 to {MAX_BUFFER_BYTES} bytes (4 GiB), not {}",
+                b.size
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn swap_chain(c: &Check, id: usize, s: &SwapChain) -> Result<(), SceneError> {
+    let err =
+        |key: &str, message: String| c.out_of_range(c.loc.def_key(id, key, 0), Some(id), message);
+    if !(2..=4).contains(&s.buffers) {
+        return Err(err(
+            "buffers",
+            format!("a swap chain has 2 to 4 buffers, not {}", s.buffers),
+        ));
+    }
+    if let Some(problem) = extent_problem(s.extent) {
+        return Err(err("extent", problem));
+    }
+    if s.format.is_depth() {
+        return Err(err(
+            "format",
+            format!("a swap chain needs a colour format, not {:?}", s.format),
+        ));
+    }
+    if s.vsync_interval > 4 {
+        return Err(err(
+            "vsync_interval",
+            format!("vsync_interval must be 0 to 4, not {}", s.vsync_interval),
+        ));
+    }
+    Ok(())
+}
+
+/// Rule: a timeline `Resize` asks for a sane extent.
+pub fn resize(c: &Check, event: usize, extent: UVec2) -> Result<(), SceneError> {
+    match extent_problem(extent) {
+        Some(problem) => Err(c.out_of_range(c.loc.event_key(event, "extent"), None, problem)),
+        None => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_mip_chains() {
+        assert_eq!(full_mip_chain(1), 1);
+        assert_eq!(full_mip_chain(2), 2);
+        assert_eq!(full_mip_chain(1920), 11);
+        assert_eq!(full_mip_chain(2048), 12);
+        assert_eq!(full_mip_chain(16384), 15);
+        assert_eq!(full_mip_chain(0), 1);
+    }
+
+    #[test]
+    fn extents_must_be_positive_and_bounded() {
+        assert!(extent_problem(UVec2::new(1920, 1080)).is_none());
+        assert!(extent_problem(UVec2::new(16384, 1)).is_none());
+        assert!(extent_problem(UVec2::new(0, 1080)).is_some());
+        assert!(extent_problem(UVec2::new(1920, 16385)).is_some());
+    }
+}

@@ -1,0 +1,93 @@
+//! "Did you mean ...?": the closest existing names to a name that does not exist.
+//!
+//! Most unknown names in a hand-written scene are typos of a name a few lines away, so the
+//! error suggests the nearest names by edit distance (Levenshtein: insertions, deletions and
+//! substitutions each cost one). A suggestion is only useful when it is plausibly what was
+//! meant, so candidates further than about a third of the name's length are dropped, and at
+//! most three are offered, nearest first.
+
+/// At most this many suggestions.
+const MAX_SUGGESTIONS: usize = 3;
+
+/// Levenshtein distance between `a` and `b`, counting characters (not bytes).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    // One row of the dynamic-programming table: row[j] = distance(a[..i], b[..j]).
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let substitute = diagonal + usize::from(ca != cb);
+            diagonal = row[j + 1];
+            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
+        }
+    }
+    row[b.len()]
+}
+
+/// The largest distance still worth suggesting for a name of `len` characters: one edit for
+/// short names, about a third of the length for longer ones, never more than four.
+fn tolerance(len: usize) -> usize {
+    (len / 3).clamp(1, 4)
+}
+
+/// Up to three of `candidates` close to `wanted`, nearest first (ties alphabetical). A
+/// candidate equal to `wanted` but for letter case always counts as close.
+pub fn suggest<'a>(wanted: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<String> {
+    let limit = tolerance(wanted.chars().count());
+    let wanted_lower = wanted.to_lowercase();
+    let mut close: Vec<(usize, &str)> = candidates
+        .into_iter()
+        .filter(|c| *c != wanted)
+        .filter_map(|c| {
+            let d = edit_distance(&wanted_lower, &c.to_lowercase()).min(edit_distance(wanted, c));
+            (d <= limit).then_some((d, c))
+        })
+        .collect();
+    close.sort_unstable();
+    close.dedup();
+    close
+        .into_iter()
+        .take(MAX_SUGGESTIONS)
+        .map(|(_, c)| c.to_string())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn distance_counts_single_edits() {
+        assert_eq!(edit_distance("albdo", "albedo"), 1);
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
+        assert_eq!(edit_distance("ü", "u"), 1);
+    }
+
+    #[test]
+    fn suggestions_are_close_sorted_and_few() {
+        let names = ["albedo", "normal", "depth", "albedo_srv", "swapchain"];
+        assert_eq!(suggest("albdo", names), vec!["albedo"]);
+        assert_eq!(suggest("dpth", names), vec!["depth"]);
+        assert!(suggest("completely_else", names).is_empty());
+        let many = ["a1", "a2", "a3", "a4"];
+        assert_eq!(suggest("a0", many), vec!["a1", "a2", "a3"]);
+    }
+
+    #[test]
+    fn letter_case_alone_is_close() {
+        assert_eq!(
+            suggest("GBUFFER_ALBEDO", ["gbuffer_albedo"]),
+            vec!["gbuffer_albedo"]
+        );
+    }
+
+    #[test]
+    fn short_names_allow_one_edit() {
+        assert_eq!(suggest("vb", ["ib", "cb0", "hdr"]), vec!["ib"]);
+    }
+}

@@ -1,0 +1,125 @@
+//! References between definitions: that each name exists, is of the right kind, and that
+//! what it is used for fits it.
+//!
+//! A scene is a web of names: views name what they view, uses name their targets, passes
+//! name the passes they come `after`, timeline events name what they change. Each reference
+//! is resolved to the kinds that make sense for it (a view of a texture, buffer or swap
+//! chain; `after` a pass; `Resize` a swap chain; `Enable`/`Disable` a pass; `Release` a
+//! texture, buffer or view, the things with device objects the timeline may free), and then
+//! checked against the rules of [`super::fit`]. Errors point at the quoted name itself, so
+//! the author's eye lands on the word to change.
+
+use super::error::SceneError;
+use super::fit;
+use super::format::{EventKindDef, PassDef, ViewDef};
+use super::index::Kind;
+use super::limits;
+use super::validate::Check;
+
+/// Kinds a view may view.
+const VIEWABLE: &[Kind] = &[Kind::Texture, Kind::Buffer, Kind::SwapChain];
+/// Kinds a pass may use.
+const USABLE: &[Kind] = &[Kind::Texture, Kind::Buffer, Kind::View, Kind::SwapChain];
+/// Kinds a timeline `Release` may free.
+const RELEASABLE: &[Kind] = &[Kind::Texture, Kind::Buffer, Kind::View];
+
+/// Rule: the references of view and pass definition `id` resolve and fit.
+pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
+    let Some(def) = c.index.def(id) else {
+        return Ok(());
+    };
+    match c.index.kind(id) {
+        Some(Kind::View) => def.view.as_ref().map_or(Ok(()), |v| view(c, id, v)),
+        Some(Kind::Pass) => def.pass.as_ref().map_or(Ok(()), |p| pass(c, id, p)),
+        _ => Ok(()),
+    }
+}
+
+/// Rule: a timeline event names an entity of the kind it acts on, with a sane extent.
+pub fn event(c: &Check, i: usize, event: &EventKindDef) -> Result<(), SceneError> {
+    let (name, kinds) = match event {
+        EventKindDef::Resize { chain, .. } => (chain, &[Kind::SwapChain][..]),
+        EventKindDef::Enable(name) | EventKindDef::Disable(name) => (name, &[Kind::Pass][..]),
+        EventKindDef::Release(name) => (name, RELEASABLE),
+        // Checked with the other definitions.
+        EventKindDef::Add(_) => return Ok(()),
+    };
+    c.resolve(|| c.loc.event_str(i, name), None, name, kinds)?;
+    if let EventKindDef::Resize { extent, .. } = event {
+        limits::resize(c, i, *extent)?;
+    }
+    Ok(())
+}
+
+/// `texture "hdr"`: a definition's kind and name, for messages.
+fn describe(c: &Check, id: usize) -> String {
+    let kind = c.index.kind(id).map_or("entity", |k| {
+        k.describe()
+            .trim_start_matches("an ")
+            .trim_start_matches("a ")
+    });
+    format!("{kind} {:?}", c.index.name(id).unwrap_or_default())
+}
+
+/// Rules: a view views a texture, buffer or swap chain, with a kind and range that fit it.
+fn view(c: &Check, id: usize, v: &ViewDef) -> Result<(), SceneError> {
+    let of = c.resolve(
+        || c.loc.def_key_value(id, "of", 0),
+        Some(id),
+        &v.of,
+        VIEWABLE,
+    )?;
+    let Some((_, res)) = c.index.resource(id) else {
+        return Ok(());
+    };
+    if let Some(problem) = fit::view_kind(v.kind, &res, &describe(c, of)) {
+        return Err(c.misuse(c.loc.def_key(id, "kind", 0), id, problem));
+    }
+    if let Some((key, problem)) = fit::view_range(v, &res) {
+        return Err(c.out_of_range(c.loc.def_key(id, key, 0), Some(id), problem));
+    }
+    Ok(())
+}
+
+/// Rules: every use targets something usable, with an access that fits the target, the view
+/// it goes through and the pass's queue; every `after` names a pass.
+fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
+    for (j, u) in p.uses.iter().enumerate() {
+        let at = || c.loc.def_key_value(id, "target", j);
+        let target = c.resolve(at, Some(id), &u.target, USABLE)?;
+        if let Some(v) = c.index.def(target).and_then(|d| d.view.as_ref())
+            && let Some(problem) = fit::view_access(v.kind, u.access, &u.target)
+        {
+            return Err(c.misuse(at(), id, problem));
+        }
+        if let Some((res_id, res)) = c.index.resource(target)
+            && let Some(problem) = fit::use_access(u.access, &res, &describe(c, res_id))
+        {
+            return Err(c.misuse(at(), id, problem));
+        }
+        if !u.access.allowed_on(p.queue) {
+            return Err(c.misuse(
+                c.loc.def_key(id, "access", j),
+                id,
+                format!(
+                    "{:?} cannot run on a {:?} queue (barrier-spec A5)",
+                    u.access, p.queue
+                ),
+            ));
+        }
+        if u.clear
+            && let Some(problem) = fit::clear(u.access)
+        {
+            return Err(c.misuse(at(), id, problem));
+        }
+    }
+    for name in &p.after {
+        c.resolve(
+            || c.loc.def_key_str(id, "after", name),
+            Some(id),
+            name,
+            &[Kind::Pass],
+        )?;
+    }
+    Ok(())
+}

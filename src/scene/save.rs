@@ -1,0 +1,176 @@
+//! Writing a world back out as a scene: the inverse of loading.
+//!
+//! Saving lets tools edit frames as data (load, change components, save) and lets tests
+//! prove the format loses nothing: load -> save -> load yields the same world. So saving
+//! writes exactly what loading reads: every authored entity (one with a `Name` and a
+//! texture, buffer, view, pass or swap chain component) with references turned back into
+//! names, the settings, and the timeline with each dormant entity back inside the `Add`
+//! event that brings it to life. What the runtime adds (swap-chain buffer entities, device
+//! objects, fence timelines, per-frame state) is not authored and is left out.
+//!
+//! Live entities are written in spawn order, except that passes are written in pass
+//! `order`, the order loading assigns from the file; dormant ones are written in timeline
+//! order. A world in the middle of a run saves as the graph it now is: an `Add` whose
+//! entity is already alive is dropped (the entity is written with the others), as are
+//! events naming despawned entities. A reference to an entity without a `Name` is written
+//! as the entity's id, which loading will then report as an unknown name.
+
+use bevy_ecs::name::Name;
+use bevy_ecs::prelude::*;
+use bevy_ecs::world::EntityRef;
+use ron::ser::PrettyConfig;
+
+use super::format::{
+    EntityDef, EventDef, EventKindDef, PassDef, SceneFile, UseDef, ViewDef, ron_options,
+};
+use crate::model::{
+    Buffer, Disabled, Dormant, Lifetime, Pass, Settings, SwapChain, SwapChainBuffer, Texture,
+    Timeline, TimelineEvent, View,
+};
+
+/// The scene describing `world`'s authored entities, settings and timeline.
+pub fn save(world: &World) -> SceneFile {
+    let mut authored: Vec<EntityRef> = world.iter_entities().filter(is_authored).collect();
+    authored.sort_by_key(|e| e.id().index());
+    let mut live: Vec<EntityRef> = authored
+        .into_iter()
+        .filter(|e| !e.contains::<Dormant>())
+        .collect();
+    order_passes(&mut live);
+    let entities = live.iter().map(|e| definition(world, e)).collect();
+    let timeline = world.get_resource::<Timeline>().map_or_else(Vec::new, |t| {
+        (t.events.iter())
+            .filter_map(|(frame, event)| {
+                Some(EventDef {
+                    frame: *frame,
+                    event: event_def(world, event)?,
+                })
+            })
+            .collect()
+    });
+    SceneFile {
+        settings: world
+            .get_resource::<Settings>()
+            .cloned()
+            .unwrap_or_default(),
+        entities,
+        timeline,
+    }
+}
+
+/// `scene` as RON text, in the layout of a hand-written scene: `Scene(...)`, four-space
+/// indents, optional fields bare and left out at their defaults.
+pub fn to_ron(scene: &SceneFile) -> String {
+    let config = PrettyConfig::new()
+        .depth_limit(4)
+        .separate_tuple_members(false);
+    match ron_options().to_string_pretty(scene, config) {
+        Ok(body) => format!(
+            "// Saved by fastframe: the authored entities, settings and timeline.\nScene{body}\n"
+        ),
+        // Serializing plain data cannot fail; should it, the text says why and will not load.
+        Err(e) => format!("// fastframe could not write this scene: {e}\n"),
+    }
+}
+
+/// True for entities a scene authors (and not the runtime's swap-chain buffers).
+fn is_authored(e: &EntityRef) -> bool {
+    e.contains::<Name>()
+        && !e.contains::<SwapChainBuffer>()
+        && (e.contains::<Texture>()
+            || e.contains::<Buffer>()
+            || e.contains::<View>()
+            || e.contains::<Pass>()
+            || e.contains::<SwapChain>())
+}
+
+/// Puts the passes of `live` in pass order, keeping every other entity where it is.
+fn order_passes(live: &mut [EntityRef]) {
+    let slots: Vec<usize> = (0..live.len())
+        .filter(|&i| live[i].contains::<Pass>())
+        .collect();
+    let mut passes: Vec<EntityRef> = slots.iter().map(|&i| live[i]).collect();
+    passes.sort_by_key(|e| e.get::<Pass>().map(|p| p.order));
+    for (slot, pass) in slots.into_iter().zip(passes) {
+        live[slot] = pass;
+    }
+}
+
+/// The name an entity is written as.
+fn name_of(world: &World, entity: Entity) -> String {
+    world
+        .get::<Name>(entity)
+        .map_or_else(|| entity.to_string(), |n| n.as_str().to_string())
+}
+
+/// An authored entity as a definition.
+fn definition(world: &World, e: &EntityRef) -> EntityDef {
+    let texture = e.get::<Texture>().cloned();
+    let buffer = e.get::<Buffer>().cloned();
+    let resource = texture.is_some() || buffer.is_some();
+    let pass = e.get::<Pass>().map(|p| pass_def(world, p));
+    EntityDef {
+        name: e
+            .get::<Name>()
+            .map(|n| n.as_str().to_string())
+            .unwrap_or_default(),
+        lifetime: resource.then(|| e.get::<Lifetime>().copied().unwrap_or_default()),
+        disabled: (pass.is_some() && e.contains::<Disabled>()).then_some(true),
+        texture,
+        buffer,
+        view: e.get::<View>().map(|v| view_def(world, v)),
+        pass,
+        swap_chain: e.get::<SwapChain>().cloned(),
+    }
+}
+
+fn view_def(world: &World, v: &View) -> ViewDef {
+    let count = |n: u32| (n != u32::MAX).then_some(n);
+    ViewDef {
+        of: name_of(world, v.of),
+        kind: v.kind,
+        first_mip: v.range.first_mip,
+        mip_count: count(v.range.mip_count),
+        first_slice: v.range.first_slice,
+        slice_count: count(v.range.slice_count),
+        min_lod: v.min_lod,
+    }
+}
+
+fn pass_def(world: &World, p: &Pass) -> PassDef {
+    PassDef {
+        queue: p.queue,
+        uses: (p.uses.iter())
+            .map(|u| UseDef {
+                target: name_of(world, u.target),
+                access: u.access,
+                stages: u.stages,
+                clear: u.clear,
+            })
+            .collect(),
+        work: p.work,
+        after: p.after.iter().map(|&a| name_of(world, a)).collect(),
+    }
+}
+
+/// A timeline event by names; `None` for events whose entity is gone, and for an `Add`
+/// whose entity is no longer dormant.
+fn event_def(world: &World, event: &TimelineEvent) -> Option<EventKindDef> {
+    let exists = |e: Entity| world.get_entity(e).is_ok();
+    Some(match *event {
+        TimelineEvent::Resize { chain, extent } => EventKindDef::Resize {
+            chain: exists(chain).then(|| name_of(world, chain))?,
+            extent,
+        },
+        TimelineEvent::Enable(e) => EventKindDef::Enable(exists(e).then(|| name_of(world, e))?),
+        TimelineEvent::Disable(e) => EventKindDef::Disable(exists(e).then(|| name_of(world, e))?),
+        TimelineEvent::Release(e) => EventKindDef::Release(exists(e).then(|| name_of(world, e))?),
+        TimelineEvent::Add(e) => {
+            let entity = world.get_entity(e).ok()?;
+            if !entity.contains::<Dormant>() || !is_authored(&entity) {
+                return None;
+            }
+            EventKindDef::Add(Box::new(definition(world, &entity)))
+        }
+    })
+}

@@ -1,0 +1,205 @@
+//! Validation: every rule a parsed scene must pass before anything is spawned.
+//!
+//! Loading is all or nothing: a scene either passes every check here and is spawned
+//! completely, or nothing touches the world and the first problem is reported. Checking the
+//! parsed file, not the spawned world, is what makes that possible, and it keeps the rules in
+//! one place that does not depend on the ECS. The checks run in the order an author reads
+//! the file and fixes it: the shape of each definition, then unique names (everything else
+//! resolves names), settings, each definition's sizes and references in file order, the
+//! timeline, and finally the pass graph as a whole (a cycle only exists once every single
+//! reference is fine).
+//!
+//! [`Check`] carries what every rule needs (the index of names, the locator for positions)
+//! and builds errors, so each rule module states only the rule.
+
+use super::error::{Location, SceneError};
+use super::format::SceneFile;
+use super::index::{Kind, SceneIndex};
+use super::locate::Locator;
+use super::names::suggest;
+use super::{cycle, limits, refs};
+
+/// Checks `scene`, parsed from `text` of `file`, against every scene rule.
+pub fn validate(scene: &SceneFile, text: &str, file: &str) -> Result<(), SceneError> {
+    let check = Check {
+        loc: Locator::new(file, text, scene),
+        index: SceneIndex::new(scene),
+    };
+    for id in 0..check.index.defs.len() {
+        check.shape(id)?;
+    }
+    check.unique_names()?;
+    limits::settings(&check, &scene.settings)?;
+    for id in 0..check.index.defs.len() {
+        limits::definition(&check, id)?;
+        refs::definition(&check, id)?;
+    }
+    for (i, event) in scene.timeline.iter().enumerate() {
+        refs::event(&check, i, &event.event)?;
+    }
+    cycle::check(&check)
+}
+
+/// The shared state of one validation and the error constructors.
+pub struct Check<'a> {
+    pub loc: Locator<'a>,
+    pub index: SceneIndex<'a>,
+}
+
+impl Check<'_> {
+    /// Rule: an entity has a name and exactly one kind; `lifetime` only on textures and
+    /// buffers (the only things with contents), `disabled` only on passes.
+    fn shape(&self, id: usize) -> Result<(), SceneError> {
+        let Some(def) = self.index.def(id) else {
+            return Ok(());
+        };
+        let shape = |location: Location, message: String| SceneError::Shape {
+            location,
+            entity: Some(def.name.clone()),
+            message,
+        };
+        if def.name.is_empty() {
+            return Err(shape(self.loc.def(id), "the name is empty".into()));
+        }
+        let kinds: Vec<&str> = [
+            ("texture", def.texture.is_some()),
+            ("buffer", def.buffer.is_some()),
+            ("view", def.view.is_some()),
+            ("pass", def.pass.is_some()),
+            ("swap_chain", def.swap_chain.is_some()),
+        ]
+        .into_iter()
+        .filter_map(|(k, given)| given.then_some(k))
+        .collect();
+        if kinds.is_empty() {
+            return Err(shape(
+                self.loc.def(id),
+                "no component: give one of texture, buffer, view, pass or swap_chain".into(),
+            ));
+        }
+        if kinds.len() > 1 {
+            return Err(shape(
+                self.loc.def(id),
+                format!(
+                    "several components ({}): give exactly one",
+                    kinds.join(", ")
+                ),
+            ));
+        }
+        if def.lifetime.is_some() && def.texture.is_none() && def.buffer.is_none() {
+            return Err(shape(
+                self.loc.def_key(id, "lifetime", 0),
+                format!(
+                    "`lifetime` only applies to textures and buffers, not to a {}",
+                    kinds[0]
+                ),
+            ));
+        }
+        if def.disabled.is_some() && def.pass.is_none() {
+            return Err(shape(
+                self.loc.def_key(id, "disabled", 0),
+                format!("`disabled` only applies to passes, not to a {}", kinds[0]),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Rule: names are unique across the scene, timeline `Add`s included.
+    fn unique_names(&self) -> Result<(), SceneError> {
+        for (id, d) in self.index.defs.iter().enumerate() {
+            match self.index.id(&d.def.name) {
+                Some(first) if first != id => {
+                    return Err(SceneError::DuplicateName {
+                        location: self.loc.def(id),
+                        entity: d.def.name.clone(),
+                        first: self.loc.def(first),
+                    });
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Resolves a reference from definition `owner` (if any) to a definition of one of
+    /// `kinds`: unknown names get suggestions among those kinds, known names of another kind
+    /// a [`SceneError::WrongKind`] saying what was expected.
+    pub fn resolve(
+        &self,
+        location: impl FnOnce() -> Location,
+        owner: Option<usize>,
+        name: &str,
+        kinds: &[Kind],
+    ) -> Result<usize, SceneError> {
+        let Some(id) = self.index.id(name) else {
+            return Err(SceneError::UnknownName {
+                location: location(),
+                entity: self.owner(owner),
+                name: name.to_string(),
+                suggestions: suggest(name, self.index.names_of(kinds)),
+            });
+        };
+        match self.index.kind(id) {
+            Some(k) if !kinds.contains(&k) => Err(SceneError::WrongKind {
+                location: location(),
+                entity: self.owner(owner),
+                name: name.to_string(),
+                expected: expected(kinds),
+                found: k.describe().to_string(),
+            }),
+            _ => Ok(id),
+        }
+    }
+
+    /// The name of definition `owner`, for an error's entity.
+    pub fn owner(&self, owner: Option<usize>) -> Option<String> {
+        owner.and_then(|id| self.index.name(id))
+    }
+
+    /// A [`SceneError::OutOfRange`] owned by definition `owner`.
+    pub fn out_of_range(
+        &self,
+        location: Location,
+        owner: Option<usize>,
+        message: String,
+    ) -> SceneError {
+        SceneError::OutOfRange {
+            location,
+            entity: self.owner(owner),
+            message,
+        }
+    }
+
+    /// A [`SceneError::Misuse`] owned by definition `owner`.
+    pub fn misuse(&self, location: Location, owner: usize, message: String) -> SceneError {
+        SceneError::Misuse {
+            location,
+            entity: self.owner(Some(owner)),
+            message,
+        }
+    }
+}
+
+/// "a texture, a buffer or a view".
+fn expected(kinds: &[Kind]) -> String {
+    let words: Vec<&str> = kinds.iter().map(|k| k.describe()).collect();
+    match words.split_last() {
+        Some((last, [])) => (*last).to_string(),
+        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        None => "nothing".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expected_kinds_read_as_a_list() {
+        assert_eq!(expected(&[Kind::Pass]), "a pass");
+        assert_eq!(
+            expected(&[Kind::Texture, Kind::Buffer, Kind::View]),
+            "a texture, a buffer or a view"
+        );
+    }
+}

@@ -1,0 +1,25 @@
+//! The validation layer: an independent check of every stream the runtime submits (RL-4).
+//!
+//! It watches commands exactly as the device receives them and keeps its own model of what
+//! they imply: which back buffers were waited on since they were last presented, what state is
+//! bound, which views a clear, map or decompression invalidated, which dynamic buffers were
+//! filled. It shares no logic with the planner in `systems/`: it never asks why a command was
+//! emitted, only whether the stream is legal under fast semantics. Checks (rule IDs from the
+//! catalogue):
+//!
+//! | code | rule | finding |
+//! |---|---|---|
+//! | V0101 | FS-5 | back buffer written with no wait on present since it was last presented |
+//! | V0102 | RL-2 | wait on present for a buffer already presented this frame (hangs the GPU) |
+//! | V0103 | FS-9 | swap-chain buffer written that is not at index 0 (view not rotated) |
+//! | V0201 | FS-11 | draw or dispatch with state not set since the last present or clear-state |
+//! | V0202 | FS-8 | draw or dispatch through a view not set again after a clear, map or decompress |
+//! | V0301 | FS-10 | dynamic buffer bound without a write-discard map this frame |
+//! | V0302 | CTX-5 | first map of a resource in a list is not write-discard |
+//! | V0401 | FS-4 | buffer presented without a decompression since it was last written |
+
+mod diagnostic;
+mod stream;
+
+pub use diagnostic::{Diagnostic, Severity};
+pub use stream::Validator;

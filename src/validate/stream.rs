@@ -1,0 +1,296 @@
+//! The validator's model of the command streams, and the checks it runs on each command.
+
+use bevy_ecs::prelude::Resource;
+use hashbrown::{HashMap, HashSet};
+
+use super::{Diagnostic, Severity};
+use crate::device::{Command, Device, MapMode, ObjectDesc, ObjectKey, QueueId};
+use crate::model::BufferUsage;
+
+/// State the validator tracks per queue (state persists across lists, FS-12).
+#[derive(Default)]
+struct QueueModel {
+    targets_set: bool,
+    viewport_set: bool,
+    pipeline_set: bool,
+    /// Views bound right now.
+    bound: Vec<ObjectKey>,
+    /// Bound views invalidated by a clear, map or decompression and not set since (FS-8).
+    stale: HashSet<ObjectKey>,
+}
+
+/// The validation layer, an ECS resource. Disabled, `observe` returns at once.
+#[derive(Resource, Default)]
+pub struct Validator {
+    pub enabled: bool,
+    pub diagnostics: Vec<Diagnostic>,
+    frame: u64,
+    queues: HashMap<QueueId, QueueModel>,
+    /// Back buffers waited on since they were last presented (FS-5).
+    waited: HashSet<ObjectKey>,
+    /// Buffers presented this frame (RL-2).
+    presented: HashSet<ObjectKey>,
+    /// Back buffers written since their last decompression (FS-4).
+    dirty: HashSet<ObjectKey>,
+    /// Dynamic buffers mapped write-discard this frame (FS-10).
+    mapped: HashSet<ObjectKey>,
+    /// Views re-pointed by PlaceSwapChainView ahead of the device (same submission).
+    placed: HashMap<ObjectKey, ObjectKey>,
+}
+
+struct Ctx<'a> {
+    device: &'a Device,
+    queue: QueueId,
+    frame: u64,
+    pass: String,
+}
+
+impl Validator {
+    /// A validator, on or off.
+    pub fn new(enabled: bool) -> Self {
+        Self {
+            enabled,
+            ..Default::default()
+        }
+    }
+
+    /// Errors and warnings so far.
+    pub fn counts(&self) -> (u64, u64) {
+        let errors = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count() as u64;
+        (errors, self.diagnostics.len() as u64 - errors)
+    }
+
+    /// Count diagnostics per rule, sorted by rule.
+    pub fn by_rule(&self) -> Vec<(String, u64)> {
+        let mut map: std::collections::BTreeMap<String, u64> = Default::default();
+        for d in &self.diagnostics {
+            *map.entry(d.rule.to_owned()).or_default() += 1;
+        }
+        map.into_iter().collect()
+    }
+
+    fn resource(&self, device: &Device, key: ObjectKey) -> ObjectKey {
+        if let Some(b) = self.placed.get(&key) {
+            return *b;
+        }
+        device.memory.resource_of(key).unwrap_or(key)
+    }
+
+    fn is_back_buffer(device: &Device, key: ObjectKey) -> Option<bool> {
+        // Some(true) at index 0 of a chain, Some(false) elsewhere in a chain, None if not a
+        // swap-chain buffer at all.
+        device.present.find_buffer(key).map(|i| i == 0)
+    }
+
+    /// Check one submission (commands in the order the device will receive them).
+    pub fn observe(
+        &mut self,
+        device: &Device,
+        queue: QueueId,
+        frame: u64,
+        label: u32,
+        commands: &[Command],
+    ) {
+        if !self.enabled {
+            return;
+        }
+        if frame != self.frame {
+            self.frame = frame;
+            self.presented.clear();
+            self.mapped.clear();
+        }
+        self.placed.clear();
+        let ctx = Ctx {
+            device,
+            queue,
+            frame,
+            pass: device.label_name(label).to_owned(),
+        };
+        let mut first_map: HashSet<ObjectKey> = HashSet::new();
+        for (i, cmd) in commands.iter().enumerate() {
+            self.check(&ctx, i, cmd, &mut first_map);
+        }
+    }
+
+    fn report(
+        &mut self,
+        ctx: &Ctx,
+        command: usize,
+        code: &'static str,
+        rule: &'static str,
+        resource: Option<ObjectKey>,
+        message: String,
+    ) {
+        self.diagnostics.push(Diagnostic {
+            code,
+            severity: Severity::Error,
+            rule,
+            frame: ctx.frame,
+            queue: ctx.queue.to_string(),
+            command,
+            pass: ctx.pass.clone(),
+            resource: resource.map_or_else(String::new, |r| ctx.device.memory.name(r)),
+            message,
+        });
+    }
+
+    fn write_back_buffer(&mut self, ctx: &Ctx, i: usize, view: ObjectKey) {
+        let res = self.resource(ctx.device, view);
+        let Some(at_zero) = Self::is_back_buffer(ctx.device, res) else {
+            return;
+        };
+        if !at_zero {
+            self.report(ctx, i, "V0103", "FS-9", Some(res), "this swap-chain buffer is not at index 0: rotate the view after every present (saved views, a fenced ring, or PlaceSwapChainView)".into());
+        }
+        if !self.waited.contains(&res) {
+            self.report(ctx, i, "V0101", "FS-5", Some(res), "back buffer written without a wait on present since it was last presented: insert InsertWaitOnPresent before setting it".into());
+            self.waited.insert(res);
+        }
+        self.dirty.insert(res);
+    }
+
+    fn check(&mut self, ctx: &Ctx, i: usize, cmd: &Command, first_map: &mut HashSet<ObjectKey>) {
+        let device = ctx.device;
+        let q = self.queues.entry(ctx.queue).or_default();
+        match cmd {
+            Command::SetRenderTargets { rtvs, dsv } => {
+                q.targets_set = true;
+                q.bound.retain(|v| !rtvs.contains(v) && Some(*v) != *dsv);
+                for v in rtvs.iter().chain(dsv) {
+                    q.stale.remove(v);
+                    q.bound.push(*v);
+                }
+                for v in rtvs.clone() {
+                    self.write_back_buffer(ctx, i, v);
+                }
+            }
+            Command::SetViewport { .. } => q.viewport_set = true,
+            Command::SetPipelineState(_) => q.pipeline_set = true,
+            Command::SetResources { views, .. } => {
+                for v in views {
+                    q.stale.remove(v);
+                    q.bound.push(*v);
+                }
+                self.check_dynamic(ctx, i, views);
+            }
+            Command::SetVertexBuffers { buffers } | Command::SetConstantBuffers { buffers, .. } => {
+                self.check_dynamic(ctx, i, buffers)
+            }
+            Command::SetIndexBuffer(b) => self.check_dynamic(ctx, i, &[*b]),
+            Command::ClearState => *q = QueueModel::default(),
+            Command::ClearRenderTarget(v) | Command::ClearDepthStencil(v) => {
+                if q.bound.contains(v) {
+                    q.stale.insert(*v);
+                }
+                if matches!(cmd, Command::ClearRenderTarget(_)) {
+                    self.write_back_buffer(ctx, i, *v);
+                }
+            }
+            Command::Decompress(r) | Command::Map { resource: r, .. } => {
+                let r = match self.placed.get(r) {
+                    Some(b) => *b,
+                    None => device.memory.resource_of(*r).unwrap_or(*r),
+                };
+                let stale: Vec<ObjectKey> = q
+                    .bound
+                    .iter()
+                    .copied()
+                    .filter(|v| device.memory.resource_of(*v).ok() == Some(r))
+                    .collect();
+                q.stale.extend(stale);
+                if matches!(cmd, Command::Decompress(_)) {
+                    self.dirty.remove(&r);
+                }
+                if let Command::Map { mode, .. } = cmd {
+                    if first_map.insert(r) && *mode != MapMode::WriteDiscard {
+                        self.report(
+                            ctx,
+                            i,
+                            "V0302",
+                            "CTX-5",
+                            Some(r),
+                            "the first Map of a resource in a command list must be write-discard"
+                                .into(),
+                        );
+                    }
+                    if *mode == MapMode::WriteDiscard {
+                        self.mapped.insert(r);
+                    }
+                }
+            }
+            Command::Draw { .. } | Command::Dispatch { .. } => {
+                let graphics = matches!(cmd, Command::Draw { .. });
+                if graphics && !(q.targets_set && q.viewport_set && q.pipeline_set) {
+                    let missing = [
+                        (q.targets_set, "render targets"),
+                        (q.viewport_set, "viewport"),
+                        (q.pipeline_set, "pipeline state"),
+                    ]
+                    .iter()
+                    .filter(|(set, _)| !set)
+                    .map(|(_, n)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                    self.report(ctx, i, "V0201", "FS-11", None, format!("draw with state not set since the last present or clear-state ({missing}): set all state every frame"));
+                } else if !graphics && !q.pipeline_set {
+                    self.report(
+                        ctx,
+                        i,
+                        "V0201",
+                        "FS-11",
+                        None,
+                        "dispatch without a pipeline state set since the last reset".into(),
+                    );
+                }
+                let q = self.queues.entry(ctx.queue).or_default();
+                if let Some(v) = q.bound.iter().copied().find(|v| q.stale.contains(v)) {
+                    q.stale.remove(&v);
+                    self.report(ctx, i, "V0202", "FS-8", Some(v), "a view used after a clear, map or decompression without being set again: set it again at every slot".into());
+                }
+            }
+            Command::WaitOnPresent(b) => {
+                let r = self.resource(device, *b);
+                if self.presented.contains(&r) {
+                    self.report(ctx, i, "V0102", "RL-2", Some(r), "wait on present for a buffer already presented this frame: this hangs the GPU; wait before writing the back buffer, not after Present".into());
+                }
+                self.waited.insert(r);
+            }
+            Command::PlaceSwapChainView { view, buffer } => {
+                self.placed.insert(*view, *buffer);
+            }
+            Command::Present(chain) => {
+                let shown = device
+                    .present
+                    .chain(*chain)
+                    .and_then(|c| c.buffers.first().copied());
+                if let Some(b) = shown {
+                    if self.dirty.contains(&b) {
+                        self.report(ctx, i, "V0401", "FS-4", Some(b), "presenting a buffer that may still be compressed: decompress it before Present".into());
+                    }
+                    self.waited.remove(&b);
+                    self.presented.insert(b);
+                }
+                self.queues.insert(ctx.queue, QueueModel::default());
+            }
+            _ => {}
+        }
+    }
+
+    fn check_dynamic(&mut self, ctx: &Ctx, i: usize, keys: &[ObjectKey]) {
+        for k in keys {
+            let r = self.resource(ctx.device, *k);
+            let dynamic = matches!(
+                ctx.device.memory.get(r).map(|o| &o.desc),
+                Ok(ObjectDesc::Buffer(b)) if b.usage == BufferUsage::Dynamic
+            );
+            if dynamic && !self.mapped.contains(&r) {
+                self.report(ctx, i, "V0301", "FS-10", Some(r), "dynamic buffer bound without being mapped write-discard and filled this frame: contents are not inherited".into());
+                self.mapped.insert(r);
+            }
+        }
+    }
+}

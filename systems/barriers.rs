@@ -1,0 +1,294 @@
+//! Barriers: the `conservative` strategy, correct first and minimal never.
+//!
+//! Between dependent passes on one queue, after every cross-queue wait, before every fence
+//! and at the start of each queue's frame, a global ALL -> ALL barrier writes back and
+//! invalidates every cache (FS-2, FS-3). Textures additionally get the layout transitions
+//! their uses need (EB-1, EB-4), issued on a queue that may perform them (barrier-spec A5):
+//! the consumer's if it can, the producer's otherwise, through COMMON if neither can alone.
+//! Transients are activated from UNDEFINED with DISCARD at their first use each frame (EB-5).
+//! Textures shared between queues are parked in COMMON at the end of the frame so that any
+//! queue can pick them up next frame. No access is ever barrier-free (EB-8a).
+
+use bevy_ecs::prelude::*;
+use hashbrown::HashMap;
+
+use crate::barrier::*;
+use crate::device::QueueId;
+use crate::frame::TextureState;
+use crate::model::{Lifetime, Settings};
+use crate::plan::{BarrierPlan, CompiledGraph, GraphDirty};
+
+/// What the planner knows about a texture before the frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureStart {
+    pub state: TextureState,
+    pub transient: bool,
+}
+
+/// True when `queue` may transition between the two layouts (barrier-spec A5).
+pub fn can_transition(queue: QueueId, from: Layout, to: Layout) -> bool {
+    let compute_ok = |l: Layout| {
+        matches!(
+            l,
+            Layout::Undefined
+                | Layout::Common
+                | Layout::GenericRead
+                | Layout::UnorderedAccess
+                | Layout::ShaderResource
+                | Layout::CopySource
+                | Layout::CopyDest
+                | Layout::ComputeQueueCommon
+                | Layout::ComputeQueueGenericRead
+                | Layout::ComputeQueueUnorderedAccess
+                | Layout::ComputeQueueShaderResource
+                | Layout::ComputeQueueCopySource
+                | Layout::ComputeQueueCopyDest
+        )
+    };
+    match queue {
+        QueueId::Graphics => true,
+        QueueId::Compute { .. } => compute_ok(from) && compute_ok(to),
+        QueueId::Dma { .. } => from == to,
+    }
+}
+
+/// The full flush of the conservative strategy, in the sync and access a queue supports.
+pub fn full_flush(queue: QueueId) -> GlobalBarrier {
+    let (before, after) = match queue {
+        QueueId::Graphics => (
+            Access::WRITES,
+            Access::WRITES
+                | Access::VERTEX_BUFFER
+                | Access::CONSTANT_BUFFER
+                | Access::INDEX_BUFFER
+                | Access::DEPTH_STENCIL_READ
+                | Access::SHADER_RESOURCE
+                | Access::INDIRECT_ARGUMENT
+                | Access::COPY_SOURCE
+                | Access::RESOLVE_SOURCE,
+        ),
+        QueueId::Compute { .. } => (
+            Access::UNORDERED_ACCESS | Access::COPY_DEST,
+            Access::UNORDERED_ACCESS
+                | Access::COPY_DEST
+                | Access::CONSTANT_BUFFER
+                | Access::SHADER_RESOURCE
+                | Access::INDIRECT_ARGUMENT
+                | Access::COPY_SOURCE,
+        ),
+        QueueId::Dma { .. } => (Access::COPY_DEST, Access::COPY_DEST | Access::COPY_SOURCE),
+    };
+    GlobalBarrier {
+        sync_before: Sync::ALL,
+        sync_after: Sync::ALL,
+        access_before: before,
+        access_after: after,
+    }
+}
+
+fn transition(
+    resource: Entity,
+    from: (Layout, Access),
+    to: (Layout, Access),
+    discard: bool,
+) -> TextureBarrier<Entity> {
+    TextureBarrier {
+        sync_before: Sync::ALL,
+        sync_after: Sync::ALL,
+        access_before: from.1,
+        access_after: to.1,
+        layout_before: from.0,
+        layout_after: to.0,
+        resource,
+        range: SubresourceRange::ALL,
+        flags: TextureBarrierFlags { discard },
+    }
+}
+
+/// Plan conservative barriers for a compiled graph, starting from `start` per texture.
+pub fn plan_conservative(
+    graph: &CompiledGraph,
+    start: impl Fn(Entity) -> TextureStart,
+) -> Result<BarrierPlan, String> {
+    let n = graph.passes.len();
+    let mut plan = BarrierPlan {
+        before: vec![BarrierGroup::default(); n],
+        after: vec![BarrierGroup::default(); n],
+        ..Default::default()
+    };
+    let mut first_on_queue: HashMap<QueueId, usize> = HashMap::new();
+    for (i, p) in graph.passes.iter().enumerate() {
+        let first = *first_on_queue.entry(p.queue).or_insert(i) == i;
+        let depends = graph
+            .edges
+            .iter()
+            .any(|&(a, b)| b == i && graph.passes[a].queue == p.queue);
+        if first || depends || !p.waits.is_empty() || !p.waits_previous.is_empty() {
+            plan.before[i].global.push(full_flush(p.queue));
+        }
+        if p.signals {
+            plan.after[i].global.push(full_flush(p.queue));
+        }
+    }
+
+    struct Track {
+        layout: Layout,
+        access: Access,
+        last: Option<usize>,
+        queues: Vec<QueueId>,
+        transient: bool,
+    }
+    let mut tracks: Vec<(Entity, Track)> = Vec::new();
+    for (i, p) in graph.passes.iter().enumerate() {
+        for u in &p.uses {
+            let Some(want) = u.layout else { continue };
+            let pos = match tracks.iter().position(|(e, _)| *e == u.resource) {
+                Some(pos) => pos,
+                None => {
+                    let s = start(u.resource);
+                    plan.initial
+                        .push((u.resource, s.state.layout, s.state.access));
+                    let (layout, access) = if s.transient {
+                        (Layout::Undefined, Access::NO_ACCESS)
+                    } else {
+                        (s.state.layout, s.state.access)
+                    };
+                    tracks.push((
+                        u.resource,
+                        Track {
+                            layout,
+                            access,
+                            last: None,
+                            queues: Vec::new(),
+                            transient: s.transient,
+                        },
+                    ));
+                    tracks.len() - 1
+                }
+            };
+            let t = &mut tracks[pos].1;
+            if !t.queues.contains(&p.queue) {
+                t.queues.push(p.queue);
+            }
+            let to = (want, u.access.access());
+            if t.layout == want {
+                t.access = to.1;
+                t.last = Some(i);
+                continue;
+            }
+            let from = (t.layout, t.access);
+            let discard = t.layout == Layout::Undefined;
+            let e = u.resource;
+            if can_transition(p.queue, from.0, want) {
+                plan.before[i]
+                    .textures
+                    .push(transition(e, from, to, discard));
+            } else if let Some(prev) = t
+                .last
+                .filter(|&l| can_transition(graph.passes[l].queue, from.0, want))
+            {
+                plan.after[prev].textures.push(transition(
+                    e,
+                    from,
+                    (want, Access::NO_ACCESS),
+                    discard,
+                ));
+                plan.before[i]
+                    .textures
+                    .push(transition(e, (want, Access::NO_ACCESS), to, false));
+            } else if let Some(prev) = t
+                .last
+                .filter(|&l| can_transition(graph.passes[l].queue, from.0, Layout::Common))
+            {
+                let parked = (Layout::Common, Access::NO_ACCESS);
+                plan.after[prev]
+                    .textures
+                    .push(transition(e, from, parked, discard));
+                if want != Layout::Common {
+                    plan.before[i]
+                        .textures
+                        .push(transition(e, parked, to, false));
+                }
+            } else if want == Layout::Common && from.0 == Layout::Undefined {
+                // A DMA engine cannot activate a texture; it stays undefined-but-common.
+            } else {
+                return Err(format!(
+                    "pass {} on {} needs texture layout {} but the texture is in {} and no queue that touches it this frame can transition it (barrier-spec A5)",
+                    p.name,
+                    p.queue,
+                    want.spec_name(),
+                    from.0.spec_name()
+                ));
+            }
+            t.layout = want;
+            t.access = to.1;
+            t.last = Some(i);
+        }
+    }
+    for (e, t) in tracks {
+        let mut end = (t.layout, t.access);
+        // Shared imported textures end the frame in COMMON, which every queue can leave.
+        let last = t
+            .last
+            .filter(|&l| can_transition(graph.passes[l].queue, t.layout, Layout::Common));
+        if !t.transient
+            && t.queues.len() > 1
+            && t.layout != Layout::Common
+            && let Some(last) = last
+        {
+            let parked = (Layout::Common, Access::NO_ACCESS);
+            plan.after[last]
+                .textures
+                .push(transition(e, end, parked, false));
+            end = parked;
+        }
+        plan.finals.push((e, end.0, end.1));
+    }
+    Ok(plan)
+}
+
+/// Re-plan when the graph changed or textures start the frame somewhere the plan did not
+/// assume (after the first frame, a resize, a recompile). Steady state costs a comparison.
+pub fn barrier_system(
+    graph: Res<CompiledGraph>,
+    mut plan: ResMut<BarrierPlan>,
+    mut fatal: ResMut<crate::frame::Fatal>,
+    dirty: Res<GraphDirty>,
+    settings: Res<Settings>,
+    frame: Res<crate::model::FrameIndex>,
+    states: Query<(&TextureState, Option<&Lifetime>)>,
+    mut last_generation: Local<u64>,
+) {
+    let _span = tracy_client::span!("barriers");
+    let _ = (&settings, &dirty);
+    let unchanged = *last_generation == graph.generation
+        && plan.initial.iter().all(|(e, l, a)| {
+            states.get(*e).is_ok_and(|(s, lt)| {
+                lt == Some(&Lifetime::Transient) || (s.layout == *l && s.access == *a)
+            })
+        });
+    if unchanged {
+        return;
+    }
+    let start = |e: Entity| match states.get(e) {
+        Ok((s, lt)) => TextureStart {
+            state: *s,
+            transient: lt == Some(&Lifetime::Transient),
+        },
+        Err(_) => TextureStart {
+            state: TextureState::new(Layout::Common),
+            transient: false,
+        },
+    };
+    match plan_conservative(&graph, start) {
+        Ok(mut p) => {
+            p.generation = plan.generation + 1;
+            *plan = p;
+            *last_generation = graph.generation;
+        }
+        Err(message) => fatal.set(crate::error::RuntimeError::Schedule {
+            frame: frame.0,
+            message,
+        }),
+    }
+}

@@ -1,0 +1,248 @@
+//! Begin: apply the timeline's events for this frame, then give every new resource, view and
+//! swap chain its device object. Releases only set a request (FS-6); `release` destroys.
+
+use bevy_ecs::prelude::*;
+
+use crate::barrier::Layout;
+use crate::device::{Device, ObjectDesc};
+use crate::frame::{Fatal, TextureState};
+use crate::model::*;
+use crate::plan::GraphDirty;
+
+/// A swap chain asked to change size at the start of this frame.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct ResizeRequest(pub glam::UVec2);
+
+/// Apply every timeline event due at this frame, in scene order.
+pub fn apply_timeline(
+    mut commands: Commands,
+    frame: Res<FrameIndex>,
+    mut timeline: ResMut<Timeline>,
+    mut dirty: ResMut<GraphDirty>,
+    views: Query<(Entity, &View)>,
+) {
+    let _span = tracy_client::span!("begin: timeline");
+    while let Some((at, event)) = timeline.events.get(timeline.cursor).cloned() {
+        if at > frame.0 {
+            break;
+        }
+        timeline.cursor += 1;
+        dirty.0 = true;
+        match event {
+            TimelineEvent::Resize { chain, extent } => {
+                commands.entity(chain).insert(ResizeRequest(extent));
+            }
+            TimelineEvent::Enable(pass) => {
+                commands.entity(pass).remove::<Disabled>();
+            }
+            TimelineEvent::Disable(pass) => {
+                commands.entity(pass).insert(Disabled);
+            }
+            TimelineEvent::Add(e) => {
+                commands.entity(e).remove::<Dormant>();
+            }
+            TimelineEvent::Release(e) => {
+                let request = ReleaseRequest { requested: frame.0 };
+                commands.entity(e).insert(request);
+                // Views die with the resource they view.
+                for (v, view) in &views {
+                    if view.of == e {
+                        commands.entity(v).insert(request);
+                    }
+                }
+            }
+        }
+    }
+}
+
+type NewResource<'a> = (
+    Entity,
+    &'a Name,
+    Option<&'a Texture>,
+    Option<&'a Buffer>,
+    Option<&'a Lifetime>,
+);
+
+/// Create device objects for entities that have none yet: resources first, then views of
+/// them, then swap chains and their buffer entities. Resize swap chains that asked for it.
+pub fn materialize(
+    mut commands: Commands,
+    mut device: ResMut<Device>,
+    mut fatal: ResMut<Fatal>,
+    frame: Res<FrameIndex>,
+    mut dirty: ResMut<GraphDirty>,
+    resources: Query<
+        NewResource,
+        (
+            Without<GpuObject>,
+            Without<Dormant>,
+            Or<(With<Texture>, With<Buffer>)>,
+            Without<SwapChainBuffer>,
+        ),
+    >,
+    views: Query<(Entity, &Name, &View), (Without<GpuObject>, Without<Dormant>)>,
+    objects: Query<&GpuObject>,
+    chains: Query<(Entity, &Name, &SwapChain), Without<GpuChain>>,
+    mut resized: Query<(
+        Entity,
+        &Name,
+        &mut SwapChain,
+        &ResizeRequest,
+        &GpuChain,
+        &mut BackBuffer,
+    )>,
+    buffers: Query<(Entity, &SwapChainBuffer)>,
+    in_flight: Res<crate::frame::FramesInFlight>,
+) {
+    let latest_fence = in_flight
+        .frames
+        .back()
+        .and_then(|(_, f)| {
+            f.iter()
+                .find(|f| f.queue() == Some(crate::device::QueueId::Graphics))
+        })
+        .map_or(0, |f| f.0);
+    let _span = tracy_client::span!("begin: materialize");
+    let mut created = std::collections::HashMap::new();
+    for (e, name, texture, buffer, lifetime) in &resources {
+        let desc = match (texture, buffer) {
+            (Some(t), _) => ObjectDesc::Texture(t.clone()),
+            (None, Some(b)) => ObjectDesc::Buffer(b.clone()),
+            _ => continue,
+        };
+        match device.create(name.as_str(), desc) {
+            Ok(key) => {
+                created.insert(e, key);
+                let mut ec = commands.entity(e);
+                ec.insert((GpuObject(key), LastUse::default()));
+                if texture.is_some() {
+                    // Transients start undefined every frame (EB-5); imported textures are
+                    // created in COMMON like swap-chain buffers.
+                    let layout = match lifetime.copied().unwrap_or_default() {
+                        Lifetime::Transient => Layout::Undefined,
+                        Lifetime::Imported => Layout::Common,
+                    };
+                    ec.insert(TextureState::new(layout));
+                }
+            }
+            Err(err) => fatal.set(crate::error::RuntimeError::Device {
+                frame: frame.0,
+                source: err,
+            }),
+        }
+    }
+    for (e, name, view) in &views {
+        let of = created
+            .get(&view.of)
+            .copied()
+            .or_else(|| objects.get(view.of).ok().map(|g| g.0));
+        // Views of swap chains are the rotation system's business (FS-9).
+        let Some(of) = of else { continue };
+        match device.create(
+            name.as_str(),
+            ObjectDesc::View {
+                of,
+                kind: view.kind,
+            },
+        ) {
+            Ok(key) => {
+                commands
+                    .entity(e)
+                    .insert((GpuObject(key), LastUse::default()));
+            }
+            Err(err) => fatal.set(crate::error::RuntimeError::Device {
+                frame: frame.0,
+                source: err,
+            }),
+        }
+    }
+    for (e, name, chain) in &chains {
+        let texture = chain_texture(chain);
+        let (key, keys) = device.create_swap_chain(
+            name.as_str(),
+            texture.clone(),
+            chain.buffers,
+            chain.vsync_interval,
+        );
+        spawn_buffers(&mut commands, e, &keys, &texture);
+        commands.entity(e).insert((
+            GpuChain { key, base_swaps: 0 },
+            TextureState::new(Layout::Common),
+            LastUse::default(),
+        ));
+        dirty.0 = true;
+    }
+    for (e, _name, mut chain, request, gpu, mut back) in &mut resized {
+        chain.extent = request.0;
+        let texture = chain_texture(&chain);
+        match device.resize_swap_chain(gpu.key, texture.clone()) {
+            Ok((_, fresh)) => {
+                // Old buffers go through deferred release: the GPU may still show them (FS-6).
+                for (b, buf) in &buffers {
+                    if buf.chain == e {
+                        commands
+                            .entity(b)
+                            .insert(ReleaseRequest { requested: frame.0 });
+                    }
+                }
+                spawn_buffers(&mut commands, e, &fresh, &texture);
+                let swaps = device.swap_count(gpu.key);
+                commands
+                    .entity(e)
+                    .insert(GpuChain {
+                        key: gpu.key,
+                        base_swaps: swaps,
+                    })
+                    .remove::<ResizeRequest>();
+                // Every view of the old buffers is stale; rotation rebuilds them.
+                back.retire_saved_views(latest_fence);
+            }
+            Err(err) => fatal.set(crate::error::RuntimeError::Device {
+                frame: frame.0,
+                source: err,
+            }),
+        }
+    }
+}
+
+/// The device swap chain behind a swap-chain entity.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct GpuChain {
+    pub key: crate::device::SwapChainKey,
+    /// Swap count when the current buffers were created; RL-5 recovers from swaps since.
+    pub base_swaps: u64,
+}
+
+fn chain_texture(chain: &SwapChain) -> Texture {
+    Texture {
+        format: chain.format,
+        extent: chain.extent,
+        mips: 1,
+        array_size: 1,
+        samples: 1,
+        flags: TextureFlags {
+            render_target: true,
+            dcc: true,
+            ..Default::default()
+        },
+    }
+}
+
+fn spawn_buffers(
+    commands: &mut Commands,
+    chain: Entity,
+    keys: &[crate::device::ObjectKey],
+    texture: &Texture,
+) {
+    for (i, key) in keys.iter().enumerate() {
+        commands.spawn((
+            SwapChainBuffer {
+                chain,
+                index: i as u32,
+            },
+            texture.clone(),
+            GpuObject(*key),
+            LastUse::default(),
+        ));
+    }
+}

@@ -1,0 +1,335 @@
+//! Compile: turn the authored passes into an ordered, culled, queue-assigned plan with its
+//! cross-queue fences. Runs only when the graph changed; the plan is cached in
+//! [`CompiledGraph`].
+//!
+//! Cross-queue synchronisation (FS-1, FN-2): a pass that depends on a pass of another queue
+//! waits on a fence inserted after it. Dependencies also wrap around the frame boundary: a
+//! pass that writes what another queue touched last frame (or reads what it wrote) waits on
+//! that queue's fence from the previous frame. Only the latest producer per queue is waited
+//! on, since a queue executes in order.
+
+use bevy_ecs::prelude::*;
+
+use crate::device::{Device, ObjectDesc, QueueId};
+use crate::error::RuntimeError;
+use crate::frame::{Fatal, ImplicitViews};
+use crate::graph::{self, GraphNode};
+use crate::model::*;
+use crate::plan::{CompiledGraph, CompiledPass, GraphDirty, PlannedUse};
+
+/// What a use's target turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TargetInfo {
+    Texture {
+        lifetime: Lifetime,
+    },
+    Buffer {
+        lifetime: Lifetime,
+    },
+    /// A view; `resource` is what it views.
+    View {
+        resource: Entity,
+        kind: ViewKind,
+    },
+    SwapChain,
+    /// Released, dormant or missing: no pass may use it.
+    Unavailable,
+}
+
+/// The view kind a use binds through, if any.
+pub fn view_kind(access: UseAccess, is_texture: bool) -> Option<ViewKind> {
+    match access {
+        UseAccess::RenderTarget => Some(ViewKind::Rtv),
+        UseAccess::DepthWrite | UseAccess::DepthRead => Some(ViewKind::Dsv),
+        UseAccess::ShaderRead => Some(ViewKind::Srv),
+        UseAccess::UnorderedAccess => Some(ViewKind::Uav),
+        UseAccess::ConstantBuffer if !is_texture => None,
+        _ => None,
+    }
+}
+
+/// The queue a pass runs on (CC-1: compute falls back to graphics without async compute).
+pub fn assign_queue(kind: QueueKind, settings: &Settings) -> QueueId {
+    match kind {
+        QueueKind::Graphics => QueueId::Graphics,
+        QueueKind::Compute if settings.async_compute => QueueId::Compute {
+            pipe: settings.compute_pipe.min(1),
+            index: 0,
+        },
+        QueueKind::Compute => QueueId::Graphics,
+        QueueKind::Copy => QueueId::Dma { engine: 0 },
+    }
+}
+
+/// Compile the enabled passes (already sorted by declaration order).
+pub fn compile_graph(
+    passes: &[(Entity, String, &Pass)],
+    target: impl Fn(Entity) -> TargetInfo,
+    settings: &Settings,
+) -> Result<CompiledGraph, String> {
+    let mut planned: Vec<(Entity, String, QueueId, Vec<PlannedUse>)> = Vec::new();
+    let mut persistent = Vec::new();
+    for (e, name, pass) in passes {
+        let queue = assign_queue(pass.queue, settings);
+        let kind = pass.queue;
+        let mut uses = Vec::new();
+        for u in &pass.uses {
+            let (resource, is_texture, kind_override, keeps) = match target(u.target) {
+                TargetInfo::Texture { lifetime } => {
+                    (u.target, true, None, lifetime == Lifetime::Imported)
+                }
+                TargetInfo::Buffer { lifetime } => {
+                    (u.target, false, None, lifetime == Lifetime::Imported)
+                }
+                TargetInfo::View { resource, kind } => match target(resource) {
+                    TargetInfo::Texture { lifetime } => {
+                        (resource, true, Some(kind), lifetime == Lifetime::Imported)
+                    }
+                    TargetInfo::Buffer { lifetime } => {
+                        (resource, false, Some(kind), lifetime == Lifetime::Imported)
+                    }
+                    TargetInfo::SwapChain => (resource, true, Some(kind), true),
+                    _ => {
+                        return Err(format!(
+                            "pass {name} uses a view of a released or missing resource"
+                        ));
+                    }
+                },
+                TargetInfo::SwapChain => (u.target, true, None, true),
+                TargetInfo::Unavailable => {
+                    return Err(format!(
+                        "pass {name} uses a released or dormant object; disable the pass before releasing what it uses (FS-6)"
+                    ));
+                }
+            };
+            if keeps && u.access.is_write() {
+                persistent.push(resource);
+            }
+            uses.push(PlannedUse {
+                target: u.target,
+                resource,
+                access: u.access,
+                stages: u.stages.unwrap_or_else(|| u.access.default_stages(kind)),
+                layout: is_texture.then(|| u.access.layout(kind)),
+                view_kind: kind_override.or_else(|| view_kind(u.access, is_texture)),
+                clear: u.clear,
+            });
+        }
+        planned.push((*e, name.clone(), queue, uses));
+    }
+    let node = |uses: &[PlannedUse]| GraphNode {
+        reads: uses
+            .iter()
+            .filter(|u| !u.access.is_write())
+            .map(|u| u.resource)
+            .collect(),
+        writes: uses
+            .iter()
+            .filter(|u| u.access.is_write())
+            .map(|u| u.resource)
+            .collect(),
+        after: Vec::new(),
+    };
+    let mut nodes: Vec<GraphNode> = planned.iter().map(|p| node(&p.3)).collect();
+    for (i, (_, _, pass)) in passes.iter().enumerate() {
+        nodes[i].after = pass
+            .after
+            .iter()
+            .filter_map(|a| passes.iter().position(|p| p.0 == *a))
+            .collect();
+    }
+    let order = graph::order(&nodes).map_err(|c| {
+        let names: Vec<&str> = c.0.iter().map(|&i| planned[i].1.as_str()).collect();
+        format!("dependency cycle: {} -> {}", names.join(" -> "), names[0])
+    })?;
+
+    // Cull: walk backwards keeping passes whose results persist or feed a kept pass.
+    let mut needed: hashbrown::HashSet<Entity> = persistent.into_iter().collect();
+    let mut keep = vec![false; planned.len()];
+    for &i in order.iter().rev() {
+        let uses = &planned[i].3;
+        let explicit = passes
+            .iter()
+            .any(|(_, _, p)| p.after.contains(&planned[i].0));
+        if uses
+            .iter()
+            .any(|u| u.access.is_write() && needed.contains(&u.resource))
+            || explicit
+        {
+            keep[i] = true;
+            for u in uses {
+                if !u.access.is_write() || !u.clear {
+                    needed.insert(u.resource);
+                }
+            }
+        }
+    }
+    let kept: Vec<usize> = order.iter().copied().filter(|&i| keep[i]).collect();
+    let culled = order
+        .iter()
+        .filter(|&&i| !keep[i])
+        .map(|&i| planned[i].1.clone())
+        .collect();
+    let kept_nodes: Vec<GraphNode> = kept
+        .iter()
+        .map(|&i| GraphNode {
+            after: Vec::new(),
+            ..nodes[i].clone()
+        })
+        .collect();
+    let mut edges = graph::edges(&kept_nodes);
+    for (k, &i) in kept.iter().enumerate() {
+        for &a in &nodes[i].after {
+            if let Some(ka) = kept.iter().position(|&x| x == a) {
+                edges.push((ka, k));
+            }
+        }
+    }
+    // Kept indices are in execution order, so every edge points forwards.
+    edges.retain(|(a, b)| a < b);
+    edges.sort_unstable();
+    edges.dedup();
+
+    let mut out: Vec<CompiledPass> = kept
+        .iter()
+        .map(|&i| CompiledPass {
+            entity: planned[i].0,
+            name: planned[i].1.clone(),
+            label: 0,
+            queue: planned[i].2,
+            uses: planned[i].3.clone(),
+            waits: Vec::new(),
+            waits_previous: Vec::new(),
+            signals: false,
+        })
+        .collect();
+    for &(a, b) in &edges {
+        if out[a].queue != out[b].queue {
+            add_wait(&mut out, b, a, false);
+        }
+    }
+    // Frame wrap-around: a conflicting use later in frame N on another queue must finish
+    // before an earlier-ordered use of frame N+1.
+    for y in 0..out.len() {
+        for x in (y + 1)..out.len() {
+            if out[x].queue != out[y].queue && conflicts(&out[x].uses, &out[y].uses) {
+                add_wait(&mut out, y, x, true);
+            }
+        }
+    }
+    Ok(CompiledGraph {
+        passes: out,
+        culled,
+        edges,
+        generation: 0,
+    })
+}
+
+fn conflicts(a: &[PlannedUse], b: &[PlannedUse]) -> bool {
+    a.iter().any(|ua| {
+        b.iter()
+            .any(|ub| ua.resource == ub.resource && (ua.access.is_write() || ub.access.is_write()))
+    })
+}
+
+/// `consumer` waits on `producer`; keep only the latest producer per queue.
+fn add_wait(passes: &mut [CompiledPass], consumer: usize, producer: usize, previous: bool) {
+    let queues: Vec<QueueId> = passes.iter().map(|p| p.queue).collect();
+    let list = if previous {
+        &mut passes[consumer].waits_previous
+    } else {
+        &mut passes[consumer].waits
+    };
+    match list.iter_mut().find(|p| queues[**p] == queues[producer]) {
+        Some(p) => *p = (*p).max(producer),
+        None => list.push(producer),
+    }
+    passes[producer].signals = true;
+}
+
+/// The compile system: recompiles when the graph is dirty, creates implicit views.
+pub fn compile_system(
+    mut dirty: ResMut<GraphDirty>,
+    mut graph_res: ResMut<CompiledGraph>,
+    mut device: ResMut<Device>,
+    mut implicit: ResMut<ImplicitViews>,
+    mut fatal: ResMut<Fatal>,
+    settings: Res<Settings>,
+    frame: Res<FrameIndex>,
+    passes: Query<(Entity, &Name, &Pass), (Without<Disabled>, Without<Dormant>)>,
+    targets: Query<(
+        Option<&Texture>,
+        Option<&Buffer>,
+        Option<&View>,
+        Option<&SwapChain>,
+        Option<&Lifetime>,
+        Has<ReleaseRequest>,
+        Has<Dormant>,
+    )>,
+    objects: Query<(&Name, &GpuObject)>,
+) {
+    if !dirty.0 {
+        return;
+    }
+    let _span = tracy_client::span!("compile");
+    let mut list: Vec<(Entity, String, &Pass)> = passes
+        .iter()
+        .map(|(e, n, p)| (e, n.as_str().to_owned(), p))
+        .collect();
+    list.sort_by_key(|(_, _, p)| p.order);
+    let target = |e: Entity| match targets.get(e) {
+        Ok((_, _, _, _, _, true, _)) | Ok((_, _, _, _, _, _, true)) | Err(_) => {
+            TargetInfo::Unavailable
+        }
+        Ok((Some(_), _, _, _, l, _, _)) => TargetInfo::Texture {
+            lifetime: l.copied().unwrap_or_default(),
+        },
+        Ok((_, Some(_), _, _, l, _, _)) => TargetInfo::Buffer {
+            lifetime: l.copied().unwrap_or_default(),
+        },
+        Ok((_, _, Some(v), _, _, _, _)) => TargetInfo::View {
+            resource: v.of,
+            kind: v.kind,
+        },
+        Ok((_, _, _, Some(_), _, _, _)) => TargetInfo::SwapChain,
+        _ => TargetInfo::Unavailable,
+    };
+    let mut compiled = match compile_graph(&list, target, &settings) {
+        Ok(c) => c,
+        Err(message) => {
+            fatal.set(RuntimeError::Schedule {
+                frame: frame.0,
+                message,
+            });
+            return;
+        }
+    };
+    for pass in &mut compiled.passes {
+        pass.label = device.label(&pass.name);
+        for u in &pass.uses {
+            let Some(kind) = u.view_kind else { continue };
+            if u.target != u.resource || matches!(target(u.resource), TargetInfo::SwapChain) {
+                continue;
+            }
+            if implicit.views.contains_key(&(u.resource, kind)) {
+                continue;
+            }
+            let Ok((name, obj)) = objects.get(u.resource) else {
+                continue;
+            };
+            let desc = ObjectDesc::View { of: obj.0, kind };
+            match device.create(&format!("{}.{kind:?}", name.as_str()), desc) {
+                Ok(v) => {
+                    implicit.views.insert((u.resource, kind), v);
+                }
+                Err(source) => fatal.set(RuntimeError::Device {
+                    frame: frame.0,
+                    source,
+                }),
+            }
+        }
+    }
+    compiled.generation = graph_res.generation + 1;
+    *graph_res = compiled;
+    dirty.0 = false;
+}

@@ -1,0 +1,114 @@
+//! The verbs: one bevy_ecs system (or a few tightly related ones) per file, in frame order.
+//!
+//! One tick of the runtime is this chain of system sets. Each set reads what the previous
+//! ones wrote (plans, recorded lists, fences) and nothing runs out of order:
+//!
+//! | set | what happens | rules |
+//! |---|---|---|
+//! | `Begin` | timeline events; GPU objects for new entities | FS-6 |
+//! | `Retire` | wait if too many frames are in flight; fences that passed | FN-2 |
+//! | `Acquire` | which buffer is at index 0 of each swap chain | RL-5..RL-7 |
+//! | `WaitOnPresent` | wait on present before the first write of each back buffer | FS-5, RL-1, RL-2 |
+//! | `Rotate` | the view through which passes write the back buffer | FS-9 |
+//! | `Compile` | cull, order, assign queues, plan cross-queue fences (cached) | FN-2 |
+//! | `Barriers` | barriers for every use transition (cached with the graph) | EB-1, EB-8a |
+//! | `Record` | one command list per pass on deferred contexts, all state set | CTX-2, FS-8, FS-12 |
+//! | `Submit` | lists onto queues with fence waits and inserts, kickoffs | FN-1, FN-3 |
+//! | `Present` | decompress, transition, present, end-of-frame fences | RL-1, FS-4, FS-11 |
+//! | `Release` | destroy what was released once its fence passed | FS-6 |
+//! | `Simulate` | run the GPU; fences signal; timings recorded | |
+//! | `Report` | validation results, statistics, Tracy | RL-4 |
+
+// Systems take their queries and resources as parameters; long parameter lists are the
+// idiom, not a smell.
+#![allow(clippy::too_many_arguments, clippy::type_complexity)]
+
+use bevy_ecs::prelude::*;
+use bevy_ecs::schedule::ScheduleLabel;
+use bevy_ecs::schedule::SingleThreadedExecutor;
+
+use crate::frame::healthy;
+
+mod acquire;
+mod barriers;
+mod begin;
+mod compile;
+mod present;
+mod record;
+mod release;
+mod report;
+mod retire;
+mod rotate;
+mod simulate;
+mod submit;
+mod wait_present;
+
+pub use barriers::plan_conservative;
+pub use compile::compile_graph;
+
+/// The frame schedule's label.
+#[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Frame;
+
+/// The stages of one tick, in order.
+#[derive(SystemSet, Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FrameSet {
+    Begin,
+    Retire,
+    Acquire,
+    WaitOnPresent,
+    Rotate,
+    Compile,
+    Barriers,
+    Record,
+    Submit,
+    Present,
+    Release,
+    Simulate,
+    Report,
+}
+
+/// Build the frame schedule. It runs on one thread: the systems are a strict chain, and the
+/// one stage with parallel work (recording, CTX-2) fans out itself.
+pub fn frame_schedule() -> Schedule {
+    use FrameSet::*;
+    let mut schedule = Schedule::new(Frame);
+    schedule.set_executor(SingleThreadedExecutor::new());
+    schedule.configure_sets(
+        (
+            Begin,
+            Retire,
+            Acquire,
+            WaitOnPresent,
+            Rotate,
+            Compile,
+            Barriers,
+            Record,
+            Submit,
+            Present,
+            Release,
+            Simulate,
+            Report,
+        )
+            .chain()
+            .run_if(healthy),
+    );
+    schedule.add_systems((
+        (begin::apply_timeline, begin::materialize)
+            .chain()
+            .in_set(Begin),
+        retire::retire_frames.in_set(Retire),
+        acquire::acquire_back_buffers.in_set(Acquire),
+        rotate::rotate_views.in_set(Rotate),
+        compile::compile_system.in_set(Compile),
+        barriers::barrier_system.in_set(Barriers),
+        wait_present::wait_on_present.in_set(WaitOnPresent),
+        record::record_passes.in_set(Record),
+        submit::submit_passes.in_set(Submit),
+        present::present_frame.in_set(Present),
+        release::release_objects.in_set(Release),
+        simulate::simulate_gpu.in_set(Simulate),
+        report::report_frame.in_set(Report),
+    ));
+    schedule
+}

@@ -1,0 +1,161 @@
+//! Present: finish each written back buffer the way the seed's render loop does (RL-1):
+//! decompress it, because the display engine cannot read compressed surfaces (FS-4); move it
+//! to PRESENT/COMMON (barrier-spec E); present, which also resets all state (FS-11). Then the
+//! frame ends with a fence on every queue it used, covering every object it touched (FS-6).
+
+use bevy_ecs::prelude::*;
+
+use super::begin::GpuChain;
+use crate::barrier::*;
+use crate::device::{Command, Device, FenceId, QueueId};
+use crate::error::RuntimeError;
+use crate::frame::{Clock, Fatal, FrameWork, FramesInFlight, TextureState};
+use crate::model::*;
+use crate::plan::BarrierPlan;
+use crate::report::RunStats;
+use crate::validate::Validator;
+
+/// Present every written chain, then insert the end-of-frame fences.
+pub fn present_frame(
+    mut commands: Commands,
+    work: Res<FrameWork>,
+    plan: Res<BarrierPlan>,
+    clock: Res<Clock>,
+    frame: Res<FrameIndex>,
+    mut device: ResMut<Device>,
+    mut in_flight: ResMut<FramesInFlight>,
+    mut fatal: ResMut<Fatal>,
+    mut stats: ResMut<RunStats>,
+    mut validator: ResMut<Validator>,
+    mut chains: Query<(&SwapChain, &GpuChain, &mut BackBuffer, &mut TextureState)>,
+    objects: Query<&GpuObject>,
+    mut last_uses: Query<&mut LastUse>,
+    mut timelines: Query<&mut FenceTimeline>,
+) {
+    let _span = tracy_client::span!("present");
+    let label = device.label("present");
+    let end_label = device.label("end of frame");
+    for &e in &work.presented {
+        let Ok((chain, gpu, mut back, mut state)) = chains.get_mut(e) else {
+            continue;
+        };
+        let Some(buffer) = back.buffer.and_then(|b| objects.get(b).ok()).map(|o| o.0) else {
+            continue;
+        };
+        let (layout, access) = plan
+            .finals
+            .iter()
+            .find(|(t, _, _)| *t == e)
+            .map_or((state.layout, state.access), |(_, l, a)| (*l, *a));
+        let mut cmds = vec![Command::Decompress(buffer)];
+        if layout != Layout::PRESENT {
+            let mut group = BarrierGroup::default();
+            group.textures.push(TextureBarrier {
+                sync_before: Sync::ALL,
+                sync_after: Sync::ALL,
+                access_before: access,
+                access_after: Access::COMMON,
+                layout_before: layout,
+                layout_after: Layout::PRESENT,
+                resource: buffer,
+                range: SubresourceRange::ALL,
+                flags: TextureBarrierFlags::default(),
+            });
+            cmds.push(Command::Barrier(group));
+        }
+        cmds.push(Command::Present(gpu.key));
+        super::submit::count_sync(&mut stats, &cmds);
+        validator.observe(&device, QueueId::Graphics, frame.0, label, &cmds);
+        if let Err(source) = device.submit(QueueId::Graphics, frame.0, label, cmds, clock.cpu_ns) {
+            fatal.set(RuntimeError::Device {
+                frame: frame.0,
+                source,
+            });
+            return;
+        }
+        stats.presents += 1;
+        *state = TextureState {
+            layout: Layout::PRESENT,
+            access: Access::NO_ACCESS,
+        };
+        // RL-5: the title's own index advances once per frame.
+        back.saved_index = (back.saved_index + 1) % chain.buffers.max(1);
+    }
+
+    // End of frame: one fence per queue used, kicked off so the CPU can count on it (FN-3).
+    let mut frame_fences: Vec<(QueueId, FenceId)> = Vec::with_capacity(work.queues.len());
+    for &q in &work.queues {
+        let fence = device.next_fence(q);
+        let cmds = vec![Command::InsertFence {
+            fence,
+            kickoff: true,
+        }];
+        super::submit::count_sync(&mut stats, &cmds);
+        if let Err(source) = device.submit(q, frame.0, end_label, cmds, clock.cpu_ns) {
+            fatal.set(RuntimeError::Device {
+                frame: frame.0,
+                source,
+            });
+            return;
+        }
+        frame_fences.push((q, fence));
+        match timelines.iter_mut().find(|t| t.queue == q) {
+            Some(mut t) => t.last_inserted = fence.0,
+            None => {
+                commands.spawn((
+                    Name::new(format!("fence:{q}")),
+                    FenceTimeline {
+                        queue: q,
+                        last_inserted: fence.0,
+                        last_passed: 0,
+                    },
+                ));
+            }
+        }
+    }
+    let fence_of = |q: QueueId| {
+        frame_fences
+            .iter()
+            .find(|(fq, _)| *fq == q)
+            .map(|(_, f)| f.0)
+    };
+    for &(e, q) in &work.used {
+        let Some(fence) = fence_of(q) else { continue };
+        match last_uses.get_mut(e) {
+            Ok(mut lu) => {
+                if lu.frame != frame.0 || lu.fences.is_empty() {
+                    lu.frame = frame.0;
+                    lu.fences.clear();
+                }
+                if !lu.fences.contains(&fence) {
+                    lu.fences.push(fence);
+                }
+            }
+            Err(_) => {
+                commands.entity(e).try_insert(LastUse {
+                    frame: frame.0,
+                    fences: vec![fence],
+                });
+            }
+        }
+    }
+    if let Some(g) = fence_of(QueueId::Graphics) {
+        for (_, _, mut back, _) in &mut chains {
+            let len = back.ring.len();
+            if len > 0 {
+                let slot = (back.ring_cursor + len - 1) % len;
+                if let Some((_, f)) = back.ring[slot].as_mut()
+                    && *f == 0
+                {
+                    *f = g;
+                }
+            }
+            for (_, f) in back.retiring.iter_mut().filter(|(_, f)| *f == 0) {
+                *f = g;
+            }
+        }
+    }
+    in_flight
+        .frames
+        .push_back((frame.0, frame_fences.iter().map(|(_, f)| *f).collect()));
+}

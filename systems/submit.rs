@@ -1,0 +1,116 @@
+//! Submit: play each pass's list back on its queue, in compiled order, wrapped in the fence
+//! waits and inserts that order it against other queues (FS-1, FN-2). Fences that another
+//! queue waits on are inserted with kickoff, so the wait can be satisfied (FN-3).
+
+use bevy_ecs::prelude::*;
+
+use crate::device::{Command, Device, QueueId};
+use crate::error::RuntimeError;
+use crate::frame::{Clock, Fatal, FrameWork, PassFences, TextureState};
+use crate::model::{BackBuffer, FrameIndex, SwapChain};
+use crate::plan::{BarrierPlan, CompiledGraph};
+use crate::report::RunStats;
+use crate::validate::Validator;
+
+/// Count what a stream does to synchronisation, for the run summary.
+pub fn count_sync(stats: &mut RunStats, commands: &[Command]) {
+    for c in commands {
+        match c {
+            Command::Barrier(g) => {
+                stats.barrier_calls += 1;
+                stats.barriers += g.len() as u64;
+            }
+            Command::InsertFence { kickoff, .. } => {
+                stats.fences_inserted += 1;
+                stats.kickoffs += *kickoff as u64;
+            }
+            Command::Kickoff | Command::Present(_) => stats.kickoffs += 1,
+            Command::WaitFence(_) => stats.fence_waits += 1,
+            Command::WaitOnPresent(_) => stats.waits_on_present += 1,
+            _ => {}
+        }
+    }
+}
+
+/// Submit every recorded list.
+pub fn submit_passes(
+    graph: Res<CompiledGraph>,
+    plan: Res<BarrierPlan>,
+    clock: Res<Clock>,
+    frame: Res<FrameIndex>,
+    mut work: ResMut<FrameWork>,
+    mut device: ResMut<Device>,
+    mut fences: ResMut<PassFences>,
+    mut fatal: ResMut<Fatal>,
+    mut stats: ResMut<RunStats>,
+    mut validator: ResMut<Validator>,
+    chains: Query<&BackBuffer, With<SwapChain>>,
+    mut states: Query<&mut TextureState>,
+) {
+    let _span = tracy_client::span!("submit");
+    let previous = std::mem::take(&mut fences.current);
+    fences.previous = previous;
+    let work = &mut *work;
+    work.used.clear();
+    work.queues.clear();
+    work.presented.clear();
+    let mut prologues = std::mem::take(&mut work.chain_prologue);
+    let lists = std::mem::take(&mut work.lists);
+    for (p, list) in graph.passes.iter().zip(lists) {
+        let mut commands = Vec::with_capacity(list.commands.len() + 4);
+        for &w in &p.waits {
+            if let Some(f) = fences.current.get(&graph.passes[w].entity) {
+                commands.push(Command::WaitFence(*f));
+            }
+        }
+        for &w in &p.waits_previous {
+            if let Some(f) = fences.previous.get(&graph.passes[w].entity) {
+                commands.push(Command::WaitFence(*f));
+            }
+        }
+        for u in &p.uses {
+            if let Some(pos) = prologues.iter().position(|(c, _)| *c == u.resource) {
+                let (chain, pre) = prologues.swap_remove(pos);
+                commands.extend(pre);
+                work.presented.push(chain);
+            }
+            work.used.push((u.target, p.queue));
+            work.used.push((u.resource, p.queue));
+            if let Ok(back) = chains.get(u.resource) {
+                if let Some(b) = back.buffer {
+                    work.used.push((b, p.queue));
+                }
+            }
+        }
+        commands.extend(list.commands);
+        if p.signals {
+            let fence = device.next_fence(p.queue);
+            commands.push(Command::InsertFence {
+                fence,
+                kickoff: true,
+            });
+            fences.current.insert(p.entity, fence);
+        }
+        if !work.queues.contains(&p.queue) {
+            work.queues.push(p.queue);
+        }
+        count_sync(&mut stats, &commands);
+        validator.observe(&device, p.queue, frame.0, p.label, &commands);
+        if let Err(source) = device.submit(p.queue, frame.0, p.label, commands, clock.cpu_ns) {
+            fatal.set(RuntimeError::Device {
+                frame: frame.0,
+                source,
+            });
+            return;
+        }
+    }
+    if !work.queues.contains(&QueueId::Graphics) && !work.presented.is_empty() {
+        work.queues.push(QueueId::Graphics);
+    }
+    for (e, layout, access) in &plan.finals {
+        if let Ok(mut s) = states.get_mut(*e) {
+            s.layout = *layout;
+            s.access = *access;
+        }
+    }
+}
