@@ -31,6 +31,7 @@ pub fn release_objects(
         &ReleaseRequest,
         Option<&GpuObject>,
         Option<&LastUse>,
+        Has<SwapChainBuffer>,
     )>,
     mut chains: Query<&mut BackBuffer>,
 ) {
@@ -43,9 +44,12 @@ pub fn release_objects(
             source,
         });
     };
-    for (e, request, gpu, last) in &requests {
+    for (e, request, gpu, last, is_chain_buffer) in &requests {
         let fences = last.map_or(&[][..], |l| l.fences.as_slice());
-        if !passed(&device, fences, cpu) {
+        // A presented buffer is read by the display until the next flip (FS-5), after its
+        // frame fence has passed.
+        let shown = gpu.is_some_and(|g| device.is_presenting(g.0, cpu));
+        if !passed(&device, fences, cpu) || shown {
             continue;
         }
         if let Some(GpuObject(key)) = gpu {
@@ -66,9 +70,13 @@ pub fn release_objects(
             }
         }
         stats.releases_completed += 1;
-        stats.release_latency_frames_max = stats
-            .release_latency_frames_max
-            .max(frame.0 - request.requested);
+        let latency = frame.0 - request.requested;
+        if is_chain_buffer {
+            stats.buffer_retire_latency_frames_max =
+                stats.buffer_retire_latency_frames_max.max(latency);
+        } else {
+            stats.release_latency_frames_max = stats.release_latency_frames_max.max(latency);
+        }
         commands.entity(e).despawn();
     }
     for mut back in &mut chains {

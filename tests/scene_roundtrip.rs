@@ -219,9 +219,3 @@ fn every_scene_in_scenes_round_trips() {
         round_trip(&read(&path), &path.display().to_string());
     }
 }
-
-#[test]
-fn zz_print() {
-    let w = load(&read(&data("rich.ron")), "rich.ron");
-    println!("{}", scene::to_ron(&scene::save(&w)));
-}

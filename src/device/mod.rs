@@ -37,9 +37,26 @@ pub use timing::Profile;
 use bevy_ecs::prelude::Resource;
 use exec::Gpu;
 
+/// One submitted command as the device saw it on the CPU side, kept when tracing is on: for
+/// tests and tools that check streams without trusting the runtime that produced them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Submitted {
+    pub queue: QueueId,
+    pub frame: u64,
+    pub label: u32,
+    pub command: Command,
+    /// Resources written through render-target views by this command (views resolved at
+    /// submission, after any earlier PlaceSwapChainView).
+    pub writes: Vec<ObjectKey>,
+    /// The buffer at index 0 of every swap chain at submission, before this command.
+    pub back_buffers: Vec<ObjectKey>,
+}
+
 /// The simulated device, an ECS resource of the runtime.
 #[derive(Resource)]
 pub struct Device {
+    /// When `Some`, every submitted command is appended here.
+    pub trace: Option<Vec<Submitted>>,
     pub profile: Profile,
     pub memory: Memory,
     pub present: PresentEngine,
@@ -58,6 +75,7 @@ impl Device {
     /// A device with the given timing profile.
     pub fn new(profile: Profile) -> Self {
         Self {
+            trace: None,
             profile,
             memory: Memory::default(),
             present: PresentEngine::default(),
@@ -93,10 +111,22 @@ impl Device {
     /// unexecuted or finishes after `cpu_ns` (FS-6: the final release waits for the fence).
     pub fn destroy(&mut self, key: ObjectKey, cpu_ns: u64) -> Result<(), DeviceError> {
         self.memory.get(key)?;
+        if self.is_presenting(key, cpu_ns) {
+            return Err(DeviceError::InUse {
+                object: self.memory.name(key),
+                pending: 0,
+            });
+        }
         self.gpu.check_idle(key, cpu_ns, &self.memory)?;
         self.memory.destroy(key)?;
         self.present.forget(key);
         Ok(())
+    }
+
+    /// True while `buffer` is queued for or being scanned out at CPU time `cpu_ns`: the
+    /// display engine still reads it, whatever the fences say.
+    pub fn is_presenting(&self, buffer: ObjectKey, cpu_ns: u64) -> bool {
+        self.present.free_at(buffer).is_none_or(|t| t > cpu_ns)
     }
 
     /// Create a swap chain with `count` buffers made from `buffer`'s description.
@@ -172,6 +202,10 @@ impl Device {
             return Err(DeviceError::NoSuchQueue { queue });
         }
         for cmd in commands {
+            let traced = self
+                .trace
+                .is_some()
+                .then(|| (cmd.clone(), self.present.back_buffers()));
             self.gpu.submit(
                 queue,
                 frame,
@@ -181,6 +215,27 @@ impl Device {
                 &mut self.memory,
                 &mut self.present,
             )?;
+            if let Some((command, back_buffers)) = traced {
+                let views: Vec<ObjectKey> = match &command {
+                    Command::SetRenderTargets { rtvs, .. } => rtvs.clone(),
+                    Command::ClearRenderTarget(v) => vec![*v],
+                    _ => Vec::new(),
+                };
+                let writes = views
+                    .iter()
+                    .filter_map(|v| self.memory.resource_of(*v).ok())
+                    .collect();
+                if let Some(trace) = self.trace.as_mut() {
+                    trace.push(Submitted {
+                        queue,
+                        frame,
+                        label,
+                        command,
+                        writes,
+                        back_buffers,
+                    });
+                }
+            }
         }
         Ok(())
     }

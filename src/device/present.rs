@@ -131,6 +131,14 @@ impl PresentEngine {
         }
     }
 
+    /// The buffer at index 0 of every chain.
+    pub fn back_buffers(&self) -> Vec<ObjectKey> {
+        self.chains
+            .values()
+            .filter_map(|c| c.buffers.first().copied())
+            .collect()
+    }
+
     /// Position of `buffer` in its chain's rotation (0 is the back buffer), if it belongs to
     /// a chain.
     pub fn find_buffer(&self, buffer: ObjectKey) -> Option<usize> {

@@ -36,6 +36,9 @@ pub struct RunStats {
     pub releases_pending: u64,
     /// Largest number of frames between a release request and the destruction.
     pub release_latency_frames_max: u64,
+    /// The same for swap-chain buffers replaced by a resize: they also wait for the display
+    /// to stop scanning them out, which a queue of flips can delay by a few vsyncs.
+    pub buffer_retire_latency_frames_max: u64,
     pub memory_live_bytes: u64,
     pub memory_peak_bytes: u64,
     /// Simulated time the CPU spent waiting on frame fences (frames in flight).

@@ -74,6 +74,7 @@ impl Summary {
                 "releases_completed": s.releases_completed,
                 "releases_pending": s.releases_pending,
                 "release_latency_frames_max": s.release_latency_frames_max,
+                "buffer_retire_latency_frames_max": s.buffer_retire_latency_frames_max,
                 "live_entities": self.live_entities,
             },
             "memory": {

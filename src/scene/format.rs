@@ -96,8 +96,8 @@ pub struct PassDef {
     pub queue: QueueKind,
     #[serde(default)]
     pub uses: Vec<UseDef>,
-    /// What the pass costs; `None` for passes that only clear.
-    #[serde(default = "no_work")]
+    /// What the pass costs; `None` (the default) for passes that only clear.
+    #[serde(default = "no_work", skip_serializing_if = "is_no_work")]
     pub work: Work,
     /// Passes that must run before this one besides what the uses imply.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -149,6 +149,10 @@ impl EntityDef {
 
 fn no_work() -> Work {
     Work::None
+}
+
+fn is_no_work(w: &Work) -> bool {
+    *w == Work::None
 }
 
 fn is_zero(v: &u32) -> bool {

@@ -50,6 +50,7 @@ mod refs;
 mod save;
 mod scan;
 mod validate;
+mod write;
 
 use std::path::Path;
 
@@ -61,8 +62,9 @@ pub use format::{
 };
 pub use limits::{MAX_ARRAY_SIZE, MAX_BUFFER_BYTES, MAX_EXTENT, MAX_FRAMES_IN_FLIGHT};
 pub use names::{edit_distance, suggest};
-pub use save::{save, to_ron};
+pub use save::save;
 pub use validate::validate;
+pub use write::to_ron;
 
 use locate::Locator;
 
@@ -80,9 +82,29 @@ pub fn parse(text: &str, file: &str) -> Result<SceneFile, SceneError> {
                 column,
             },
             entity: locator.entity_at(locator.offset_of(line, column)),
-            message: e.code.to_string(),
+            message: syntax_message(&e.code),
         }
     })
+}
+
+/// RON's message, with the closest expected identifiers appended for an unknown field or
+/// variant (the list RON gives can be long).
+fn syntax_message(code: &ron::Error) -> String {
+    let (found, expected) = match code {
+        ron::Error::NoSuchEnumVariant {
+            found, expected, ..
+        }
+        | ron::Error::NoSuchStructField {
+            found, expected, ..
+        } => (found, *expected),
+        _ => return code.to_string(),
+    };
+    let close = suggest(found, expected.iter().copied());
+    if close.is_empty() {
+        return code.to_string();
+    }
+    let close: Vec<String> = close.iter().map(|c| format!("`{c}`")).collect();
+    format!("{code} (did you mean {}?)", close.join(" or "))
 }
 
 /// Parses, validates and spawns scene text into `world`. On error the world is untouched.

@@ -18,11 +18,8 @@
 use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_ecs::world::EntityRef;
-use ron::ser::PrettyConfig;
 
-use super::format::{
-    EntityDef, EventDef, EventKindDef, PassDef, SceneFile, UseDef, ViewDef, ron_options,
-};
+use super::format::{EntityDef, EventDef, EventKindDef, PassDef, SceneFile, UseDef, ViewDef};
 use crate::model::{
     Buffer, Disabled, Dormant, Lifetime, Pass, Settings, SwapChain, SwapChainBuffer, Texture,
     Timeline, TimelineEvent, View,
@@ -55,21 +52,6 @@ pub fn save(world: &World) -> SceneFile {
             .unwrap_or_default(),
         entities,
         timeline,
-    }
-}
-
-/// `scene` as RON text, in the layout of a hand-written scene: `Scene(...)`, four-space
-/// indents, optional fields bare and left out at their defaults.
-pub fn to_ron(scene: &SceneFile) -> String {
-    let config = PrettyConfig::new()
-        .depth_limit(4)
-        .separate_tuple_members(false);
-    match ron_options().to_string_pretty(scene, config) {
-        Ok(body) => format!(
-            "// Saved by fastframe: the authored entities, settings and timeline.\nScene{body}\n"
-        ),
-        // Serializing plain data cannot fail; should it, the text says why and will not load.
-        Err(e) => format!("// fastframe could not write this scene: {e}\n"),
     }
 }
 
