@@ -10,7 +10,9 @@
 //! silently and the scene would run with a default the author never meant. Optional fields
 //! are written bare (`texture: (...)`, not `Some(...)`): scenes are parsed and written with
 //! RON's `implicit_some` extension on by default (see [`ron_options`]), and fields at their
-//! default are left out when writing so saved scenes read like hand-written ones.
+//! default are left out when writing so saved scenes read like hand-written ones. The serde
+//! names are the format's own (`Entity`, `Pass`, `Event`...), which is what RON's messages
+//! about unknown fields and variants then say.
 
 use glam::UVec2;
 use ron::extensions::Extensions;
@@ -47,7 +49,7 @@ pub struct SceneFile {
 /// fields (not an enum) so the file reads `(name: "hdr", texture: (...))`; the loader checks
 /// that exactly one is given.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "Entity", deny_unknown_fields)]
 pub struct EntityDef {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -71,7 +73,7 @@ pub struct EntityDef {
 /// A view of a texture, buffer or swap chain, by name. The range fields default to every
 /// subresource; counts are optional because "all" is not a number the author should write.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "View", deny_unknown_fields)]
 pub struct ViewDef {
     pub of: String,
     pub kind: ViewKind,
@@ -90,7 +92,7 @@ pub struct ViewDef {
 
 /// A pass, with its uses and `after` edges by name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "Pass", deny_unknown_fields)]
 pub struct PassDef {
     #[serde(default)]
     pub queue: QueueKind,
@@ -106,7 +108,7 @@ pub struct PassDef {
 
 /// One use of a texture, buffer, view or swap chain, by name.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "Use", deny_unknown_fields)]
 pub struct UseDef {
     pub target: String,
     pub access: UseAccess,
@@ -119,7 +121,7 @@ pub struct UseDef {
 
 /// A timeline entry: at the start of `frame`, `event` happens.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "TimelineEntry", deny_unknown_fields)]
 pub struct EventDef {
     pub frame: u64,
     pub event: EventKindDef,
@@ -127,7 +129,7 @@ pub struct EventDef {
 
 /// A timeline event, by name. `Add` carries a full entity definition, spawned dormant.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(rename = "Event", deny_unknown_fields)]
 pub enum EventKindDef {
     Resize { chain: String, extent: UVec2 },
     Enable(String),

@@ -1,29 +1,38 @@
 //! "Did you mean ...?": the closest existing names to a name that does not exist.
 //!
 //! Most unknown names in a hand-written scene are typos of a name a few lines away, so the
-//! error suggests the nearest names by edit distance (Levenshtein: insertions, deletions and
-//! substitutions each cost one). A suggestion is only useful when it is plausibly what was
-//! meant, so candidates further than about a third of the name's length are dropped, and at
-//! most three are offered, nearest first.
+//! error suggests the nearest names by edit distance (insertions, deletions, substitutions
+//! and swaps of neighbouring letters each cost one). A suggestion is only useful when it is
+//! plausibly what was meant, so candidates further than about a third of the name's length
+//! are dropped, and at most three are offered, nearest first.
 
 /// At most this many suggestions.
 const MAX_SUGGESTIONS: usize = 3;
 
-/// Levenshtein distance between `a` and `b`, counting characters (not bytes).
+/// Edit distance between `a` and `b`, counting characters (not bytes): Levenshtein with
+/// adjacent transpositions (optimal string alignment), since swapped letters are the most
+/// common typo after a missing one.
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    // One row of the dynamic-programming table: row[j] = distance(a[..i], b[..j]).
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitute = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
+    // Three rows of the dynamic-programming table: d[i][j] = distance(a[..i], b[..j]).
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut row: Vec<usize> = vec![0; b.len() + 1];
+    for i in 1..=a.len() {
+        row[0] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j - 1] + cost).min(prev[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            row[j] = d;
         }
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut row);
     }
-    row[b.len()]
+    prev[b.len()]
 }
 
 /// The largest distance still worth suggesting for a name of `len` characters: one edit for
@@ -66,6 +75,9 @@ mod tests {
         assert_eq!(edit_distance("abc", ""), 3);
         assert_eq!(edit_distance("same", "same"), 0);
         assert_eq!(edit_distance("ü", "u"), 1);
+        assert_eq!(edit_distance("mian", "main"), 1);
+        assert_eq!(edit_distance("swapchian", "swapchain"), 1);
+        assert_eq!(edit_distance("ab", "ba"), 1);
     }
 
     #[test]

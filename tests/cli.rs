@@ -1,0 +1,201 @@
+//! The command line end to end: exit codes, the JSON summary's keys, determinism, Graphviz.
+
+use serde_json::Value;
+use std::process::{Command, Output};
+
+fn fastframe(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fastframe"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn json_of(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// Every key the README documents for `run --json`.
+const KEYS: &[&str] = &[
+    "scene",
+    "frames",
+    "gpu.frame_us.mean",
+    "gpu.frame_us.p50",
+    "gpu.frame_us.p99",
+    "gpu.frame_us.max",
+    "gpu.frame_span_us.mean",
+    "gpu.queues.graphics.busy_us",
+    "gpu.queues.compute.busy_us",
+    "gpu.queues.dma.busy_us",
+    "gpu.stalls_us.fence",
+    "gpu.stalls_us.present",
+    "gpu.commands",
+    "cpu.tick_us.mean",
+    "cpu.tick_us.p50",
+    "cpu.tick_us.p99",
+    "sync.barriers",
+    "sync.fences_inserted",
+    "sync.fence_waits",
+    "sync.kickoffs",
+    "sync.waits_on_present",
+    "swap_chain.presents",
+    "swap_chain.rotations",
+    "lifetime.releases_requested",
+    "lifetime.releases_completed",
+    "lifetime.releases_pending",
+    "lifetime.live_entities",
+    "memory.peak_bytes",
+    "validation.errors",
+    "validation.warnings",
+    "validation.by_rule",
+];
+
+fn lookup<'a>(v: &'a Value, path: &str) -> Option<&'a Value> {
+    path.split('.').try_fold(v, |v, k| v.get(k))
+}
+
+#[test]
+fn run_json_has_every_documented_key() {
+    let out = fastframe(&["run", "scenes/deferred.ron", "--frames", "30", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v = json_of(&out);
+    for key in KEYS {
+        assert!(lookup(&v, key).is_some(), "missing key {key}");
+    }
+    assert_eq!(v["frames"], 30);
+    assert_eq!(v["swap_chain"]["presents"], 30);
+    assert!(
+        v["sync"]["fence_waits"].as_u64().unwrap() > 0,
+        "deferred waits across queues"
+    );
+    assert!(v["gpu"]["queues"]["compute"]["busy_us"].as_f64().unwrap() > 0.0);
+    assert!(v["gpu"]["queues"]["dma"]["busy_us"].as_f64().unwrap() > 0.0);
+}
+
+#[test]
+fn runs_are_deterministic_apart_from_cpu() {
+    let strip = |mut v: Value| {
+        v.as_object_mut().unwrap().remove("cpu");
+        v
+    };
+    for scene in ["scenes/render_loop.ron", "scenes/deferred.ron"] {
+        let a = strip(json_of(&fastframe(&[
+            "run", scene, "--frames", "120", "--json",
+        ])));
+        let b = strip(json_of(&fastframe(&[
+            "run", scene, "--frames", "120", "--json",
+        ])));
+        assert_eq!(a, b, "{scene}");
+    }
+}
+
+#[test]
+fn out_writes_the_json_summary() {
+    let path = std::env::temp_dir().join(format!("fastframe-cli-{}.json", std::process::id()));
+    let out = fastframe(&[
+        "run",
+        "scenes/render_loop.ron",
+        "--frames",
+        "5",
+        "--out",
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let text = std::fs::read_to_string(&path).unwrap();
+    let v: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["frames"], 5);
+    let _ = std::fs::remove_file(path);
+}
+
+#[test]
+fn check_passes_on_the_bundled_scenes() {
+    for scene in ["scenes/render_loop.ron", "scenes/deferred.ron"] {
+        let out = fastframe(&["check", scene, "--json"]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let v = json_of(&out);
+        assert_eq!(v["errors"], 0);
+        assert!(v["diagnostics"].as_array().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn bad_input_exits_2_with_a_location() {
+    let out = fastframe(&["run", "scenes/does_not_exist.ron"]);
+    assert_eq!(out.status.code(), Some(2));
+    let dir = std::env::temp_dir().join(format!("fastframe-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.ron");
+    std::fs::write(&bad, "Scene(\n    entities: [\n        (name: \"a\", texture: (format: Rgba8Unorm, extent: (0, 4))),\n    ],\n)\n").unwrap();
+    for cmd in ["run", "check", "graph"] {
+        let out = fastframe(&[cmd, bad.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2), "{cmd}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("bad.ron:3:"), "{cmd}: {err}");
+    }
+    let out = fastframe(&["run"]);
+    assert_eq!(out.status.code(), Some(2), "usage error");
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn graph_prints_dot_with_queues_and_fences() {
+    let out = fastframe(&["graph", "scenes/deferred.ron"]);
+    assert!(out.status.success());
+    let dot = String::from_utf8_lossy(&out.stdout);
+    assert!(dot.starts_with("digraph"));
+    assert!(
+        dot.contains("cluster_graphics")
+            && dot.contains("cluster_compute0.0")
+            && dot.contains("cluster_dma0")
+    );
+    assert!(
+        dot.contains("label=\"fence\""),
+        "cross-queue edges are marked"
+    );
+    assert!(dot.contains("lighting"));
+}
+
+#[test]
+fn overrides_change_the_run() {
+    let on = json_of(&fastframe(&[
+        "run",
+        "scenes/deferred.ron",
+        "--frames",
+        "20",
+        "--json",
+    ]));
+    let off = json_of(&fastframe(&[
+        "run",
+        "scenes/deferred.ron",
+        "--frames",
+        "20",
+        "--json",
+        "--async-compute",
+        "off",
+    ]));
+    assert!(on["gpu"]["queues"]["compute"]["busy_us"].as_f64().unwrap() > 0.0);
+    assert_eq!(
+        off["gpu"]["queues"]["compute"]["busy_us"].as_f64().unwrap(),
+        0.0
+    );
+    for r in ["saved-views", "fenced-ring", "place-view"] {
+        let out = fastframe(&[
+            "run",
+            "scenes/render_loop.ron",
+            "--frames",
+            "10",
+            "--rotation",
+            r,
+        ]);
+        assert!(out.status.success(), "{r}");
+    }
+}
