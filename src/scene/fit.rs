@@ -20,7 +20,8 @@ use crate::model::{UseAccess, ViewKind};
 pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
     match (res, kind) {
         (Resource::Buffer(_), ViewKind::Rtv | ViewKind::Dsv) => Some(format!(
-            "a {kind:?} cannot view {what}: render-target and depth-stencil views are texture-only"
+            "{} cannot view {what}: render-target and depth-stencil views are texture-only",
+            a(kind)
         )),
         (Resource::Buffer(b), ViewKind::Uav) if !b.unordered_access => Some(format!(
             "a Uav of {what} needs `unordered_access: true` on the buffer"
@@ -45,6 +46,16 @@ pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
             "a Uav of {what} needs `unordered_access: true` in its flags"
         )),
         _ => None,
+    }
+}
+
+/// The view kind with its article, as read aloud: "an Rtv", "a Dsv".
+fn a(kind: ViewKind) -> &'static str {
+    match kind {
+        ViewKind::Rtv => "an Rtv",
+        ViewKind::Dsv => "a Dsv",
+        ViewKind::Srv => "an Srv",
+        ViewKind::Uav => "a Uav",
     }
 }
 

@@ -23,3 +23,6 @@ mod stream;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use stream::Validator;
+
+#[cfg(test)]
+mod tests;
