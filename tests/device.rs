@@ -332,3 +332,60 @@ fn timing_is_the_sum_of_command_costs_and_waits() {
     assert_eq!(stalls.len(), 1);
     assert_eq!(stalls[0].stall_ns, dispatch + p.command_ns);
 }
+
+#[test]
+fn old_fences_stay_passed_after_the_map_is_pruned() {
+    let mut d = Device::default();
+    let first = d.next_fence(QueueId::Graphics);
+    d.submit(
+        QueueId::Graphics,
+        0,
+        0,
+        [Command::InsertFence {
+            fence: first,
+            kickoff: true,
+        }],
+        0,
+    )
+    .unwrap();
+    for _ in 0..10_000 {
+        let f = d.next_fence(QueueId::Graphics);
+        d.submit(
+            QueueId::Graphics,
+            0,
+            0,
+            [Command::InsertFence {
+                fence: f,
+                kickoff: true,
+            }],
+            0,
+        )
+        .unwrap();
+    }
+    d.simulate();
+    assert!(!d.is_fence_pending(first, 0), "a pruned fence has passed");
+    let g = d.next_fence(QueueId::Graphics);
+    d.submit(
+        QueueId::Graphics,
+        0,
+        0,
+        [
+            Command::WaitFence(first),
+            Command::InsertFence {
+                fence: g,
+                kickoff: true,
+            },
+        ],
+        0,
+    )
+    .unwrap();
+    assert!(
+        d.wait_fence_cpu(g).is_ok(),
+        "waiting on a pruned fence does not block"
+    );
+    let never = d.next_fence(QueueId::Graphics);
+    assert!(matches!(
+        d.wait_fence_cpu(never),
+        Err(DeviceError::UnknownFence { .. })
+    ));
+}

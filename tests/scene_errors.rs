@@ -208,7 +208,7 @@ case!(access_not_on_queue, Misuse, 10:70, Some("p"), r#"RenderTarget cannot run 
     e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "albedo", access: RenderTarget)])),"#) => e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "albedo", access: RenderTarget)])),"#));
 case!(copy_queue_draws_nothing, Misuse, 10:67, Some("p"), r#"on a Copy queue"#,
     e(r#"(name: "p", pass: (queue: Copy, uses: [(target: "albedo", access: ShaderRead)])),"#) => e(r#"(name: "p", pass: (queue: Copy, uses: [(target: "albedo", access: CopySource)])),"#));
-case!(rtv_of_buffer, Misuse, 10:38, Some("v"), r#"a Rtv cannot view buffer "vb""#,
+case!(rtv_of_buffer, Misuse, 10:38, Some("v"), r#"an Rtv cannot view buffer "vb""#,
     e(r#"(name: "v", view: (of: "vb", kind: Rtv)),"#) => e(r#"(name: "v", view: (of: "vb", kind: Srv)),"#));
 case!(dsv_of_colour_texture, Misuse, 10:42, Some("v"), r#"a Dsv needs a depth format"#,
     e(r#"(name: "v", view: (of: "albedo", kind: Dsv)),"#) => e(r#"(name: "v", view: (of: "depth", kind: Dsv)),"#));

@@ -75,6 +75,10 @@ struct RefState {
 pub(super) struct Gpu {
     queues: [QueueState; QUEUE_COUNT],
     fences: HashMap<FenceId, FenceState>,
+    /// Signalled fences per queue, oldest first, for pruning the map.
+    signalled: [VecDeque<FenceId>; QUEUE_COUNT],
+    /// Per queue: every fence with a sequence up to this one has signalled and been pruned.
+    retired_upto: [u64; QUEUE_COUNT],
     refs: SecondaryMap<ObjectKey, RefState>,
     pub(super) executed: Vec<Executed>,
 }
@@ -230,7 +234,7 @@ impl Gpu {
                 .map_or(0, |o| o.bytes)
         };
         let (start, end) = match &p.cmd {
-            Command::WaitFence(f) => match self.fences.get(f).and_then(|s| s.signal) {
+            Command::WaitFence(f) => match self.signal_ns(*f) {
                 Some(s) => {
                     if s > ready {
                         stall = Stall::Fence;
@@ -258,10 +262,12 @@ impl Gpu {
                 (ready, ready + profile.cost(cmd, bytes_of, dma))
             }
         };
+        let mut signalled = None;
         match &p.cmd {
             Command::InsertFence { fence, .. } => {
                 if let Some(s) = self.fences.get_mut(fence) {
                     s.signal = Some(end);
+                    signalled = Some(*fence);
                 }
             }
             Command::Present(chain) => {
@@ -291,11 +297,35 @@ impl Gpu {
         q.stream.pop_front();
         q.kicked -= 1;
         q.t = end;
+        if let Some(f) = signalled {
+            self.retire_old_fences(qi, f);
+        }
         Step::Done
     }
 
     pub(super) fn signal_ns(&self, fence: FenceId) -> Option<u64> {
-        self.fences.get(&fence).and_then(|s| s.signal)
+        match self.fences.get(&fence) {
+            Some(s) => s.signal,
+            // Pruned: it signalled long ago (fences on one queue signal in order).
+            None => fence
+                .queue()
+                .filter(|q| fence.sequence() <= self.retired_upto[q.index()])
+                .map(|_| 0),
+        }
+    }
+
+    /// Keep the fence map bounded: a queue's fences signal in order, so once many newer ones
+    /// have signalled, an old one only needs to be remembered as "passed".
+    fn retire_old_fences(&mut self, qi: usize, fence: FenceId) {
+        const KEEP: usize = 4096;
+        let list = &mut self.signalled[qi];
+        list.push_back(fence);
+        while list.len() > KEEP {
+            if let Some(old) = list.pop_front() {
+                self.fences.remove(&old);
+                self.retired_upto[qi] = self.retired_upto[qi].max(old.sequence());
+            }
+        }
     }
 
     pub(super) fn queue_time(&self, queue: QueueId) -> u64 {
@@ -324,7 +354,7 @@ impl Gpu {
 
     /// Why `fence` can never signal, given that the GPU has run as far as it can.
     pub(super) fn diagnose_stuck(&self, fence: FenceId, memory: &Memory) -> DeviceError {
-        if !self.fences.contains_key(&fence) {
+        if !self.fences.contains_key(&fence) && self.signal_ns(fence).is_none() {
             return DeviceError::UnknownFence { fence };
         }
         let mut waits = Vec::new();

@@ -89,8 +89,8 @@ pub enum SceneError {
         location: Location,
         entity: Option<String>,
         name: String,
-        expected: String,
-        found: String,
+        expected: &'static str,
+        found: &'static str,
     },
     /// A use or a view does not fit its target: access, flags, format, view kind or queue.
     #[error("{location}: {}{message}", Prefix(.entity))]

@@ -35,7 +35,8 @@ pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
         )),
         (Resource::Texture(t), ViewKind::Rtv | ViewKind::Uav) if t.format.is_depth() => {
             Some(format!(
-                "a {kind:?} needs a colour format, but {what} is {:?}",
+                "{} needs a colour format, but {what} is {:?}",
+                a(kind),
                 t.format
             ))
         }

@@ -36,6 +36,41 @@ impl Kind {
     }
 }
 
+/// The kinds a reference accepts, and how a message says so.
+#[derive(Clone, Copy, Debug)]
+pub struct Kinds {
+    pub list: &'static [Kind],
+    pub described: &'static str,
+}
+
+impl Kinds {
+    /// What a view may view.
+    pub const VIEWABLE: Kinds = Kinds {
+        list: &[Kind::Texture, Kind::Buffer, Kind::SwapChain],
+        described: "a texture, a buffer or a swap chain",
+    };
+    /// What a pass may use.
+    pub const USABLE: Kinds = Kinds {
+        list: &[Kind::Texture, Kind::Buffer, Kind::View, Kind::SwapChain],
+        described: "a texture, a buffer, a view or a swap chain",
+    };
+    /// What a timeline `Release` may free: the things with device objects of their own.
+    pub const RELEASABLE: Kinds = Kinds {
+        list: &[Kind::Texture, Kind::Buffer, Kind::View],
+        described: "a texture, a buffer or a view",
+    };
+    /// What `after`, `Enable` and `Disable` name.
+    pub const PASS: Kinds = Kinds {
+        list: &[Kind::Pass],
+        described: "a pass",
+    };
+    /// What `Resize` names.
+    pub const SWAP_CHAIN: Kinds = Kinds {
+        list: &[Kind::SwapChain],
+        described: "a swap chain",
+    };
+}
+
 /// A definition and, for dormant ones, the timeline event that adds it.
 #[derive(Clone, Copy, Debug)]
 pub struct DefRef<'a> {

@@ -12,16 +12,9 @@
 use super::error::SceneError;
 use super::fit;
 use super::format::{EventKindDef, PassDef, ViewDef};
-use super::index::Kind;
+use super::index::{Kind, Kinds};
 use super::limits;
 use super::validate::Check;
-
-/// Kinds a view may view.
-const VIEWABLE: &[Kind] = &[Kind::Texture, Kind::Buffer, Kind::SwapChain];
-/// Kinds a pass may use.
-const USABLE: &[Kind] = &[Kind::Texture, Kind::Buffer, Kind::View, Kind::SwapChain];
-/// Kinds a timeline `Release` may free.
-const RELEASABLE: &[Kind] = &[Kind::Texture, Kind::Buffer, Kind::View];
 
 /// Rule: the references of view and pass definition `id` resolve and fit.
 pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
@@ -38,9 +31,9 @@ pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
 /// Rule: a timeline event names an entity of the kind it acts on, with a sane extent.
 pub fn event(c: &Check, i: usize, event: &EventKindDef) -> Result<(), SceneError> {
     let (name, kinds) = match event {
-        EventKindDef::Resize { chain, .. } => (chain, &[Kind::SwapChain][..]),
-        EventKindDef::Enable(name) | EventKindDef::Disable(name) => (name, &[Kind::Pass][..]),
-        EventKindDef::Release(name) => (name, RELEASABLE),
+        EventKindDef::Resize { chain, .. } => (chain, Kinds::SWAP_CHAIN),
+        EventKindDef::Enable(name) | EventKindDef::Disable(name) => (name, Kinds::PASS),
+        EventKindDef::Release(name) => (name, Kinds::RELEASABLE),
         // Checked with the other definitions.
         EventKindDef::Add(_) => return Ok(()),
     };
@@ -67,7 +60,7 @@ fn view(c: &Check, id: usize, v: &ViewDef) -> Result<(), SceneError> {
         || c.loc.def_key_value(id, "of", 0),
         Some(id),
         &v.of,
-        VIEWABLE,
+        Kinds::VIEWABLE,
     )?;
     let Some((_, res)) = c.index.resource(id) else {
         return Ok(());
@@ -86,7 +79,7 @@ fn view(c: &Check, id: usize, v: &ViewDef) -> Result<(), SceneError> {
 fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
     for (j, u) in p.uses.iter().enumerate() {
         let at = || c.loc.def_key_value(id, "target", j);
-        let target = c.resolve(at, Some(id), &u.target, USABLE)?;
+        let target = c.resolve(at, Some(id), &u.target, Kinds::USABLE)?;
         if let Some(v) = c.index.def(target).and_then(|d| d.view.as_ref())
             && let Some(problem) = fit::view_access(v.kind, u.access, &u.target)
         {
@@ -118,7 +111,7 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
             || c.loc.def_key_str(id, "after", name),
             Some(id),
             name,
-            &[Kind::Pass],
+            Kinds::PASS,
         )?;
     }
     Ok(())

@@ -14,7 +14,7 @@
 
 use super::error::{Location, SceneError};
 use super::format::SceneFile;
-use super::index::{Kind, SceneIndex};
+use super::index::{Kinds, SceneIndex};
 use super::locate::Locator;
 use super::names::suggest;
 use super::{cycle, limits, refs};
@@ -129,23 +129,23 @@ impl Check<'_> {
         location: impl FnOnce() -> Location,
         owner: Option<usize>,
         name: &str,
-        kinds: &[Kind],
+        kinds: Kinds,
     ) -> Result<usize, SceneError> {
         let Some(id) = self.index.id(name) else {
             return Err(SceneError::UnknownName {
                 location: location(),
                 entity: self.owner(owner),
                 name: name.to_string(),
-                suggestions: suggest(name, self.index.names_of(kinds)),
+                suggestions: suggest(name, self.index.names_of(kinds.list)),
             });
         };
         match self.index.kind(id) {
-            Some(k) if !kinds.contains(&k) => Err(SceneError::WrongKind {
+            Some(k) if !kinds.list.contains(&k) => Err(SceneError::WrongKind {
                 location: location(),
                 entity: self.owner(owner),
                 name: name.to_string(),
-                expected: expected(kinds),
-                found: k.describe().to_string(),
+                expected: kinds.described,
+                found: k.describe(),
             }),
             _ => Ok(id),
         }
@@ -180,26 +180,58 @@ impl Check<'_> {
     }
 }
 
-/// "a texture, a buffer or a view".
-fn expected(kinds: &[Kind]) -> String {
-    let words: Vec<&str> = kinds.iter().map(|k| k.describe()).collect();
-    match words.split_last() {
-        Some((last, [])) => (*last).to_string(),
-        Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        None => "nothing".to_string(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scene::parse;
+
+    /// Validates `entities` (the inside of `entities: [...]`) and returns the error's variant
+    /// name and message.
+    fn problem(entities: &str) -> Option<String> {
+        let text = format!("Scene(entities: [{entities}])");
+        let scene = parse(&text, "u.ron").ok()?;
+        validate(&scene, &text, "u.ron")
+            .err()
+            .map(|e| e.to_string())
+    }
+
+    const T: &str = r#"(name: "t", texture: (format: Rgba8Unorm, extent: (4, 4), flags: (render_target: true))),"#;
 
     #[test]
-    fn expected_kinds_read_as_a_list() {
-        assert_eq!(expected(&[Kind::Pass]), "a pass");
-        assert_eq!(
-            expected(&[Kind::Texture, Kind::Buffer, Kind::View]),
-            "a texture, a buffer or a view"
+    fn each_entity_has_one_kind_and_only_its_own_fields() {
+        assert_eq!(problem(T), None);
+        assert!(problem(r#"(name: "x")"#).is_some_and(|m| m.contains("no component")));
+        let both = r#"(name: "x", buffer: (size: 4), pass: ())"#;
+        assert!(problem(both).is_some_and(|m| m.contains("several components (buffer, pass)")));
+        let lifetime = r#"(name: "x", pass: (), lifetime: Transient)"#;
+        assert!(problem(lifetime).is_some_and(|m| m.starts_with("u.ron:1:38: ")));
+        let disabled = r#"(name: "x", buffer: (size: 4), disabled: false)"#;
+        assert!(problem(disabled).is_some_and(|m| m.contains("`disabled` only applies")));
+    }
+
+    #[test]
+    fn names_are_unique_and_references_resolve_by_kind() {
+        let twice = format!("{T} {T}");
+        assert!(problem(&twice).is_some_and(|m| m.contains("duplicate name \"t\"")));
+        let view = format!(
+            r#"{T} (name: "v", view: (of: "t", kind: Srv)), (name: "w", view: (of: "v", kind: Srv))"#
         );
+        assert!(problem(&view).is_some_and(|m| m.contains("\"v\" is a view")));
+        let after = format!(r#"{T} (name: "p", pass: (after: ["t"]))"#);
+        assert!(problem(&after).is_some_and(|m| m.contains("expected a pass")));
+    }
+
+    #[test]
+    fn uses_fit_their_targets_and_passes_can_be_ordered() {
+        let rt = format!(r#"{T} (name: "p", pass: (uses: [(target: "t", access: RenderTarget)]))"#);
+        assert_eq!(problem(&rt), None);
+        let copy = format!(
+            r#"{T} (name: "p", pass: (queue: Copy, uses: [(target: "t", access: RenderTarget)]))"#
+        );
+        assert!(problem(&copy).is_some_and(|m| m.contains("cannot run on a Copy queue")));
+        let cycle = r#"(name: "a", pass: (after: ["b"])), (name: "b", pass: (after: ["a"]))"#;
+        assert!(problem(cycle).is_some_and(|m| m.ends_with("dependency cycle: a -> b -> a")));
+        let off = r#"(name: "a", pass: (after: ["b"])), (name: "b", pass: (after: ["a"]), disabled: true)"#;
+        assert_eq!(problem(off), None);
     }
 }

@@ -22,30 +22,73 @@ fn fixture() -> Fixture {
         mips: 1,
         array_size: 1,
         samples: 1,
-        flags: TextureFlags { render_target: true, dcc: true, ..Default::default() },
+        flags: TextureFlags {
+            render_target: true,
+            dcc: true,
+            ..Default::default()
+        },
     };
     let (chain, buffers) = device.create_swap_chain("sc", t, 2, 1);
-    let rtv = |d: &mut Device, b| d.create("rtv", ObjectDesc::View { of: b, kind: ViewKind::Rtv }).unwrap();
+    let rtv = |d: &mut Device, b| {
+        d.create(
+            "rtv",
+            ObjectDesc::View {
+                of: b,
+                kind: ViewKind::Rtv,
+            },
+        )
+        .unwrap()
+    };
     let rtv0 = rtv(&mut device, buffers[0]);
     let rtv1 = rtv(&mut device, buffers[1]);
     let dynamic = device
-        .create("constants", ObjectDesc::Buffer(Buffer { size: 256, usage: BufferUsage::Dynamic, unordered_access: false }))
+        .create(
+            "constants",
+            ObjectDesc::Buffer(Buffer {
+                size: 256,
+                usage: BufferUsage::Dynamic,
+                unordered_access: false,
+            }),
+        )
         .unwrap();
-    Fixture { device, chain, buffers, rtv0, rtv1, dynamic }
+    Fixture {
+        device,
+        chain,
+        buffers,
+        rtv0,
+        rtv1,
+        dynamic,
+    }
 }
 
 /// The seed's render loop for buffer 0 (RL-1), with `edit` applied to the stream.
 fn frame(f: &Fixture, edit: impl FnOnce(&mut Vec<Command>)) -> Vec<Command> {
     let mut cmds = vec![
         Command::WaitOnPresent(f.buffers[0]),
-        Command::Map { resource: f.dynamic, mode: MapMode::WriteDiscard },
+        Command::Map {
+            resource: f.dynamic,
+            mode: MapMode::WriteDiscard,
+        },
         Command::Unmap(f.dynamic),
         Command::ClearRenderTarget(f.rtv0),
-        Command::SetRenderTargets { rtvs: vec![f.rtv0], dsv: None },
-        Command::SetViewport { width: 64, height: 64 },
+        Command::SetRenderTargets {
+            rtvs: vec![f.rtv0],
+            dsv: None,
+        },
+        Command::SetViewport {
+            width: 64,
+            height: 64,
+        },
         Command::SetPipelineState(1),
-        Command::SetConstantBuffers { stage: ShaderStage::Pixel, buffers: vec![f.dynamic] },
-        Command::Draw { draws: 1, vertices: 3, pixels: 4096 },
+        Command::SetConstantBuffers {
+            stage: ShaderStage::Pixel,
+            buffers: vec![f.dynamic],
+        },
+        Command::Draw {
+            draws: 1,
+            vertices: 3,
+            pixels: 4096,
+        },
         Command::Decompress(f.buffers[0]),
         Command::Present(f.chain),
     ];
@@ -96,17 +139,29 @@ fn fs9_write_through_a_view_not_rotated() {
         let clear = pos(c, "ClearRenderTarget");
         c[clear] = Command::ClearRenderTarget(f.rtv1);
         let set = pos(c, "SetRenderTargets");
-        c[set] = Command::SetRenderTargets { rtvs: vec![f.rtv1], dsv: None };
+        c[set] = Command::SetRenderTargets {
+            rtvs: vec![f.rtv1],
+            dsv: None,
+        };
     });
     assert!(rules(&f, &bad).contains(&"FS-9"));
     // Re-pointing the view at buffer 0 first (PlaceSwapChainView, RL-7) fixes it.
     let good = frame(&f, |c| {
         let clear = pos(c, "ClearRenderTarget");
-        c.insert(clear, Command::PlaceSwapChainView { view: f.rtv1, buffer: f.buffers[0] });
+        c.insert(
+            clear,
+            Command::PlaceSwapChainView {
+                view: f.rtv1,
+                buffer: f.buffers[0],
+            },
+        );
         let clear = pos(c, "ClearRenderTarget");
         c[clear] = Command::ClearRenderTarget(f.rtv1);
         let set = pos(c, "SetRenderTargets");
-        c[set] = Command::SetRenderTargets { rtvs: vec![f.rtv1], dsv: None };
+        c[set] = Command::SetRenderTargets {
+            rtvs: vec![f.rtv1],
+            dsv: None,
+        };
     });
     assert!(rules(&f, &good).is_empty(), "{:?}", rules(&f, &good));
 }
@@ -134,7 +189,13 @@ fn fs8_draw_after_clear_without_rebind() {
     assert_eq!(rules(&f, &bad), vec!["FS-8"]);
     let good = frame(&f, |c| {
         let set = pos(c, "SetRenderTargets");
-        c.insert(set, Command::SetRenderTargets { rtvs: vec![f.rtv0], dsv: None });
+        c.insert(
+            set,
+            Command::SetRenderTargets {
+                rtvs: vec![f.rtv0],
+                dsv: None,
+            },
+        );
     });
     assert!(rules(&f, &good).is_empty());
 }
@@ -153,13 +214,22 @@ fn ctx5_first_map_not_write_discard() {
     let f = fixture();
     let bad = frame(&f, |c| {
         let m = pos(c, "Map");
-        c[m] = Command::Map { resource: f.dynamic, mode: MapMode::NoOverwrite };
+        c[m] = Command::Map {
+            resource: f.dynamic,
+            mode: MapMode::NoOverwrite,
+        };
     });
     // Not write-discard: the contents were not renewed either (FS-10).
     assert_eq!(rules(&f, &bad), vec!["CTX-5", "FS-10"]);
     let good = frame(&f, |c| {
         let m = pos(c, "Unmap");
-        c.insert(m + 1, Command::Map { resource: f.dynamic, mode: MapMode::NoOverwrite });
+        c.insert(
+            m + 1,
+            Command::Map {
+                resource: f.dynamic,
+                mode: MapMode::NoOverwrite,
+            },
+        );
         c.insert(m + 2, Command::Unmap(f.dynamic));
     });
     assert!(rules(&f, &good).is_empty());
@@ -179,11 +249,37 @@ fn fs4_present_without_decompress() {
 fn disabled_validator_reports_nothing() {
     let f = fixture();
     let mut v = Validator::new(false);
-    v.observe(&f.device, QueueId::Graphics, 0, 0, &frame(&f, |c| c.clear()));
-    v.observe(&f.device, QueueId::Graphics, 0, 0, &[Command::Draw { draws: 1, vertices: 0, pixels: 0 }]);
+    v.observe(
+        &f.device,
+        QueueId::Graphics,
+        0,
+        0,
+        &frame(&f, |c| c.clear()),
+    );
+    v.observe(
+        &f.device,
+        QueueId::Graphics,
+        0,
+        0,
+        &[Command::Draw {
+            draws: 1,
+            vertices: 0,
+            pixels: 0,
+        }],
+    );
     assert!(v.diagnostics.is_empty());
     let mut v = Validator::new(true);
-    v.observe(&f.device, QueueId::Graphics, 0, 0, &[Command::Draw { draws: 1, vertices: 0, pixels: 0 }]);
+    v.observe(
+        &f.device,
+        QueueId::Graphics,
+        0,
+        0,
+        &[Command::Draw {
+            draws: 1,
+            vertices: 0,
+            pixels: 0,
+        }],
+    );
     assert_eq!(v.counts(), (1, 0));
     assert_eq!(v.by_rule(), vec![("FS-11".to_owned(), 1)]);
     let text = v.diagnostics[0].to_string();
