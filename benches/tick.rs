@@ -18,10 +18,17 @@ fn warmed(scene: &str, validation: bool) -> Runtime {
 
 fn tick(c: &mut Criterion) {
     let mut group = c.benchmark_group("tick");
-    for (name, path) in [("render_loop", "scenes/render_loop.ron"), ("deferred", "scenes/deferred.ron")] {
+    for (name, path) in [
+        ("render_loop", "scenes/render_loop.ron"),
+        ("deferred", "scenes/deferred.ron"),
+    ] {
         for validation in [false, true] {
             let mut rt = warmed(path, validation);
-            let id = if validation { format!("{name}+validation") } else { name.to_owned() };
+            let id = if validation {
+                format!("{name}+validation")
+            } else {
+                name.to_owned()
+            };
             group.bench_function(id, |b| b.iter(|| black_box(rt.tick()).expect("tick")));
         }
     }

@@ -204,7 +204,7 @@ mod tests {
         let both = r#"(name: "x", buffer: (size: 4), pass: ())"#;
         assert!(problem(both).is_some_and(|m| m.contains("several components (buffer, pass)")));
         let lifetime = r#"(name: "x", pass: (), lifetime: Transient)"#;
-        assert!(problem(lifetime).is_some_and(|m| m.starts_with("u.ron:1:38: ")));
+        assert!(problem(lifetime).is_some_and(|m| m.starts_with("u.ron:1:40: ")));
         let disabled = r#"(name: "x", buffer: (size: 4), disabled: false)"#;
         assert!(problem(disabled).is_some_and(|m| m.contains("`disabled` only applies")));
     }
