@@ -53,10 +53,9 @@ pub fn rotate_views(
                         },
                     ),
                 };
-                view.map(|v| {
+                view.inspect(|&v| {
                     back.placed_view = Some(v);
                     prologue.push(Command::PlaceSwapChainView { view: v, buffer });
-                    v
                 })
             }
         };

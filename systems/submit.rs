@@ -76,10 +76,8 @@ pub fn submit_passes(
             }
             work.used.push((u.target, p.queue));
             work.used.push((u.resource, p.queue));
-            if let Ok(back) = chains.get(u.resource) {
-                if let Some(b) = back.buffer {
-                    work.used.push((b, p.queue));
-                }
+            if let Some(b) = chains.get(u.resource).ok().and_then(|back| back.buffer) {
+                work.used.push((b, p.queue));
             }
         }
         commands.extend(list.commands);
