@@ -54,6 +54,11 @@ pub struct Overrides {
     /// Frames the CPU may run ahead of the GPU.
     #[arg(long)]
     pub frames_in_flight: Option<u32>,
+    /// Omit one kind of step to see validation catch it: skip-wait-on-present,
+    /// skip-rotation, drop-barrier[=PASS], drop-fence-wait[=PASS], early-release,
+    /// skip-decompress, skip-rebind, skip-cache-flush.
+    #[arg(long)]
+    pub fault: Option<crate::model::Fault>,
 }
 
 /// The subcommands.
@@ -105,6 +110,9 @@ fn load(scene: &PathBuf, overrides: Option<&Overrides>) -> Result<Runtime, Runti
         }
         if let Some(f) = o.frames_in_flight {
             s.frames_in_flight = f.clamp(1, 8);
+        }
+        if let Some(f) = &o.fault {
+            s.fault = Some(f.to_string());
         }
     }
     Ok(rt)

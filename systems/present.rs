@@ -27,6 +27,7 @@ pub fn present_frame(
     mut fatal: ResMut<Fatal>,
     mut stats: ResMut<RunStats>,
     mut validator: ResMut<Validator>,
+    settings: Res<Settings>,
     mut chains: Query<(&SwapChain, &GpuChain, &mut BackBuffer, &mut TextureState)>,
     objects: Query<&GpuObject>,
     mut last_uses: Query<&mut LastUse>,
@@ -47,7 +48,12 @@ pub fn present_frame(
             .iter()
             .find(|(t, _, _)| *t == e)
             .map_or((state.layout, state.access), |(_, l, a)| (*l, *a));
-        let mut cmds = vec![Command::Decompress(buffer)];
+        // RL-1, FS-4: the display cannot read a compressed surface.
+        let mut cmds = if settings.fault() == Some(Fault::SkipDecompress) {
+            Vec::new()
+        } else {
+            vec![Command::Decompress(buffer)]
+        };
         if layout != Layout::PRESENT {
             let mut group = BarrierGroup::default();
             group.textures.push(TextureBarrier {
@@ -91,6 +97,7 @@ pub fn present_frame(
             kickoff: true,
         }];
         super::submit::count_sync(&mut stats, &cmds);
+        validator.observe(&device, q, frame.0, end_label, &cmds);
         if let Err(source) = device.submit(q, frame.0, end_label, cmds, clock.cpu_ns) {
             fatal.set(RuntimeError::Device {
                 frame: frame.0,

@@ -46,6 +46,8 @@ pub struct PassRecipe {
     pub uses: Vec<BoundUse>,
     pub before: BarrierGroup<ObjectKey>,
     pub after: BarrierGroup<ObjectKey>,
+    /// Fault injection: clear after setting the targets, without setting them again.
+    pub skip_rebind: bool,
 }
 
 /// Record one pass on its deferred context.
@@ -69,15 +71,22 @@ pub fn record_pass(
         })?;
         ctx.push(Command::Unmap(u.resource))?;
     }
+    let mut clears = Vec::new();
     for u in recipe.uses.iter().filter(|u| u.clear) {
         let Some(view) = u.view else { continue };
-        let clear = match u.access {
+        clears.push(match u.access {
             UseAccess::RenderTarget if graphics => Command::ClearRenderTarget(view),
             UseAccess::DepthWrite if graphics => Command::ClearDepthStencil(view),
             UseAccess::UnorderedAccess => Command::ClearUnorderedAccess(view),
             _ => continue,
-        };
-        ctx.push(clear)?;
+        });
+    }
+    // The skip-rebind fault clears after binding, so the draw uses unbound views (FS-8).
+    let clear_late = recipe.skip_rebind && graphics;
+    if !clear_late {
+        for c in clears.drain(..) {
+            ctx.push(c)?;
+        }
     }
     if graphics && !matches!(recipe.work, Work::Copy { .. }) {
         let rtvs: Vec<ObjectKey> = recipe
@@ -102,6 +111,9 @@ pub fn record_pass(
             })
             .map_or(UVec2::ONE, |u| u.extent);
         ctx.push(Command::SetRenderTargets { rtvs, dsv })?;
+        for c in clears.drain(..) {
+            ctx.push(c)?;
+        }
         ctx.push(Command::SetViewport {
             width: extent.x,
             height: extent.y,
@@ -270,6 +282,7 @@ pub fn record_passes(
             uses,
             before: plan.before.get(i).map(map).unwrap_or_default(),
             after: plan.after.get(i).map(map).unwrap_or_default(),
+            skip_rebind: settings.fault() == Some(Fault::SkipRebind),
         });
     }
     while pool.contexts.len() < recipes.len() {

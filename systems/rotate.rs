@@ -31,6 +31,10 @@ pub fn rotate_views(
             continue;
         };
         let mut prologue = Vec::new();
+        if settings.fault() == Some(Fault::SkipRotation) && back.view.is_some() {
+            // The fault: keep writing through last frame's view (FS-9).
+            continue;
+        }
         let result = match settings.rotation.unwrap_or(chain.rotation) {
             Rotation::SavedViews => saved_view(&mut device, name, e, &mut back, &buffers),
             Rotation::FencedRing => fenced_ring(

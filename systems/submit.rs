@@ -4,10 +4,11 @@
 
 use bevy_ecs::prelude::*;
 
+use crate::barrier::Access;
 use crate::device::{Command, Device, QueueId};
 use crate::error::RuntimeError;
 use crate::frame::{Clock, Fatal, FrameWork, PassFences, TextureState};
-use crate::model::{BackBuffer, FrameIndex, SwapChain};
+use crate::model::{BackBuffer, Fault, FrameIndex, Settings, SwapChain};
 use crate::plan::{BarrierPlan, CompiledGraph};
 use crate::report::RunStats;
 use crate::validate::Validator;
@@ -44,10 +45,13 @@ pub fn submit_passes(
     mut fatal: ResMut<Fatal>,
     mut stats: ResMut<RunStats>,
     mut validator: ResMut<Validator>,
+    settings: Res<Settings>,
     chains: Query<&BackBuffer, With<SwapChain>>,
     mut states: Query<&mut TextureState>,
 ) {
     let _span = tracy_client::span!("submit");
+    let fault = settings.fault();
+    let mut dropped = false;
     let previous = std::mem::take(&mut fences.current);
     fences.previous = previous;
     let work = &mut *work;
@@ -92,6 +96,9 @@ pub fn submit_passes(
         if !work.queues.contains(&p.queue) {
             work.queues.push(p.queue);
         }
+        if let Some(fault) = &fault {
+            inject(fault, &p.name, &mut commands, &mut dropped);
+        }
         count_sync(&mut stats, &commands);
         validator.observe(&device, p.queue, frame.0, p.label, &commands);
         if let Err(source) = device.submit(p.queue, frame.0, p.label, commands, clock.cpu_ns) {
@@ -110,5 +117,42 @@ pub fn submit_passes(
             s.layout = *layout;
             s.access = *access;
         }
+    }
+}
+
+/// Fault injection at submission: drop barriers or fence waits of one pass (or the first of
+/// the frame), or strip every barrier of its cache work. `dropped` remembers whether the
+/// frame's first occurrence is gone already.
+fn inject(fault: &Fault, pass: &str, commands: &mut Vec<Command>, dropped: &mut bool) {
+    let mut drop_matching = |name: &Option<String>, is: fn(&Command) -> bool| {
+        if !Fault::targets(name, pass, !*dropped) {
+            return;
+        }
+        if name.is_some() {
+            commands.retain(|c| !is(c));
+        } else if let Some(i) = commands.iter().position(is) {
+            commands.remove(i);
+            *dropped = true;
+        }
+    };
+    match fault {
+        Fault::DropBarrier(name) => drop_matching(name, |c| matches!(c, Command::Barrier(_))),
+        Fault::DropFenceWait(name) => drop_matching(name, |c| matches!(c, Command::WaitFence(_))),
+        Fault::SkipCacheFlush => {
+            for c in commands.iter_mut() {
+                if let Command::Barrier(g) = c {
+                    for b in &mut g.global {
+                        (b.access_before, b.access_after) = (Access::NO_ACCESS, Access::NO_ACCESS);
+                    }
+                    for b in &mut g.buffers {
+                        (b.access_before, b.access_after) = (Access::NO_ACCESS, Access::NO_ACCESS);
+                    }
+                    for t in &mut g.textures {
+                        (t.access_before, t.access_after) = (Access::NO_ACCESS, Access::NO_ACCESS);
+                    }
+                }
+            }
+        }
+        _ => {}
     }
 }

@@ -7,21 +7,27 @@ use bevy_ecs::prelude::*;
 
 use crate::device::Command;
 use crate::frame::FrameWork;
-use crate::model::{BackBuffer, GpuObject};
+use crate::model::{BackBuffer, Fault, GpuObject, Settings};
 
 /// Queue a wait on present for each chain's current back buffer.
 pub fn wait_on_present(
     mut work: ResMut<FrameWork>,
+    settings: Res<Settings>,
     chains: Query<(Entity, &BackBuffer)>,
     objects: Query<&GpuObject>,
 ) {
     let _span = tracy_client::span!("wait on present");
     work.chain_prologue.clear();
+    let skip = settings.fault() == Some(Fault::SkipWaitOnPresent);
     for (e, back) in &chains {
         let Some(buffer) = back.buffer.and_then(|b| objects.get(b).ok()) else {
             continue;
         };
-        work.chain_prologue
-            .push((e, vec![Command::WaitOnPresent(buffer.0)]));
+        let wait = if skip {
+            Vec::new()
+        } else {
+            vec![Command::WaitOnPresent(buffer.0)]
+        };
+        work.chain_prologue.push((e, wait));
     }
 }

@@ -6,6 +6,7 @@
 //! [`GpuObject`], which holds a key into the device's arena: the ECS world describes the frame,
 //! the device owns the memory.
 
+mod fault;
 mod lifetime;
 mod pass;
 mod resource;
@@ -14,6 +15,7 @@ mod swapchain;
 mod timeline;
 mod view;
 
+pub use fault::Fault;
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{Disabled, Pass, QueueKind, Use, UseAccess, Work};
 pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags};

@@ -42,6 +42,16 @@ pub struct Settings {
     pub rotation: Option<Rotation>,
     /// Semantics of the contexts the runtime records on (CTX-4).
     pub semantics: Semantics,
+    /// A step the runtime omits on purpose, to see validation catch it (`--fault`).
+    pub fault: Option<String>,
+}
+
+impl Settings {
+    /// The fault to inject, if one is set and spelled correctly (the loader and the command
+    /// line refuse misspellings).
+    pub fn fault(&self) -> Option<super::Fault> {
+        self.fault.as_deref().and_then(|f| f.parse().ok())
+    }
 }
 
 impl Default for Settings {
@@ -55,6 +65,7 @@ impl Default for Settings {
             cpu_frame_us: 1000.0,
             rotation: None,
             semantics: Semantics::Fast,
+            fault: None,
         }
     }
 }

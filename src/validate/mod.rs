@@ -19,10 +19,15 @@
 //! | V0401 | FS-4 | buffer presented without a decompression since it was last written |
 
 mod diagnostic;
+mod hazard;
 mod stream;
+mod sync;
+mod touches;
 
 pub use diagnostic::{Diagnostic, Severity};
+pub use hazard::{Hazard, HazardKind, HazardTracker, Touch};
 pub use stream::Validator;
+pub use touches::Bindings;
 
 #[cfg(test)]
 mod tests;

@@ -4,6 +4,8 @@ use bevy_ecs::prelude::Resource;
 use hashbrown::{HashMap, HashSet};
 
 use super::{Diagnostic, Severity};
+#[allow(unused_imports)]
+use crate::barrier::Layout;
 use crate::device::{Command, Device, MapMode, ObjectDesc, ObjectKey, QueueId};
 use crate::model::BufferUsage;
 
@@ -35,14 +37,21 @@ pub struct Validator {
     /// Dynamic buffers mapped write-discard this frame (FS-10).
     mapped: HashSet<ObjectKey>,
     /// Views re-pointed by PlaceSwapChainView ahead of the device (same submission).
-    placed: HashMap<ObjectKey, ObjectKey>,
+    pub(super) placed: HashMap<ObjectKey, ObjectKey>,
+    /// Happens-before tracking of every access (barrier-spec D).
+    pub(super) hazards: super::hazard::HazardTracker,
+    /// What each queue has bound, for working out what draws and dispatches touch.
+    pub(super) bindings: HashMap<QueueId, super::touches::Bindings>,
+    /// Texture layouts as the stream's barriers left them.
+    pub(super) layouts: HashMap<ObjectKey, crate::barrier::Layout>,
 }
 
-struct Ctx<'a> {
-    device: &'a Device,
-    queue: QueueId,
-    frame: u64,
-    pass: String,
+pub(super) struct Ctx<'a> {
+    pub device: &'a Device,
+    pub queue: QueueId,
+    pub frame: u64,
+    pub label: u32,
+    pub pass: String,
 }
 
 impl Validator {
@@ -73,7 +82,7 @@ impl Validator {
         map.into_iter().collect()
     }
 
-    fn resource(&self, device: &Device, key: ObjectKey) -> ObjectKey {
+    pub(super) fn resource(&self, device: &Device, key: ObjectKey) -> ObjectKey {
         if let Some(b) = self.placed.get(&key) {
             return *b;
         }
@@ -108,15 +117,18 @@ impl Validator {
             device,
             queue,
             frame,
+            label,
             pass: device.label_name(label).to_owned(),
         };
         let mut first_map: HashSet<ObjectKey> = HashSet::new();
         for (i, cmd) in commands.iter().enumerate() {
+            // Hazards first: a present checks the buffer it is about to show.
+            self.check_sync(&ctx, i, cmd);
             self.check(&ctx, i, cmd, &mut first_map);
         }
     }
 
-    fn report(
+    pub(super) fn report(
         &mut self,
         ctx: &Ctx,
         command: usize,

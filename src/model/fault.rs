@@ -1,0 +1,128 @@
+//! Fault injection: make the runtime omit one kind of step so that the validation layer can
+//! be seen catching it (RL-4: port on a validated device first). Faults are for testing the
+//! oracle; a run with one is expected to report errors.
+
+use std::fmt;
+use std::str::FromStr;
+
+/// One step the runtime omits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Fault {
+    /// No wait on present before writing the back buffer (caught as FS-5).
+    SkipWaitOnPresent,
+    /// Back-buffer views are not rotated after present (caught as FS-9).
+    SkipRotation,
+    /// Barriers of the named pass (or the first barrier call of each frame) are dropped.
+    DropBarrier(Option<String>),
+    /// Fence waits of the named pass (or the first wait of each frame) are dropped.
+    DropFenceWait(Option<String>),
+    /// A resource used this frame is released without waiting for its fence (FS-6).
+    EarlyRelease,
+    /// The back buffer is presented without decompression (FS-4).
+    SkipDecompress,
+    /// Render targets are not set again after a clear (FS-8).
+    SkipRebind,
+    /// Barriers keep their sync but write back and invalidate no cache (FS-2).
+    SkipCacheFlush,
+}
+
+impl Fault {
+    /// Every fault kind, with a target where one applies, for sweeps and help text.
+    pub const NAMES: [&'static str; 8] = [
+        "skip-wait-on-present",
+        "skip-rotation",
+        "drop-barrier[=PASS]",
+        "drop-fence-wait[=PASS]",
+        "early-release",
+        "skip-decompress",
+        "skip-rebind",
+        "skip-cache-flush",
+    ];
+
+    /// Does the fault aim at this pass (named faults) or at the first occurrence (unnamed)?
+    pub fn targets(name: &Option<String>, pass: &str, first: bool) -> bool {
+        match name {
+            Some(n) => n == pass,
+            None => first,
+        }
+    }
+}
+
+impl FromStr for Fault {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let (kind, arg) = match s.split_once('=') {
+            Some((k, a)) if !a.is_empty() => (k, Some(a.to_owned())),
+            Some((k, _)) => (k, None),
+            None => (s, None),
+        };
+        let plain = |f: Fault| match &arg {
+            None => Ok(f),
+            Some(_) => Err(format!("fault `{kind}` takes no target")),
+        };
+        match kind {
+            "skip-wait-on-present" => plain(Fault::SkipWaitOnPresent),
+            "skip-rotation" => plain(Fault::SkipRotation),
+            "drop-barrier" => Ok(Fault::DropBarrier(arg)),
+            "drop-fence-wait" => Ok(Fault::DropFenceWait(arg)),
+            "early-release" => plain(Fault::EarlyRelease),
+            "skip-decompress" => plain(Fault::SkipDecompress),
+            "skip-rebind" => plain(Fault::SkipRebind),
+            "skip-cache-flush" => plain(Fault::SkipCacheFlush),
+            _ => Err(format!(
+                "unknown fault `{kind}`; known: {}",
+                Fault::NAMES.join(", ")
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let named = |f: &mut fmt::Formatter<'_>, k: &str, n: &Option<String>| match n {
+            Some(n) => write!(f, "{k}={n}"),
+            None => write!(f, "{k}"),
+        };
+        match self {
+            Fault::SkipWaitOnPresent => write!(f, "skip-wait-on-present"),
+            Fault::SkipRotation => write!(f, "skip-rotation"),
+            Fault::DropBarrier(n) => named(f, "drop-barrier", n),
+            Fault::DropFenceWait(n) => named(f, "drop-fence-wait", n),
+            Fault::EarlyRelease => write!(f, "early-release"),
+            Fault::SkipDecompress => write!(f, "skip-decompress"),
+            Fault::SkipRebind => write!(f, "skip-rebind"),
+            Fault::SkipCacheFlush => write!(f, "skip-cache-flush"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_parse_and_print_back() {
+        for s in [
+            "skip-wait-on-present",
+            "skip-rotation",
+            "drop-barrier",
+            "drop-barrier=gbuffer",
+            "drop-fence-wait=lighting",
+            "early-release",
+            "skip-decompress",
+            "skip-rebind",
+            "skip-cache-flush",
+        ] {
+            let f: Fault = s.parse().unwrap();
+            assert_eq!(f.to_string(), s);
+        }
+        assert!("skip-rebind=x".parse::<Fault>().is_err());
+        assert!(
+            "frobnicate"
+                .parse::<Fault>()
+                .unwrap_err()
+                .contains("known:")
+        );
+    }
+}

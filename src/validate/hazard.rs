@@ -1,0 +1,404 @@
+//! Hazards by happens-before (barrier-spec D, FS-1, FS-2, FN-2), never by timing.
+//!
+//! Every access to a resource becomes a record: which queue, where in its stream, which
+//! stages, which access. Later accesses are checked against the last write and the reads since:
+//!
+//! - on one queue, an earlier access is ordered before a later one only through barriers:
+//!   a barrier whose SyncBefore reaches the earlier access's stages (directly, or through
+//!   stages an earlier barrier already ordered after it) extends the set of stages ordered
+//!   after it by its SyncAfter, and the later access must run entirely in that set;
+//! - a write is visible to a later read only once a barrier's AccessBefore wrote it back and
+//!   its AccessAfter covers the read (FS-2, EB-3);
+//! - across queues, only through a fence inserted after the first access and waited on
+//!   before the second, tracked with vector clocks so that chains of waits count (FN-2); a
+//!   write must also have been written back before the fence.
+//!
+//! A texture layout transition counts as a read-modify-write at the barrier (barrier-spec D).
+
+use hashbrown::HashMap;
+
+use crate::barrier::{Access, BarrierGroup, Sync};
+use crate::device::{FenceId, ObjectKey, QUEUE_COUNT, QueueId};
+
+/// One access of a resource by a command.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Touch {
+    pub resource: ObjectKey,
+    pub access: Access,
+    pub stages: Sync,
+    pub write: bool,
+}
+
+/// The hazard kinds of barrier-spec D.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum HazardKind {
+    ReadAfterWrite,
+    WriteAfterRead,
+    WriteAfterWrite,
+    ReadRacingWrite,
+    WriteRacingWrite,
+    WriteRacingRead,
+    /// Ordered, but the write was never written back and made visible (FS-2, EB-3).
+    WriteNotVisible,
+    PresentAfterWrite,
+}
+
+impl HazardKind {
+    /// The specification's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            HazardKind::ReadAfterWrite => "READ_AFTER_WRITE",
+            HazardKind::WriteAfterRead => "WRITE_AFTER_READ",
+            HazardKind::WriteAfterWrite => "WRITE_AFTER_WRITE",
+            HazardKind::ReadRacingWrite => "READ_RACING_WRITE",
+            HazardKind::WriteRacingWrite => "WRITE_RACING_WRITE",
+            HazardKind::WriteRacingRead => "WRITE_RACING_READ",
+            HazardKind::WriteNotVisible => "WRITE_NOT_VISIBLE",
+            HazardKind::PresentAfterWrite => "PRESENT_AFTER_WRITE",
+        }
+    }
+}
+
+/// A hazard found, with the earlier access it conflicts with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hazard {
+    pub kind: HazardKind,
+    pub resource: ObjectKey,
+    pub earlier_queue: QueueId,
+    pub earlier_label: u32,
+    pub earlier_frame: u64,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    queue: usize,
+    pos: u64,
+    stages: Sync,
+    access: Access,
+    write: bool,
+    /// Stages of later work on the same queue that are ordered after this access.
+    chained: Sync,
+    /// Accesses this write has been made visible to (written back and invalidated).
+    visible: Access,
+    written_back: bool,
+    label: u32,
+    frame: u64,
+}
+
+#[derive(Default)]
+struct ResourceState {
+    write: Option<Record>,
+    reads: Vec<Record>,
+}
+
+type Clock = [u64; QUEUE_COUNT];
+
+/// The happens-before tracker.
+#[derive(Default)]
+pub struct HazardTracker {
+    resources: HashMap<ObjectKey, ResourceState>,
+    /// Per queue: how far into every queue's stream its own position is known to be ordered.
+    clocks: [Clock; QUEUE_COUNT],
+    fences: HashMap<FenceId, Clock>,
+    /// Recent fences per queue with their stream positions, for release checks (FS-6).
+    recent_fences: [Vec<(u64, FenceId)>; QUEUE_COUNT],
+}
+
+/// Where the current command is.
+#[derive(Clone, Copy, Debug)]
+pub struct At {
+    pub queue: QueueId,
+    pub label: u32,
+    pub frame: u64,
+}
+
+impl HazardTracker {
+    fn ordered(&self, earlier: &Record, q: usize, stages: Sync) -> bool {
+        if earlier.queue == q {
+            // Output-merger work is ordered in API order: clears, draws and decompressions of
+            // one render target (or depth buffer) follow each other without barriers.
+            let raster = |s: Sync| s == Sync::RENDER_TARGET || s == Sync::DEPTH_STENCIL;
+            (raster(stages) && earlier.stages == stages)
+                || earlier.chained.contains(stages.expand())
+        } else {
+            self.clocks[q][earlier.queue] > earlier.pos
+        }
+    }
+
+    fn visible(earlier: &Record, q: usize, access: Access) -> bool {
+        if earlier.queue == q {
+            earlier.written_back && (earlier.visible.is_empty() || earlier.visible.contains(access))
+        } else {
+            earlier.written_back
+        }
+    }
+
+    fn advance(&mut self, q: usize) -> u64 {
+        self.clocks[q][q] += 1;
+        self.clocks[q][q]
+    }
+
+    /// Check and record the accesses of one command.
+    pub fn access(&mut self, at: At, touches: &[Touch]) -> Vec<Hazard> {
+        let q = at.queue.index();
+        let pos = self.advance(q);
+        let mut out = Vec::new();
+        for t in touches {
+            let stages = t.stages.expand();
+            let state = self.resources.remove(&t.resource).unwrap_or_default();
+            let hazard = |kind_same, kind_race, e: &Record| Hazard {
+                kind: if e.queue == q { kind_same } else { kind_race },
+                resource: t.resource,
+                earlier_queue: QueueId::from_index(e.queue).unwrap_or_default(),
+                earlier_label: e.label,
+                earlier_frame: e.frame,
+            };
+            if let Some(w) = &state.write {
+                if !self.ordered(w, q, stages) {
+                    out.push(if t.write {
+                        hazard(HazardKind::WriteAfterWrite, HazardKind::WriteRacingWrite, w)
+                    } else {
+                        hazard(HazardKind::ReadAfterWrite, HazardKind::ReadRacingWrite, w)
+                    });
+                } else if !t.write && !Self::visible(w, q, t.access) {
+                    out.push(hazard(
+                        HazardKind::WriteNotVisible,
+                        HazardKind::WriteNotVisible,
+                        w,
+                    ));
+                }
+            }
+            if t.write
+                && let Some(r) = state.reads.iter().find(|r| !self.ordered(r, q, stages))
+            {
+                out.push(hazard(
+                    HazardKind::WriteAfterRead,
+                    HazardKind::WriteRacingRead,
+                    r,
+                ));
+            }
+            let record = Record {
+                queue: q,
+                pos,
+                stages,
+                access: t.access,
+                write: t.write,
+                chained: Sync::empty(),
+                visible: Access::empty(),
+                written_back: false,
+                label: at.label,
+                frame: at.frame,
+            };
+            let mut state = state;
+            if t.write {
+                state.write = Some(record);
+                state.reads.clear();
+            } else {
+                // A newer read on the same queue covering the same stages supersedes an older
+                // one: whatever orders the newer also orders the older.
+                state
+                    .reads
+                    .retain(|r| !(r.queue == q && stages.contains(r.stages)));
+                state.reads.push(record);
+            }
+            self.resources.insert(t.resource, state);
+        }
+        out
+    }
+
+        /// The present engine reads `buffer`. Present waits for its own queue to drain (the flip
+    /// is an end-of-pipe event, as the seed's render loop relies on), so only a write from
+    /// another queue that no fence orders before it is a PRESENT_AFTER_WRITE.
+    pub fn present(&mut self, at: At, buffer: ObjectKey) -> Option<Hazard> {
+        let q = at.queue.index();
+        self.advance(q);
+        let w = self.resources.get(&buffer)?.write?;
+                let done = w.queue == q || self.clocks[q][w.queue] > w.pos;
+        (!done).then_some(Hazard {
+            kind: HazardKind::PresentAfterWrite,
+            resource: buffer,
+            earlier_queue: QueueId::from_index(w.queue).unwrap_or_default(),
+            earlier_label: w.label,
+            earlier_frame: w.frame,
+        })
+    }
+
+    /// Apply a barrier group on `at.queue`: extend ordering and visibility of earlier
+    /// accesses, and check layout transitions as read-modify-writes.
+    pub fn barrier(&mut self, at: At, group: &BarrierGroup<ObjectKey>) -> Vec<Hazard> {
+        let q = at.queue.index();
+        let apply = |r: &mut Record, before: Sync, after: Sync, ab: Access, aa: Access| {
+            if r.queue != q {
+                return;
+            }
+            let before = before.expand();
+            if r.stages.union(r.chained).intersects(before) {
+                r.chained |= after.expand();
+                // AccessBefore COMMON stands for every write (barrier-spec A1).
+                let writes_back = ab.is_empty() || ab.contains(r.access);
+                if r.write && writes_back && ab != Access::NO_ACCESS {
+                    r.written_back = true;
+                    r.visible |= aa;
+                    if aa.is_empty() {
+                        r.visible = Access::empty();
+                    }
+                }
+            }
+        };
+        for g in &group.global {
+            for state in self.resources.values_mut() {
+                for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
+                    apply(
+                        r,
+                        g.sync_before,
+                        g.sync_after,
+                        g.access_before,
+                        g.access_after,
+                    );
+                }
+            }
+        }
+        for b in &group.buffers {
+            if let Some(state) = self.resources.get_mut(&b.resource) {
+                for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
+                    apply(
+                        r,
+                        b.sync_before,
+                        b.sync_after,
+                        b.access_before,
+                        b.access_after,
+                    );
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for t in &group.textures {
+            if let Some(state) = self.resources.get_mut(&t.resource) {
+                for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
+                    apply(
+                        r,
+                        t.sync_before,
+                        t.sync_after,
+                        t.access_before,
+                        t.access_after,
+                    );
+                }
+            }
+            if t.layout_before != t.layout_after {
+                // The transition itself writes the texture between the two scopes: it must be
+                // ordered after everything before, and everything after waits on its scope.
+                let touch = Touch {
+                    resource: t.resource,
+                    access: t.access_after,
+                    stages: t.sync_before,
+                    write: true,
+                };
+                // Even a DISCARD activation writes (metadata) and must wait for earlier users.
+                out.append(&mut self.check_only(q, &touch));
+                let pos = self.advance(q);
+                let state = self.resources.entry(t.resource).or_default();
+                state.reads.clear();
+                state.write = Some(Record {
+                    queue: q,
+                    pos,
+                    stages: t.sync_before.expand(),
+                    access: t.access_after,
+                    write: true,
+                    chained: t.sync_after.expand(),
+                    visible: t.access_after,
+                    written_back: true,
+                    label: at.label,
+                    frame: at.frame,
+                });
+            }
+        }
+        out
+    }
+
+    /// Hazards `touch` would have against earlier accesses, where "ordered" for a barrier
+    /// means its SyncBefore reaches them (same queue) or a fence does (other queues).
+    fn check_only(&self, q: usize, touch: &Touch) -> Vec<Hazard> {
+        let Some(state) = self.resources.get(&touch.resource) else {
+            return Vec::new();
+        };
+        let before = touch.stages.expand();
+        let reached = |r: &Record| {
+            if r.queue == q {
+                r.stages.union(r.chained).intersects(before)
+            } else {
+                self.clocks[q][r.queue] > r.pos
+            }
+        };
+        state
+            .write
+            .iter()
+            .chain(state.reads.iter())
+            .filter(|r| !reached(r))
+            .map(|r| Hazard {
+                kind: match (r.queue == q, r.write) {
+                    (true, true) => HazardKind::WriteAfterWrite,
+                    (true, false) => HazardKind::WriteAfterRead,
+                    (false, true) => HazardKind::WriteRacingWrite,
+                    (false, false) => HazardKind::WriteRacingRead,
+                },
+                resource: touch.resource,
+                earlier_queue: QueueId::from_index(r.queue).unwrap_or_default(),
+                earlier_label: r.label,
+                earlier_frame: r.frame,
+            })
+            .collect()
+    }
+
+    /// A fence inserted on `queue` covers everything before it there.
+    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId) {
+        let q = queue.index();
+        let pos = self.advance(q);
+        self.fences.insert(fence, self.clocks[q]);
+        let recent = &mut self.recent_fences[q];
+        recent.push((pos, fence));
+        if recent.len() > 256 {
+            recent.drain(..128);
+        }
+    }
+
+    /// FS-6: is every recorded access of `resource` covered by a fence that has passed?
+    /// Returns the first uncovered access's queue and label.
+    pub fn uncovered_use(
+        &self,
+        resource: ObjectKey,
+        passed: impl Fn(FenceId) -> bool,
+    ) -> Option<(QueueId, u32, u64)> {
+        let state = self.resources.get(&resource)?;
+        state.write.iter().chain(state.reads.iter()).find_map(|r| {
+            let covered = self.recent_fences[r.queue]
+                .iter()
+                .any(|(pos, f)| *pos > r.pos && passed(*f));
+            (!covered).then(|| {
+                (
+                    QueueId::from_index(r.queue).unwrap_or_default(),
+                    r.label,
+                    r.frame,
+                )
+            })
+        })
+    }
+
+    /// A wait on `fence`: everything the fence covers is ordered before what follows on
+    /// `queue`. Returns false when the fence was never inserted (FN-3).
+    pub fn wait_fence(&mut self, queue: QueueId, fence: FenceId) -> bool {
+        let q = queue.index();
+        self.advance(q);
+        let Some(clock) = self.fences.get(&fence).copied() else {
+            return false;
+        };
+        for (mine, theirs) in self.clocks[q].iter_mut().zip(clock) {
+            *mine = (*mine).max(theirs);
+        }
+        true
+    }
+
+    /// Forget a destroyed object.
+    pub fn forget(&mut self, resource: ObjectKey) {
+        self.resources.remove(&resource);
+    }
+}

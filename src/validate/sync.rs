@@ -1,0 +1,202 @@
+//! Synchronisation checks: feeds every command's accesses, barriers and fences to the
+//! happens-before tracker and turns what it finds into diagnostics.
+
+use super::hazard::{At, Hazard, HazardKind};
+use super::stream::{Ctx, Validator};
+use super::touches::{Bindings, touches};
+use crate::device::Command;
+
+impl Validator {
+    pub(super) fn check_sync(&mut self, ctx: &Ctx, i: usize, cmd: &Command) {
+        let mut bind = self.bindings.remove(&ctx.queue).unwrap_or_default();
+        let found = self.sync_effects(ctx, i, cmd, &mut bind);
+        self.bindings.insert(ctx.queue, bind);
+        for h in found {
+            self.report_hazard(ctx, i, &h);
+        }
+    }
+
+    fn sync_effects(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        cmd: &Command,
+        bind: &mut Bindings,
+    ) -> Vec<Hazard> {
+        let at = At {
+            queue: ctx.queue,
+            label: ctx.label,
+            frame: ctx.frame,
+        };
+        if bind.bind(cmd) {
+            return Vec::new();
+        }
+        match cmd {
+            Command::SetPipelineState(_) => {
+                // A pipeline reads the resources bound for it: the recorder (and a script)
+                // binds them after choosing the pipeline, so older shader bindings no longer
+                // count as inputs.
+                let rt = (bind.rtvs.clone(), bind.dsv);
+                *bind = Bindings {
+                    rtvs: rt.0,
+                    dsv: rt.1,
+                    ..Default::default()
+                };
+                Vec::new()
+            }
+            Command::ClearState | Command::Present(_) => {
+                let shown = match cmd {
+                    Command::Present(chain) => ctx
+                        .device
+                        .present
+                        .chain(*chain)
+                        .and_then(|c| c.buffers.first().copied()),
+                    _ => None,
+                };
+                *bind = Bindings::default();
+                let layout_ok = shown.is_none_or(|b| {
+                    self.layouts
+                        .get(&b)
+                        .is_none_or(|l| *l == crate::barrier::Layout::PRESENT)
+                });
+                if !layout_ok {
+                    self.report(ctx, i, "V0402", "RL-1", shown, "presenting a buffer not in PRESENT/COMMON layout: transition it before Present".into());
+                }
+                shown
+                    .and_then(|b| self.hazards.present(at, b))
+                    .into_iter()
+                    .collect()
+            }
+            Command::Barrier(group) => {
+                for t in &group.textures {
+                    self.layouts.insert(t.resource, t.layout_after);
+                }
+                self.hazards.barrier(at, group)
+            }
+            Command::InsertFence { fence, .. } => {
+                self.hazards.insert_fence(ctx.queue, *fence);
+                Vec::new()
+            }
+            Command::WaitFence(fence) => {
+                if !self.hazards.wait_fence(ctx.queue, *fence) {
+                    self.report(ctx, i, "V0601", "FN-3", None, format!("wait on fence {fence}, which was never inserted: the queue can never pass it"));
+                }
+                Vec::new()
+            }
+            _ => {
+                let placed = &self.placed;
+                let device = ctx.device;
+                let resolve = |k| {
+                    placed
+                        .get(&k)
+                        .copied()
+                        .unwrap_or_else(|| device.memory.resource_of(k).unwrap_or(k))
+                };
+                let layouts = &self.layouts;
+                let list = touches(cmd, bind, device, resolve, |r| layouts.get(&r).copied());
+                if list.is_empty() {
+                    return Vec::new();
+                }
+                self.hazards.access(at, &list)
+            }
+        }
+    }
+
+    fn report_hazard(&mut self, ctx: &Ctx, i: usize, h: &Hazard) {
+        let (code, rule, advice) = match h.kind {
+            HazardKind::ReadAfterWrite => (
+                "V0501",
+                "FS-3",
+                "insert a barrier whose SyncBefore covers the write's stages and SyncAfter the read's",
+            ),
+            HazardKind::WriteAfterRead => (
+                "V0502",
+                "FS-3",
+                "insert a barrier whose SyncBefore covers the read's stages before writing",
+            ),
+            HazardKind::WriteAfterWrite => {
+                ("V0503", "FS-3", "insert a barrier between the two writes")
+            }
+            HazardKind::ReadRacingWrite => (
+                "V0511",
+                "FS-1",
+                "insert a fence after the write and wait on it before the read",
+            ),
+            HazardKind::WriteRacingRead => (
+                "V0512",
+                "FS-1",
+                "insert a fence after the read and wait on it before the write",
+            ),
+            HazardKind::WriteRacingWrite => (
+                "V0513",
+                "FS-1",
+                "insert a fence after the first write and wait on it before the second",
+            ),
+            HazardKind::WriteNotVisible => (
+                "V0521",
+                "FS-2",
+                "write the producer's cache back (AccessBefore) and invalidate the consumer's (AccessAfter) in a barrier",
+            ),
+            HazardKind::PresentAfterWrite => (
+                "V0531",
+                "RL-1",
+                "finish the writes with a barrier before Present",
+            ),
+        };
+        let earlier = ctx.device.label_name(h.earlier_label).to_owned();
+        let message = format!(
+            "{}: this access conflicts with pass {earlier} (frame {}, queue {}) with nothing ordering them: {advice}",
+            h.kind.name(),
+            h.earlier_frame,
+            h.earlier_queue
+        );
+        self.report(ctx, i, code, rule, Some(h.resource), message);
+    }
+}
+
+impl Validator {
+    /// Check a release the runtime (or a script) is about to perform at CPU time `cpu_ns`:
+    /// nothing bound may be released (RL-3), and every GPU use must be covered by a fence
+    /// that has passed (FS-6).
+    pub fn observe_release(
+        &mut self,
+        device: &crate::device::Device,
+        key: crate::device::ObjectKey,
+        cpu_ns: u64,
+        frame: u64,
+        label: u32,
+    ) {
+        if !self.enabled {
+            return;
+        }
+        let ctx = Ctx {
+            device,
+            queue: crate::device::QueueId::Graphics,
+            frame,
+            label,
+            pass: device.label_name(label).to_owned(),
+        };
+        let resolve = |k| device.memory.resource_of(k).unwrap_or(k);
+        let bound = self
+            .bindings
+            .iter()
+            .find(|(_, b)| b.all().any(|v| v == key || resolve(v) == key))
+            .map(|(q, _)| *q);
+        if let Some(q) = bound {
+            let message = format!(
+                "released while still bound on queue {q}: unbind it first; a fast context keeps no reference to keep it alive"
+            );
+            self.report(&ctx, 0, "V0701", "RL-3", Some(key), message);
+        }
+        let uncovered = self
+            .hazards
+            .uncovered_use(key, |f| !device.is_fence_pending(f, cpu_ns));
+        if let Some((q, l, f)) = uncovered {
+            let message = format!(
+                "released before a fence covering its use by pass {} (frame {f}, queue {q}) has passed: defer the release until the fence passes",
+                device.label_name(l)
+            );
+            self.report(&ctx, 0, "V0702", "FS-6", Some(key), message);
+        }
+    }
+}

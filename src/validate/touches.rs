@@ -1,0 +1,180 @@
+//! What a command touches, given what is bound: the validator's own reading of the command
+//! set, so that hazards are found from the stream alone.
+
+use hashbrown::HashMap;
+
+use super::hazard::Touch;
+use crate::barrier::{Access, Layout, Sync};
+use crate::device::{Command, Device, ObjectDesc, ObjectKey, ShaderStage};
+use crate::model::ViewKind;
+
+/// Bindings of one queue. They persist across command lists (FS-12) and are cleared by
+/// Present, Resume and ClearState (FS-11).
+#[derive(Clone, Debug, Default)]
+pub struct Bindings {
+    pub rtvs: Vec<ObjectKey>,
+    pub dsv: Option<ObjectKey>,
+    pub views: HashMap<(ShaderStage, u32), ObjectKey>,
+    pub vertex_buffers: Vec<ObjectKey>,
+    pub index_buffer: Option<ObjectKey>,
+    pub constant_buffers: HashMap<ShaderStage, Vec<ObjectKey>>,
+}
+
+impl Bindings {
+    /// Record a binding command; returns true when it was one.
+    pub fn bind(&mut self, cmd: &Command) -> bool {
+        match cmd {
+            Command::SetRenderTargets { rtvs, dsv } => {
+                self.rtvs = rtvs.clone();
+                self.dsv = *dsv;
+            }
+            Command::SetResources {
+                stage,
+                first_slot,
+                views,
+            } => {
+                for (i, v) in views.iter().enumerate() {
+                    self.views.insert((*stage, first_slot + i as u32), *v);
+                }
+            }
+            Command::SetVertexBuffers { buffers } => self.vertex_buffers = buffers.clone(),
+            Command::SetIndexBuffer(b) => self.index_buffer = Some(*b),
+            Command::SetConstantBuffers { stage, buffers } => {
+                self.constant_buffers.insert(*stage, buffers.clone());
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Every view or buffer bound anywhere.
+    pub fn all(&self) -> impl Iterator<Item = ObjectKey> + '_ {
+        self.rtvs
+            .iter()
+            .chain(self.dsv.iter())
+            .chain(self.views.values())
+            .chain(self.vertex_buffers.iter())
+            .chain(self.index_buffer.iter())
+            .chain(self.constant_buffers.values().flatten())
+            .copied()
+    }
+}
+
+fn stage_sync(stage: ShaderStage) -> Sync {
+    match stage {
+        ShaderStage::Vertex => Sync::VERTEX_SHADING,
+        ShaderStage::Pixel => Sync::PIXEL_SHADING,
+        ShaderStage::Compute => Sync::COMPUTE_SHADING,
+    }
+}
+
+/// The accesses `cmd` makes. `resolve` maps a view to its resource; `layout` gives a
+/// texture's current layout (a depth view is read-only in DEPTH_STENCIL_READ).
+pub fn touches(
+    cmd: &Command,
+    bind: &Bindings,
+    device: &Device,
+    resolve: impl Fn(ObjectKey) -> ObjectKey,
+    layout: impl Fn(ObjectKey) -> Option<Layout>,
+) -> Vec<Touch> {
+    let t = |key: ObjectKey, access: Access, stages: Sync, write: bool| Touch {
+        resource: resolve(key),
+        access,
+        stages,
+        write,
+    };
+    let view_kind = |v: ObjectKey| match device.memory.get(v).map(|o| &o.desc) {
+        Ok(ObjectDesc::View { kind, .. }) => Some(*kind),
+        _ => None,
+    };
+    let shader = |stages: &[ShaderStage]| {
+        let mut out = Vec::new();
+        for ((stage, _), v) in bind.views.iter().filter(|((s, _), _)| stages.contains(s)) {
+            let write = view_kind(*v) == Some(ViewKind::Uav);
+            let access = if write {
+                Access::UNORDERED_ACCESS
+            } else {
+                Access::SHADER_RESOURCE
+            };
+            out.push(t(*v, access, stage_sync(*stage), write));
+        }
+        for (stage, bufs) in bind
+            .constant_buffers
+            .iter()
+            .filter(|(s, _)| stages.contains(s))
+        {
+            out.extend(
+                bufs.iter()
+                    .map(|b| t(*b, Access::CONSTANT_BUFFER, stage_sync(*stage), false)),
+            );
+        }
+        out
+    };
+    match cmd {
+        Command::Draw { .. } => {
+            let mut out = shader(&[ShaderStage::Vertex, ShaderStage::Pixel]);
+            out.extend(
+                bind.rtvs
+                    .iter()
+                    .map(|v| t(*v, Access::RENDER_TARGET, Sync::RENDER_TARGET, true)),
+            );
+            if let Some(d) = bind.dsv {
+                let read_only = layout(resolve(d)) == Some(Layout::DepthStencilRead);
+                let access = if read_only {
+                    Access::DEPTH_STENCIL_READ
+                } else {
+                    Access::DEPTH_STENCIL_WRITE
+                };
+                out.push(t(d, access, Sync::DEPTH_STENCIL, !read_only));
+            }
+            out.extend(
+                bind.vertex_buffers
+                    .iter()
+                    .map(|b| t(*b, Access::VERTEX_BUFFER, Sync::VERTEX_SHADING, false)),
+            );
+            out.extend(
+                bind.index_buffer
+                    .iter()
+                    .map(|b| t(*b, Access::INDEX_BUFFER, Sync::INDEX_INPUT, false)),
+            );
+            out
+        }
+        Command::Dispatch { .. } => shader(&[ShaderStage::Compute]),
+        Command::CopyResource { src, dst, .. } => vec![
+            t(*src, Access::COPY_SOURCE, Sync::COPY, false),
+            t(*dst, Access::COPY_DEST, Sync::COPY, true),
+        ],
+        Command::ClearRenderTarget(v) => {
+            vec![t(*v, Access::RENDER_TARGET, Sync::RENDER_TARGET, true)]
+        }
+        Command::ClearDepthStencil(v) => {
+            vec![t(
+                *v,
+                Access::DEPTH_STENCIL_WRITE,
+                Sync::DEPTH_STENCIL,
+                true,
+            )]
+        }
+        Command::ClearUnorderedAccess(v) => {
+            vec![t(
+                *v,
+                Access::UNORDERED_ACCESS,
+                Sync::CLEAR_UNORDERED_ACCESS_VIEW,
+                true,
+            )]
+        }
+        Command::Decompress(r) => {
+            let depth = matches!(
+                device.memory.get(resolve(*r)).map(|o| &o.desc),
+                Ok(ObjectDesc::Texture(tex)) if tex.format.is_depth()
+            );
+            let (access, stages) = if depth {
+                (Access::DEPTH_STENCIL_WRITE, Sync::DEPTH_STENCIL)
+            } else {
+                (Access::RENDER_TARGET, Sync::RENDER_TARGET)
+            };
+            vec![t(*r, access, stages, true)]
+        }
+        _ => Vec::new(),
+    }
+}
