@@ -206,14 +206,14 @@ impl HazardTracker {
         out
     }
 
-        /// The present engine reads `buffer`. Present waits for its own queue to drain (the flip
+    /// The present engine reads `buffer`. Present waits for its own queue to drain (the flip
     /// is an end-of-pipe event, as the seed's render loop relies on), so only a write from
     /// another queue that no fence orders before it is a PRESENT_AFTER_WRITE.
     pub fn present(&mut self, at: At, buffer: ObjectKey) -> Option<Hazard> {
         let q = at.queue.index();
         self.advance(q);
         let w = self.resources.get(&buffer)?.write?;
-                let done = w.queue == q || self.clocks[q][w.queue] > w.pos;
+        let done = w.queue == q || self.clocks[q][w.queue] > w.pos;
         (!done).then_some(Hazard {
             kind: HazardKind::PresentAfterWrite,
             resource: buffer,

@@ -97,6 +97,7 @@ impl Validator {
                 if list.is_empty() {
                     return Vec::new();
                 }
+                self.check_layouts(ctx, i, &list);
                 self.hazards.access(at, &list)
             }
         }
@@ -197,6 +198,35 @@ impl Validator {
                 device.label_name(l)
             );
             self.report(&ctx, 0, "V0702", "FS-6", Some(key), message);
+        }
+    }
+}
+
+impl Validator {
+    /// Every texture access must be one its current layout admits (barrier-spec A6). Textures
+    /// are created in COMMON; transients leave UNDEFINED only through a barrier.
+    fn check_layouts(&mut self, ctx: &Ctx, i: usize, touches: &[super::Touch]) {
+        for t in touches {
+            let is_texture = matches!(
+                ctx.device.memory.get(t.resource).map(|o| &o.desc),
+                Ok(crate::device::ObjectDesc::Texture(_))
+            );
+            if !is_texture {
+                continue;
+            }
+            let layout = self
+                .layouts
+                .get(&t.resource)
+                .copied()
+                .unwrap_or(crate::barrier::Layout::Common);
+            if !crate::barrier::layout_allows(layout).contains(t.access) {
+                let message = format!(
+                    "accessed as {:?} while in layout {}: transition it with a texture barrier first",
+                    t.access,
+                    layout.spec_name()
+                );
+                self.report(ctx, i, "V0403", "EB-1", Some(t.resource), message);
+            }
         }
     }
 }

@@ -61,10 +61,42 @@ fn fixture() -> Fixture {
     }
 }
 
+/// A layout transition of the back buffer, as enhanced barriers require around the seed's
+/// D3D11-era loop.
+fn transition(
+    buffer: ObjectKey,
+    from: crate::barrier::Layout,
+    to: crate::barrier::Layout,
+) -> Command {
+    use crate::barrier::*;
+    let access = |l: Layout| {
+        if l == Layout::RenderTarget {
+            Access::RENDER_TARGET
+        } else {
+            Access::NO_ACCESS
+        }
+    };
+    let mut g = BarrierGroup::default();
+    g.textures.push(TextureBarrier {
+        sync_before: Sync::ALL,
+        sync_after: Sync::ALL,
+        access_before: access(from),
+        access_after: access(to),
+        layout_before: from,
+        layout_after: to,
+        resource: buffer,
+        range: SubresourceRange::ALL,
+        flags: TextureBarrierFlags::default(),
+    });
+    Command::Barrier(g)
+}
+
 /// The seed's render loop for buffer 0 (RL-1), with `edit` applied to the stream.
 fn frame(f: &Fixture, edit: impl FnOnce(&mut Vec<Command>)) -> Vec<Command> {
+    use crate::barrier::Layout;
     let mut cmds = vec![
         Command::WaitOnPresent(f.buffers[0]),
+        transition(f.buffers[0], Layout::Common, Layout::RenderTarget),
         Command::Map {
             resource: f.dynamic,
             mode: MapMode::WriteDiscard,
@@ -90,6 +122,7 @@ fn frame(f: &Fixture, edit: impl FnOnce(&mut Vec<Command>)) -> Vec<Command> {
             pixels: 4096,
         },
         Command::Decompress(f.buffers[0]),
+        transition(f.buffers[0], Layout::RenderTarget, Layout::PRESENT),
         Command::Present(f.chain),
     ];
     edit(&mut cmds);
@@ -299,35 +332,69 @@ mod hazards {
         tex: ObjectKey,
     }
 
+    /// A structured buffer read and written through views: buffers have no layout, so only
+    /// ordering and visibility are at stake.
     fn setup() -> H {
         let mut device = Device::default();
-        let t = Texture {
-            format: Format::Rgba16Float,
-            extent: UVec2::new(64, 64),
-            mips: 1,
-            array_size: 1,
-            samples: 1,
-            flags: TextureFlags { unordered_access: true, ..Default::default() },
+        let b = Buffer {
+            size: 4096,
+            usage: BufferUsage::Default,
+            unordered_access: true,
         };
-        let tex = device.create("hdr", ObjectDesc::Texture(t)).unwrap();
-        let uav = device.create("hdr.uav", ObjectDesc::View { of: tex, kind: ViewKind::Uav }).unwrap();
-        let srv = device.create("hdr.srv", ObjectDesc::View { of: tex, kind: ViewKind::Srv }).unwrap();
-        H { device, uav, srv, tex }
+        let tex = device.create("particles", ObjectDesc::Buffer(b)).unwrap();
+        let uav = device
+            .create(
+                "hdr.uav",
+                ObjectDesc::View {
+                    of: tex,
+                    kind: ViewKind::Uav,
+                },
+            )
+            .unwrap();
+        let srv = device
+            .create(
+                "hdr.srv",
+                ObjectDesc::View {
+                    of: tex,
+                    kind: ViewKind::Srv,
+                },
+            )
+            .unwrap();
+        H {
+            device,
+            uav,
+            srv,
+            tex,
+        }
     }
 
     fn write(h: &H) -> Vec<Command> {
         vec![
             Command::SetPipelineState(1),
-            Command::SetResources { stage: ShaderStage::Compute, first_slot: 0, views: vec![h.uav] },
-            Command::Dispatch { dispatches: 1, threads: 64 },
+            Command::SetResources {
+                stage: ShaderStage::Compute,
+                first_slot: 0,
+                views: vec![h.uav],
+            },
+            Command::Dispatch {
+                dispatches: 1,
+                threads: 64,
+            },
         ]
     }
 
     fn read(h: &H) -> Vec<Command> {
         vec![
             Command::SetPipelineState(2),
-            Command::SetResources { stage: ShaderStage::Compute, first_slot: 0, views: vec![h.srv] },
-            Command::Dispatch { dispatches: 1, threads: 64 },
+            Command::SetResources {
+                stage: ShaderStage::Compute,
+                first_slot: 0,
+                views: vec![h.srv],
+            },
+            Command::Dispatch {
+                dispatches: 1,
+                threads: 64,
+            },
         ]
     }
 
@@ -362,7 +429,10 @@ mod hazards {
     fn a_barrier_that_skips_the_caches_orders_but_does_not_make_visible() {
         let h = setup();
         let barrier = flush(Access::NO_ACCESS, Access::NO_ACCESS);
-        assert_eq!(run(&h, &[(CS, write(&h)), (CS, vec![barrier]), (CS, read(&h))]), vec!["V0521"]);
+        assert_eq!(
+            run(&h, &[(CS, write(&h)), (CS, vec![barrier]), (CS, read(&h))]),
+            vec!["V0521"]
+        );
     }
 
     #[test]
@@ -375,7 +445,17 @@ mod hazards {
             access_before: Access::UNORDERED_ACCESS,
             access_after: Access::SHADER_RESOURCE,
         });
-        assert_eq!(run(&h, &[(CS, write(&h)), (CS, vec![Command::Barrier(g)]), (CS, read(&h))]), vec!["V0501"]);
+        assert_eq!(
+            run(
+                &h,
+                &[
+                    (CS, write(&h)),
+                    (CS, vec![Command::Barrier(g)]),
+                    (CS, read(&h))
+                ]
+            ),
+            vec!["V0501"]
+        );
     }
 
     #[test]
@@ -392,30 +472,49 @@ mod hazards {
         let mut h = setup();
         let gfx = QueueId::Graphics;
         let mut read_gfx = read(&h);
-        read_gfx[1] = Command::SetResources { stage: ShaderStage::Compute, first_slot: 0, views: vec![h.srv] };
+        read_gfx[1] = Command::SetResources {
+            stage: ShaderStage::Compute,
+            first_slot: 0,
+            views: vec![h.srv],
+        };
         // No fence: the read races the write.
-        assert_eq!(run(&h, &[(CS, write(&h)), (gfx, read_gfx.clone())]), vec!["V0511"]);
+        assert_eq!(
+            run(&h, &[(CS, write(&h)), (gfx, read_gfx.clone())]),
+            vec!["V0511"]
+        );
         // Fence after the write (with its caches written back), waited on before the read.
         let f = h.device.next_fence(CS);
         let mut producer = write(&h);
         producer.push(flush(Access::UNORDERED_ACCESS, Access::SHADER_RESOURCE));
-        producer.push(Command::InsertFence { fence: f, kickoff: true });
+        producer.push(Command::InsertFence {
+            fence: f,
+            kickoff: true,
+        });
         let mut consumer = vec![Command::WaitFence(f)];
         consumer.extend(read_gfx.clone());
         assert!(run(&h, &[(CS, producer.clone()), (gfx, consumer)]).is_empty());
         // The fence before the write does not cover it.
         let g = h.device.next_fence(CS);
-        let early = vec![Command::InsertFence { fence: g, kickoff: true }];
+        let early = vec![Command::InsertFence {
+            fence: g,
+            kickoff: true,
+        }];
         let mut consumer = vec![Command::WaitFence(g)];
         consumer.extend(read_gfx);
-        assert_eq!(run(&h, &[(CS, early), (CS, write(&h)), (gfx, consumer)]), vec!["V0511"]);
+        assert_eq!(
+            run(&h, &[(CS, early), (CS, write(&h)), (gfx, consumer)]),
+            vec!["V0511"]
+        );
     }
 
     #[test]
     fn waits_on_fences_never_inserted_are_reported() {
         let mut h = setup();
         let f = h.device.next_fence(CS);
-        assert_eq!(run(&h, &[(QueueId::Graphics, vec![Command::WaitFence(f)])]), vec!["V0601"]);
+        assert_eq!(
+            run(&h, &[(QueueId::Graphics, vec![Command::WaitFence(f)])]),
+            vec!["V0601"]
+        );
     }
 
     #[test]
@@ -424,7 +523,10 @@ mod hazards {
         let mut v = Validator::new(true);
         let f = h.device.next_fence(CS);
         let mut cmds = write(&h);
-        cmds.push(Command::InsertFence { fence: f, kickoff: true });
+        cmds.push(Command::InsertFence {
+            fence: f,
+            kickoff: true,
+        });
         v.observe(&h.device, CS, 0, 0, &cmds);
         h.device.submit(CS, 0, 0, cmds, 0).unwrap();
         // Bound and not yet covered by a passed fence.
@@ -435,11 +537,39 @@ mod hazards {
         let mut v2 = Validator::new(true);
         let mut cmds = write(&h);
         let g = h.device.next_fence(CS);
-        cmds.extend([Command::ClearState, Command::InsertFence { fence: g, kickoff: true }]);
+        cmds.extend([
+            Command::ClearState,
+            Command::InsertFence {
+                fence: g,
+                kickoff: true,
+            },
+        ]);
         v2.observe(&h.device, CS, 1, 0, &cmds);
         h.device.submit(CS, 1, 0, cmds, 0).unwrap();
         let t = h.device.wait_fence_cpu(g).unwrap();
         v2.observe_release(&h.device, h.tex, t, 1, 0);
         assert!(v2.diagnostics.is_empty(), "{:?}", v2.diagnostics);
     }
+}
+
+#[test]
+fn eb1_access_in_a_layout_that_does_not_allow_it() {
+    let f = fixture();
+    // Without the COMMON -> RENDER_TARGET transition, the clear and the draw write a texture
+    // in COMMON.
+    let bad = frame(&f, |c| {
+        c.remove(1);
+    });
+    let r = rules(&f, &bad);
+    assert!(!r.is_empty() && r.iter().all(|r| *r == "EB-1"), "{r:?}");
+}
+
+#[test]
+fn rl1_present_in_a_layout_other_than_present() {
+    let f = fixture();
+    let bad = frame(&f, |c| {
+        let t = c.len() - 2;
+        c.remove(t);
+    });
+    assert_eq!(rules(&f, &bad), vec!["RL-1"]);
 }
