@@ -66,8 +66,14 @@ pub struct BarrierPlan {
     pub initial: Vec<(Entity, Layout, Access)>,
     /// Layout and access each texture is left in at the end of the frame.
     pub finals: Vec<(Entity, Layout, Access)>,
-    /// Plans made so far (re-planned when the graph or the starting layouts change).
+        /// Plans made so far (re-planned when the graph or the starting layouts change).
     pub generation: u64,
+    /// Barriers for the first frame of this plan, when it differs from the steady state:
+    /// it starts from where the textures really are, and from unknown earlier accesses.
+    pub first_before: Vec<BarrierGroup<Entity>>,
+    pub first_after: Vec<BarrierGroup<Entity>>,
+    /// True during the first frame of the plan.
+    pub first_frame: bool,
 }
 
 /// Set when the graph changed and compile must run again.
@@ -77,5 +83,16 @@ pub struct GraphDirty(pub bool);
 impl Default for GraphDirty {
     fn default() -> Self {
         GraphDirty(true)
+    }
+}
+
+impl BarrierPlan {
+    /// The barriers before and after pass `i` this frame.
+    pub fn groups(&self, i: usize) -> (Option<&BarrierGroup<Entity>>, Option<&BarrierGroup<Entity>>) {
+        if self.first_frame && !self.first_before.is_empty() {
+            (self.first_before.get(i), self.first_after.get(i))
+        } else {
+            (self.before.get(i), self.after.get(i))
+        }
     }
 }

@@ -1,17 +1,45 @@
 //! Begin: apply the timeline's events for this frame, then give every new resource, view and
-//! swap chain its device object. Releases only set a request (FS-6); `release` destroys.
+//! swap chain its device object. Releases only set a request (FS-6); `release` destroys. On
+//! the first frame the device takes its profile, semantics and compute-unit limit from the
+//! settings (CC-2, CTX-4).
 
 use bevy_ecs::prelude::*;
 
 use crate::barrier::Layout;
-use crate::device::{Device, ObjectDesc};
-use crate::frame::{Fatal, TextureState};
+use crate::device::{Command, Device, ObjectDesc, Profile, QueueId};
+use crate::frame::{Clock, Fatal, TextureState};
 use crate::model::*;
 use crate::plan::GraphDirty;
 
 /// A swap chain asked to change size at the start of this frame.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct ResizeRequest(pub glam::UVec2);
+
+/// The device as the settings ask for it, before any work (CC-2, CTX-4).
+fn configure_device(device: &mut Device, settings: &Settings) -> Result<(), crate::device::DeviceError> {
+    if device.profile.name != settings.profile
+        && let Some(profile) = Profile::by_name(&settings.profile)
+    {
+        device.set_profile(profile);
+    }
+    device.set_semantics(settings.semantics);
+    if let Some(cus) = settings.compute_cu_limit {
+        for index in 0..crate::device::COMPUTE_QUEUES_PER_PIPE[0] {
+            device.set_compute_unit_limit(QueueId::Compute { pipe: 0, index }, cus)?;
+        }
+    }
+    Ok(())
+}
+
+/// CC-8: the system suspends the title for `frames` refreshes. Suspend locks compute and DMA
+/// once their kicked-off work drains; Resume unlocks them and resets all state (FS-11), which
+/// the recorder sets again in every list anyway (FS-12).
+fn suspend(device: &mut Device, clock: &mut Clock, frame: u64, frames: u32) -> Result<(), crate::device::DeviceError> {
+    let label = device.label("suspend");
+    device.submit(QueueId::Graphics, frame, label, [Command::Suspend], clock.cpu_ns)?;
+    clock.cpu_ns += device.profile.vsync_period_ns * frames as u64;
+    device.submit(QueueId::Graphics, frame, label, [Command::Resume], clock.cpu_ns)
+}
 
 /// Apply every timeline event due at this frame, in scene order.
 pub fn apply_timeline(
@@ -20,8 +48,23 @@ pub fn apply_timeline(
     mut timeline: ResMut<Timeline>,
     mut dirty: ResMut<GraphDirty>,
     views: Query<(Entity, &View)>,
+    settings: Res<Settings>,
+    mut device: ResMut<Device>,
+    mut clock: ResMut<Clock>,
+    mut fatal: ResMut<Fatal>,
 ) {
     let _span = tracy_client::span!("begin: timeline");
+    let fail = |fatal: &mut Fatal, source| {
+        fatal.set(crate::error::RuntimeError::Device {
+            frame: frame.0,
+            source,
+        })
+    };
+    if frame.0 == 0
+        && let Err(source) = configure_device(&mut device, &settings)
+    {
+        fail(&mut fatal, source);
+    }
     while let Some((at, event)) = timeline.events.get(timeline.cursor).cloned() {
         if at > frame.0 {
             break;
@@ -40,6 +83,11 @@ pub fn apply_timeline(
             }
             TimelineEvent::Add(e) => {
                 commands.entity(e).remove::<Dormant>();
+            }
+            TimelineEvent::Suspend { frames } => {
+                if let Err(source) = suspend(&mut device, &mut clock, frame.0, frames) {
+                    fail(&mut fatal, source);
+                }
             }
             TimelineEvent::Release(e) => {
                 let request = ReleaseRequest { requested: frame.0 };

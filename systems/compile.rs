@@ -208,6 +208,7 @@ pub fn compile_graph(
             add_wait(&mut out, b, a, false);
         }
     }
+        let queues: Vec<QueueId> = out.iter().map(|p| p.queue).collect();
     // Frame wrap-around: a conflicting use later in frame N on another queue must finish
     // before an earlier-ordered use of frame N+1.
     for y in 0..out.len() {
@@ -217,12 +218,16 @@ pub fn compile_graph(
             }
         }
     }
-    Ok(CompiledGraph {
-        passes: out,
-        culled,
-        edges,
-        generation: 0,
-    })
+        // A wait within the frame on a queue also covers everything that queue did last frame.
+    for p in &mut out {
+        let current: Vec<QueueId> = p.waits.iter().map(|&w| queues[w]).collect();
+                p.waits_previous.retain(|&w| !current.contains(&queues[w]));
+    }
+    let waited: Vec<usize> = out.iter().flat_map(|p| p.waits.iter().chain(&p.waits_previous).copied()).collect();
+    for (i, p) in out.iter_mut().enumerate() {
+        p.signals = waited.contains(&i);
+    }
+    Ok(CompiledGraph { passes: out, culled, edges, generation: 0 })
 }
 
 fn conflicts(a: &[PlannedUse], b: &[PlannedUse]) -> bool {

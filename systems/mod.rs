@@ -18,6 +18,10 @@
 //! | `Release` | destroy what was released once its fence passed | FS-6 |
 //! | `Simulate` | run the GPU; fences signal; timings recorded | |
 //! | `Report` | validation results, statistics, Tracy | RL-4 |
+//!
+//! A scene's frame script (`script.rs`) stands in for `Acquire` to `Submit`: while it exists
+//! those stages do not run and the script's commands are submitted in `Submit`; a pass
+//! script re-records its pass in `Record`.
 
 // Systems take their queries and resources as parameters; long parameter lists are the
 // idiom, not a smell.
@@ -39,6 +43,7 @@ mod release;
 mod report;
 mod retire;
 mod rotate;
+mod script;
 mod simulate;
 mod submit;
 mod wait_present;
@@ -93,6 +98,11 @@ pub fn frame_schedule() -> Schedule {
             .chain()
             .run_if(healthy),
     );
+    // A frame script replaces the graph stages; it submits in their place (systems/script.rs).
+    schedule.configure_sets(
+        (Acquire, WaitOnPresent, Rotate, Compile, Barriers, Record)
+            .distributive_run_if(script::no_frame_script),
+    );
     schedule.add_systems((
         (begin::apply_timeline, begin::materialize)
             .chain()
@@ -104,7 +114,15 @@ pub fn frame_schedule() -> Schedule {
         barriers::barrier_system.in_set(Barriers),
         wait_present::wait_on_present.in_set(WaitOnPresent),
         record::record_passes.in_set(Record),
-        submit::submit_passes.in_set(Submit),
+        script::record_pass_scripts
+            .in_set(Record)
+            .after(record::record_passes),
+        submit::submit_passes
+            .in_set(Submit)
+            .run_if(script::no_frame_script),
+        script::run_frame_script
+            .in_set(Submit)
+            .run_if(script::has_frame_script),
         present::present_frame.in_set(Present),
         release::release_objects.in_set(Release),
         simulate::simulate_gpu.in_set(Simulate),

@@ -56,11 +56,13 @@ pub fn present_frame(
         };
         if layout != Layout::PRESENT {
             let mut group = BarrierGroup::default();
+                        // Nothing on this queue touches the buffer after it until the next frame's wait on
+            // present: SyncAfter NONE, AccessAfter NO_ACCESS (barrier-spec A3.1).
             group.textures.push(TextureBarrier {
-                sync_before: Sync::ALL,
-                sync_after: Sync::ALL,
+                sync_before: Sync::RENDER_TARGET,
+                sync_after: Sync::NONE,
                 access_before: access,
-                access_after: Access::COMMON,
+                access_after: Access::NO_ACCESS,
                 layout_before: layout,
                 layout_after: Layout::PRESENT,
                 resource: buffer,

@@ -280,8 +280,8 @@ pub fn record_passes(
             queue: p.queue,
             work: pass_work,
             uses,
-            before: plan.before.get(i).map(map).unwrap_or_default(),
-            after: plan.after.get(i).map(map).unwrap_or_default(),
+                        before: plan.groups(i).0.map(map).unwrap_or_default(),
+            after: plan.groups(i).1.map(map).unwrap_or_default(),
             skip_rebind: settings.fault() == Some(Fault::SkipRebind),
         });
     }

@@ -1,15 +1,35 @@
-//! Simulate: let the device run everything submitted as far as it can. Fences signal, the
-//! present engine flips, and every executed command lands in the run's statistics.
+//! Simulate: let the device run everything submitted up to the CPU's present. Fences signal,
+//! the present engine flips, and every finished command lands in the run's statistics. A work
+//! item that overran the hang timeout stops the run (CC-8).
 
 use bevy_ecs::prelude::*;
 
 use crate::device::Device;
+use crate::error::RuntimeError;
+use crate::frame::Fatal;
+use crate::model::{FrameIndex, Settings};
 use crate::report::RunStats;
 
 /// Advance the GPU.
-pub fn simulate_gpu(mut device: ResMut<Device>, mut stats: ResMut<RunStats>) {
+pub fn simulate_gpu(
+    mut device: ResMut<Device>,
+    mut stats: ResMut<RunStats>,
+    mut fatal: ResMut<Fatal>,
+    settings: Res<Settings>,
+    frame: Res<FrameIndex>,
+) {
     let _span = tracy_client::span!("simulate");
     device.simulate();
     let executed = device.drain_executed();
     stats.absorb(&executed);
+    if stats.profile != device.profile.name {
+        stats.profile = device.profile.name.clone();
+    }
+    stats.async_compute = settings.async_compute;
+    if let Some(source) = device.fault() {
+        fatal.set(RuntimeError::Device {
+            frame: frame.0,
+            source,
+        });
+    }
 }

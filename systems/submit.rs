@@ -51,7 +51,8 @@ pub fn submit_passes(
 ) {
     let _span = tracy_client::span!("submit");
     let fault = settings.fault();
-    let mut dropped = false;
+        let mut dropped = false;
+    let mut seen = (0usize, 0usize);
     let previous = std::mem::take(&mut fences.current);
     fences.previous = previous;
     let work = &mut *work;
@@ -97,7 +98,7 @@ pub fn submit_passes(
             work.queues.push(p.queue);
         }
         if let Some(fault) = &fault {
-            inject(fault, &p.name, &mut commands, &mut dropped);
+                        inject(fault, &p.name, frame.0, &mut commands, &mut dropped, &mut seen);
         }
         count_sync(&mut stats, &commands);
         validator.observe(&device, p.queue, frame.0, p.label, &commands);
@@ -121,9 +122,45 @@ pub fn submit_passes(
 }
 
 /// Fault injection at submission: drop barriers or fence waits of one pass (or the first of
-/// the frame), or strip every barrier of its cache work. `dropped` remembers whether the
-/// frame's first occurrence is gone already.
-fn inject(fault: &Fault, pass: &str, commands: &mut Vec<Command>, dropped: &mut bool) {
+/// the frame, or the n-th), or strip every barrier of its cache work. `dropped` remembers
+/// whether the frame's first occurrence is gone already; `seen` counts barriers and waits
+/// submitted so far this frame.
+fn inject(fault: &Fault, pass: &str, frame: u64, commands: &mut Vec<Command>, dropped: &mut bool, seen: &mut (usize, usize)) {
+    match *fault {
+        Fault::DropNthBarrier { frame: f, index } if f == frame => {
+            for c in commands.iter_mut() {
+                if let Command::Barrier(g) = c {
+                    let (ng, nb, nt) = (g.global.len(), g.buffers.len(), g.textures.len());
+                    if index >= seen.0 && index < seen.0 + ng + nb + nt {
+                        let k = index - seen.0;
+                        if k < ng {
+                            g.global.remove(k);
+                        } else if k < ng + nb {
+                            g.buffers.remove(k - ng);
+                        } else {
+                            g.textures.remove(k - ng - nb);
+                        }
+                    }
+                    seen.0 += ng + nb + nt;
+                }
+            }
+            commands.retain(|c| !matches!(c, Command::Barrier(g) if g.is_empty()));
+            return;
+        }
+        Fault::DropNthFenceWait { frame: f, index } if f == frame => {
+            let mut k = seen.1;
+            commands.retain(|c| {
+                let keep = !matches!(c, Command::WaitFence(_)) || {
+                    k += 1;
+                    k - 1 != index
+                };
+                keep
+            });
+            seen.1 = k;
+            return;
+        }
+        _ => {}
+    }
     let mut drop_matching = |name: &Option<String>, is: fn(&Command) -> bool| {
         if !Fault::targets(name, pass, !*dropped) {
             return;

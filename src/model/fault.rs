@@ -22,8 +22,13 @@ pub enum Fault {
     SkipDecompress,
     /// Render targets are not set again after a clear (FS-8).
     SkipRebind,
-    /// Barriers keep their sync but write back and invalidate no cache (FS-2).
+        /// Barriers keep their sync but write back and invalidate no cache (FS-2).
     SkipCacheFlush,
+    /// In frame `frame`, the `index`-th individual barrier the passes submit is dropped
+    /// (`drop-nth-barrier=FRAME:INDEX`; for randomised tests).
+    DropNthBarrier { frame: u64, index: usize },
+    /// In frame `frame`, the `index`-th fence wait is dropped (`drop-nth-fence-wait=FRAME:INDEX`).
+    DropNthFenceWait { frame: u64, index: usize },
 }
 
 impl Fault {
@@ -69,7 +74,19 @@ impl FromStr for Fault {
             "early-release" => plain(Fault::EarlyRelease),
             "skip-decompress" => plain(Fault::SkipDecompress),
             "skip-rebind" => plain(Fault::SkipRebind),
-            "skip-cache-flush" => plain(Fault::SkipCacheFlush),
+                        "skip-cache-flush" => plain(Fault::SkipCacheFlush),
+            "drop-nth-barrier" | "drop-nth-fence-wait" => {
+                let (frame, index) = arg
+                    .as_deref()
+                    .and_then(|a| a.split_once(':'))
+                    .and_then(|(f, i)| Some((f.parse().ok()?, i.parse().ok()?)))
+                    .ok_or_else(|| format!("fault `{kind}` needs FRAME:INDEX"))?;
+                Ok(if kind == "drop-nth-barrier" {
+                    Fault::DropNthBarrier { frame, index }
+                } else {
+                    Fault::DropNthFenceWait { frame, index }
+                })
+            }
             _ => Err(format!(
                 "unknown fault `{kind}`; known: {}",
                 Fault::NAMES.join(", ")
@@ -92,7 +109,11 @@ impl fmt::Display for Fault {
             Fault::EarlyRelease => write!(f, "early-release"),
             Fault::SkipDecompress => write!(f, "skip-decompress"),
             Fault::SkipRebind => write!(f, "skip-rebind"),
-            Fault::SkipCacheFlush => write!(f, "skip-cache-flush"),
+                        Fault::SkipCacheFlush => write!(f, "skip-cache-flush"),
+            Fault::DropNthBarrier { frame, index } => write!(f, "drop-nth-barrier={frame}:{index}"),
+            Fault::DropNthFenceWait { frame, index } => {
+                write!(f, "drop-nth-fence-wait={frame}:{index}")
+            }
         }
     }
 }
@@ -112,7 +133,9 @@ mod tests {
             "early-release",
             "skip-decompress",
             "skip-rebind",
-            "skip-cache-flush",
+                        "skip-cache-flush",
+            "drop-nth-barrier=3:2",
+            "drop-nth-fence-wait=4:0",
         ] {
             let f: Fault = s.parse().unwrap();
             assert_eq!(f.to_string(), s);

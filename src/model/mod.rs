@@ -10,6 +10,8 @@ mod fault;
 mod lifetime;
 mod pass;
 mod resource;
+mod script;
+mod script_barrier;
 mod settings;
 mod swapchain;
 mod timeline;
@@ -19,6 +21,13 @@ pub use fault::Fault;
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{Disabled, Pass, QueueKind, Use, UseAccess, Work};
 pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags};
+pub use script::{
+    ChainBufferIndex, FrameScript, PassScript, Script, ScriptCommand, ScriptState, Slot, Submission,
+    Target,
+};
+pub use script_barrier::{
+    BufferBarrierDef, GlobalBarrierDef, RangeDef, TextureBarrierDef, barrier_group,
+};
 pub use settings::{BarrierMode, FrameIndex, Semantics, Settings};
 pub use swapchain::{BackBuffer, Rotation, SwapChain, SwapChainBuffer};
 pub use timeline::{Dormant, Timeline, TimelineEvent};

@@ -8,10 +8,12 @@ use super::Rotation;
 /// How the runtime synchronises passes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum BarrierMode {
+    /// Minimal enhanced barriers: exact sync, access and layout per resource (EB-1..EB-5).
+    #[default]
+    Enhanced,
     /// A global ALL -> ALL barrier with full cache write-back and invalidation between
     /// dependent passes, plus the layout transitions textures need. Correct, never minimal:
     /// the baseline other strategies are measured against.
-    #[default]
     Conservative,
 }
 
@@ -34,6 +36,11 @@ pub struct Settings {
     pub async_compute: bool,
     /// Compute pipe (0 below graphics, 1 above, CC-2) of the asynchronous compute queue.
     pub compute_pipe: u8,
+    /// Compute units the asynchronous compute queue may use when it is on pipe 0 (CC-2: the
+    /// device starts pipe-0 queues at 4; `None` keeps that).
+    pub compute_cu_limit: Option<u32>,
+    /// The simulated GPU, by name (`console-2013`, `console-2020`; see `device::Profile`).
+    pub profile: String,
     /// Check every executed stream with the validation layer.
     pub validation: bool,
     /// Simulated CPU time of one frame (recording and submission), in microseconds.
@@ -58,9 +65,11 @@ impl Default for Settings {
     fn default() -> Self {
         Self {
             frames_in_flight: 2,
-            barriers: BarrierMode::Conservative,
+            barriers: BarrierMode::Enhanced,
             async_compute: true,
             compute_pipe: 0,
+            compute_cu_limit: None,
+            profile: crate::device::DEFAULT_PROFILE.to_owned(),
             validation: false,
             cpu_frame_us: 1000.0,
             rotation: None,

@@ -16,6 +16,10 @@ pub enum TimelineEvent {
     Add(Entity),
     /// Request the release of a resource or view (FS-6: deferred until its fence passes).
     Release(Entity),
+    /// The system suspends the title for `frames` display refreshes before this frame: the
+    /// runtime submits Suspend, which locks compute and DMA once their work drains, then
+    /// Resume, after which all state must be set again (CC-8, FS-11).
+    Suspend { frames: u32 },
 }
 
 /// The events of a run, sorted by frame (stable, so same-frame events keep scene order).

@@ -79,8 +79,11 @@ struct Record {
     /// Stages of later work on the same queue that are ordered after this access.
     chained: Sync,
     /// Accesses this write has been made visible to (written back and invalidated).
-    visible: Access,
+        visible: Access,
     written_back: bool,
+    /// Other queues that invalidated their caches for this write after a fence ordered it
+    /// before them (bit per queue index).
+    visible_on: u16,
     label: u32,
     frame: u64,
 }
@@ -128,8 +131,10 @@ impl HazardTracker {
     fn visible(earlier: &Record, q: usize, access: Access) -> bool {
         if earlier.queue == q {
             earlier.written_back && (earlier.visible.is_empty() || earlier.visible.contains(access))
-        } else {
-            earlier.written_back
+                } else {
+            // Across queues: written back by the producer, invalidated by the consumer after
+            // the fence (FS-2: neither happens by itself).
+            earlier.written_back && earlier.visible_on & (1 << q) != 0
         }
     }
 
@@ -186,6 +191,7 @@ impl HazardTracker {
                 chained: Sync::empty(),
                 visible: Access::empty(),
                 written_back: false,
+                visible_on: 0,
                 label: at.label,
                 frame: at.frame,
             };
@@ -210,8 +216,17 @@ impl HazardTracker {
     /// is an end-of-pipe event, as the seed's render loop relies on), so only a write from
     /// another queue that no fence orders before it is a PRESENT_AFTER_WRITE.
     pub fn present(&mut self, at: At, buffer: ObjectKey) -> Option<Hazard> {
-        let q = at.queue.index();
+                let q = at.queue.index();
         self.advance(q);
+        // The flip waits for the queue to drain: everything before Present on this queue is
+        // complete before anything after it starts.
+        for state in self.resources.values_mut() {
+            for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
+                if r.queue == q {
+                    r.chained = Sync::ALL.expand();
+                }
+            }
+        }
         let w = self.resources.get(&buffer)?.write?;
         let done = w.queue == q || self.clocks[q][w.queue] > w.pos;
         (!done).then_some(Hazard {
@@ -226,13 +241,18 @@ impl HazardTracker {
     /// Apply a barrier group on `at.queue`: extend ordering and visibility of earlier
     /// accesses, and check layout transitions as read-modify-writes.
     pub fn barrier(&mut self, at: At, group: &BarrierGroup<ObjectKey>) -> Vec<Hazard> {
-        let q = at.queue.index();
+                let q = at.queue.index();
+        let clock = self.clocks[q];
         let apply = |r: &mut Record, before: Sync, after: Sync, ab: Access, aa: Access| {
             if r.queue != q {
+                // A consumer's barrier after the fence invalidates its caches for the write.
+                if r.write && clock[r.queue] > r.pos && aa != Access::NO_ACCESS {
+                    r.visible_on |= 1 << q;
+                }
                 return;
             }
             let before = before.expand();
-            if r.stages.union(r.chained).intersects(before) {
+            if r.chained.contains(Sync::ALL.expand()) || r.stages.union(r.chained).intersects(before) {
                 r.chained |= after.expand();
                 // AccessBefore COMMON stands for every write (barrier-spec A1).
                 let writes_back = ab.is_empty() || ab.contains(r.access);
@@ -307,6 +327,7 @@ impl HazardTracker {
                     chained: t.sync_after.expand(),
                     visible: t.access_after,
                     written_back: true,
+                    visible_on: 0,
                     label: at.label,
                     frame: at.frame,
                 });
@@ -324,7 +345,7 @@ impl HazardTracker {
         let before = touch.stages.expand();
         let reached = |r: &Record| {
             if r.queue == q {
-                r.stages.union(r.chained).intersects(before)
+                r.chained.contains(Sync::ALL.expand()) || r.stages.union(r.chained).intersects(before)
             } else {
                 self.clocks[q][r.queue] > r.pos
             }

@@ -18,6 +18,7 @@
 //! | V0302 | CTX-5 | first map of a resource in a list is not write-discard |
 //! | V0401 | FS-4 | buffer presented without a decompression since it was last written |
 
+mod barriers;
 mod diagnostic;
 mod hazard;
 mod stream;

@@ -42,8 +42,13 @@ pub struct Validator {
     pub(super) hazards: super::hazard::HazardTracker,
     /// What each queue has bound, for working out what draws and dispatches touch.
     pub(super) bindings: HashMap<QueueId, super::touches::Bindings>,
-    /// Texture layouts as the stream's barriers left them.
+        /// Texture layouts as the stream's barriers left them.
     pub(super) layouts: HashMap<ObjectKey, crate::barrier::Layout>,
+        /// Barrier-call history per queue for the checks of EB-11 and EB-7: barriers on one queue
+    /// are sequential; across queues only fences order them.
+        pub(super) barrier_calls: HashMap<QueueId, crate::barrier::BarrierTracker<ObjectKey>>,
+    /// The queue of the last barrier naming each resource.
+    pub(super) barrier_queue: HashMap<ObjectKey, QueueId>,
 }
 
 pub(super) struct Ctx<'a> {
@@ -128,7 +133,7 @@ impl Validator {
         }
     }
 
-    pub(super) fn report(
+        pub(super) fn report(
         &mut self,
         ctx: &Ctx,
         command: usize,
@@ -137,9 +142,23 @@ impl Validator {
         resource: Option<ObjectKey>,
         message: String,
     ) {
+        self.report_with(ctx, command, code, rule, Severity::Error, resource, message);
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn report_with(
+        &mut self,
+        ctx: &Ctx,
+        command: usize,
+        code: &'static str,
+        rule: &'static str,
+        severity: Severity,
+        resource: Option<ObjectKey>,
+        message: String,
+    ) {
         self.diagnostics.push(Diagnostic {
             code,
-            severity: Severity::Error,
+            severity,
             rule,
             frame: ctx.frame,
             queue: ctx.queue.to_string(),

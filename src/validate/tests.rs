@@ -490,7 +490,19 @@ mod hazards {
             fence: f,
             kickoff: true,
         });
-        let mut consumer = vec![Command::WaitFence(f)];
+                let mut consumer = vec![Command::WaitFence(f)];
+        consumer.extend(read_gfx.clone());
+        // Ordered, but the consumer never invalidated its caches (FS-2).
+        assert_eq!(run(&h, &[(CS, producer.clone()), (gfx, consumer)]), vec!["V0521"]);
+        let mut acquire = BarrierGroup::default();
+        acquire.buffers.push(crate::barrier::BufferBarrier {
+            sync_before: Sync::NONE,
+            sync_after: Sync::COMPUTE_SHADING,
+            access_before: Access::NO_ACCESS,
+            access_after: Access::SHADER_RESOURCE,
+            resource: h.tex,
+        });
+        let mut consumer = vec![Command::WaitFence(f), Command::Barrier(acquire)];
         consumer.extend(read_gfx.clone());
         assert!(run(&h, &[(CS, producer.clone()), (gfx, consumer)]).is_empty());
         // The fence before the write does not cover it.

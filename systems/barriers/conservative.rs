@@ -12,45 +12,10 @@
 use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
 
+use super::{TextureStart, can_transition};
 use crate::barrier::*;
 use crate::device::QueueId;
-use crate::frame::TextureState;
-use crate::model::{Lifetime, Settings};
-use crate::plan::{BarrierPlan, CompiledGraph, GraphDirty};
-
-/// What the planner knows about a texture before the frame.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TextureStart {
-    pub state: TextureState,
-    pub transient: bool,
-}
-
-/// True when `queue` may transition between the two layouts (barrier-spec A5).
-pub fn can_transition(queue: QueueId, from: Layout, to: Layout) -> bool {
-    let compute_ok = |l: Layout| {
-        matches!(
-            l,
-            Layout::Undefined
-                | Layout::Common
-                | Layout::GenericRead
-                | Layout::UnorderedAccess
-                | Layout::ShaderResource
-                | Layout::CopySource
-                | Layout::CopyDest
-                | Layout::ComputeQueueCommon
-                | Layout::ComputeQueueGenericRead
-                | Layout::ComputeQueueUnorderedAccess
-                | Layout::ComputeQueueShaderResource
-                | Layout::ComputeQueueCopySource
-                | Layout::ComputeQueueCopyDest
-        )
-    };
-    match queue {
-        QueueId::Graphics => true,
-        QueueId::Compute { .. } => compute_ok(from) && compute_ok(to),
-        QueueId::Dma { .. } => from == to,
-    }
-}
+use crate::plan::{BarrierPlan, CompiledGraph};
 
 /// The full flush of the conservative strategy, in the sync and access a queue supports.
 pub fn full_flush(queue: QueueId) -> GlobalBarrier {
@@ -247,48 +212,3 @@ pub fn plan_conservative(
     Ok(plan)
 }
 
-/// Re-plan when the graph changed or textures start the frame somewhere the plan did not
-/// assume (after the first frame, a resize, a recompile). Steady state costs a comparison.
-pub fn barrier_system(
-    graph: Res<CompiledGraph>,
-    mut plan: ResMut<BarrierPlan>,
-    mut fatal: ResMut<crate::frame::Fatal>,
-    dirty: Res<GraphDirty>,
-    settings: Res<Settings>,
-    frame: Res<crate::model::FrameIndex>,
-    states: Query<(&TextureState, Option<&Lifetime>)>,
-    mut last_generation: Local<u64>,
-) {
-    let _span = tracy_client::span!("barriers");
-    let _ = (&settings, &dirty);
-    let unchanged = *last_generation == graph.generation
-        && plan.initial.iter().all(|(e, l, a)| {
-            states.get(*e).is_ok_and(|(s, lt)| {
-                lt == Some(&Lifetime::Transient) || (s.layout == *l && s.access == *a)
-            })
-        });
-    if unchanged {
-        return;
-    }
-    let start = |e: Entity| match states.get(e) {
-        Ok((s, lt)) => TextureStart {
-            state: *s,
-            transient: lt == Some(&Lifetime::Transient),
-        },
-        Err(_) => TextureStart {
-            state: TextureState::new(Layout::Common),
-            transient: false,
-        },
-    };
-    match plan_conservative(&graph, start) {
-        Ok(mut p) => {
-            p.generation = plan.generation + 1;
-            *plan = p;
-            *last_generation = graph.generation;
-        }
-        Err(message) => fatal.set(crate::error::RuntimeError::Schedule {
-            frame: frame.0,
-            message,
-        }),
-    }
-}

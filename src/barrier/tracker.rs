@@ -1,0 +1,421 @@
+//! The stateful half of barrier validation (EB-11, EB-7, barrier-spec A3.4, A4, A8, A9).
+//!
+//! Some rules are about history, not about one barrier: LayoutBefore and AccessBefore must
+//! match what the previous barrier left (or what was assumed at the first one), a later
+//! SyncBefore must contain the earlier SyncAfter, an end-split must close an open begin-split
+//! with identical layouts and accesses and nothing in between, and a texture last moved by a
+//! legacy barrier must be back in COMMON before an enhanced barrier names it (and the other way
+//! round). The tracker keeps, per resource and subresource, just enough to check those: last
+//! layout, last SyncAfter and AccessAfter, an open split, a legacy state. It runs the stateless
+//! checks of `validate.rs` first, and commits a barrier's effect only if the barrier is valid,
+//! so one refusal does not cascade into a stream of follow-on errors.
+//!
+//! State survives submissions: the Xbox does not flush at an ExecuteCommandLists boundary
+//! (EB-8a), so the sequential-sync rule spans them too.
+
+use super::history::{SubState, transition};
+use super::legacy::LegacyBarrier;
+use super::states::{ResourceStates, enhanced_state};
+use super::triple::Halves;
+use super::{
+    BarrierError, BarrierGroup, Layout, QueueType, ResourceInfo, Subresources, buffer_halves,
+    texture_halves, validate_buffer, validate_global, validate_texture,
+};
+use std::collections::BTreeMap;
+
+/// Per-subresource barrier history, for the checks that need it (A9, A3.4, A4, EB-7).
+#[derive(Clone, Debug)]
+pub struct BarrierTracker<R> {
+    subs: BTreeMap<(R, u64), SubState>,
+    warnings: Vec<BarrierError>,
+}
+
+impl<R> Default for BarrierTracker<R> {
+    fn default() -> Self {
+        Self {
+            subs: BTreeMap::new(),
+            warnings: Vec::new(),
+        }
+    }
+}
+
+impl<R: Clone + Ord> BarrierTracker<R> {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// What is known of `subresource` of `resource`.
+    pub fn state(&self, resource: &R, subresource: u64) -> Option<&SubState> {
+        self.subs.get(&(resource.clone(), subresource))
+    }
+
+    /// Record a texture's creation layout for every subresource (A2 "creation with an initial
+    /// layout"); without it the first barrier's LayoutBefore is assumed (A9).
+    pub fn set_layout(&mut self, resource: R, info: &ResourceInfo, layout: Layout) {
+        self.for_all(resource, info, |s| s.layout = Some(layout));
+    }
+
+        /// Forget everything about `resource`: its history restarts at the next barrier, whose
+    /// Before half is then assumed (A9). Used when another queue took it over behind a fence.
+    pub fn forget(&mut self, resource: &R) {
+        self.subs.retain(|(r, _), _| r != resource);
+    }
+
+    /// Record that `resource` is in legacy state `state` (EB-7). Buffers are treated as COMMON.
+    pub fn set_legacy_state(&mut self, resource: R, info: &ResourceInfo, state: ResourceStates) {
+        if info.texture().is_some() {
+            self.for_all(resource, info, |s| s.legacy = Some(state));
+        }
+    }
+
+    fn for_all(&mut self, resource: R, info: &ResourceInfo, f: impl Fn(&mut SubState)) {
+        let subs = match info {
+            ResourceInfo::Texture(t) if t.check().is_ok() => {
+                Subresources::all(t).indices(t).collect()
+            }
+            ResourceInfo::Texture(_) => Vec::new(),
+            ResourceInfo::Buffer => vec![0],
+        };
+        for i in subs {
+            f(self.subs.entry((resource.clone(), i)).or_default());
+        }
+    }
+
+    /// Warnings gathered by [`apply`](Self::apply) since the last call.
+    pub fn take_warnings(&mut self) -> Vec<BarrierError> {
+        std::mem::take(&mut self.warnings)
+    }
+
+    /// Check one Barrier call on `queue` and, for each valid barrier, record its effect.
+    /// Errors refuse the call (`Err` lists them); warnings are kept for
+    /// [`take_warnings`](Self::take_warnings).
+    pub fn apply(
+        &mut self,
+        group: &BarrierGroup<R>,
+        queue: QueueType,
+        info: impl Fn(&R) -> Option<ResourceInfo>,
+    ) -> Result<(), Vec<BarrierError>> {
+        let mut findings = Vec::new();
+        if group.is_empty() {
+            findings.push(BarrierError::EmptyBarrierCall);
+        }
+        for g in &group.global {
+            findings.extend(validate_global(g, queue));
+        }
+        for b in &group.buffers {
+            let Some(i) = info(&b.resource) else {
+                findings.push(BarrierError::UnknownResource);
+                continue;
+            };
+            let stateless = validate_buffer(b, queue, &i);
+            let ok = !stateless.iter().any(BarrierError::is_error);
+            findings.extend(stateless);
+            if ok {
+                let h = buffer_halves(b);
+                findings.extend(self.step(&b.resource, [0u64].into_iter(), &h, false));
+            }
+        }
+        for t in &group.textures {
+            let Some(i) = info(&t.resource) else {
+                findings.push(BarrierError::UnknownResource);
+                continue;
+            };
+            let (stateless, subs) = validate_texture(t, queue, &i);
+            let ok = !stateless.iter().any(BarrierError::is_error);
+            findings.extend(stateless);
+            if let (true, Some(subs), ResourceInfo::Texture(tex)) = (ok, subs, &i) {
+                let h = texture_halves(t);
+                findings.extend(self.step(&t.resource, subs.indices(tex), &h, true));
+            }
+        }
+        let (errors, warnings) = super::partition(findings);
+        self.warnings.extend(warnings);
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Check one valid barrier against each subresource's history; commit if all agree.
+    fn step(
+        &mut self,
+        resource: &R,
+        subs: impl Iterator<Item = u64>,
+        h: &Halves,
+        texture: bool,
+    ) -> Vec<BarrierError> {
+        let mut errors = Vec::new();
+        let mut next = Vec::new();
+        for i in subs {
+            let s = self
+                .subs
+                .get(&(resource.clone(), i))
+                .copied()
+                .unwrap_or_default();
+            match transition(s, h, texture, i) {
+                Ok(n) => next.push((i, n)),
+                Err(e) => errors.extend(e),
+            }
+        }
+        if errors.is_empty() {
+            for (i, n) in next {
+                self.subs.insert((resource.clone(), i), n);
+            }
+        }
+        errors
+    }
+
+    /// Record legacy barriers (EB-7, A8): a texture last moved by an enhanced barrier must be
+    /// in LAYOUT_COMMON before a legacy transition names it. Buffers are treated as COMMON.
+    pub fn apply_legacy(
+        &mut self,
+        barriers: &[LegacyBarrier<R>],
+        info: impl Fn(&R) -> Option<ResourceInfo>,
+    ) -> Result<(), Vec<BarrierError>> {
+        let mut errors = Vec::new();
+        for b in barriers {
+            let LegacyBarrier::Transition {
+                resource,
+                subresource,
+                after,
+                ..
+            } = b
+            else {
+                continue;
+            };
+            let Some(i @ ResourceInfo::Texture(tex)) = info(resource) else {
+                continue;
+            };
+            let subs = match super::legacy::legacy_subresources(*subresource, &tex) {
+                Ok(s) => s,
+                Err(e) => {
+                    errors.push(e);
+                    continue;
+                }
+            };
+            let layout = enhanced_state(*after, &i).ok().and_then(|e| e.layout);
+            for idx in subs.indices(&tex) {
+                let s = self.subs.entry((resource.clone(), idx)).or_default();
+                if let (None, Some(l)) = (s.legacy, s.layout)
+                    && l != Layout::Common
+                {
+                    errors.push(BarrierError::LegacyBarrierOnEnhancedLayout {
+                        subresource: idx,
+                        layout: l,
+                    });
+                    continue;
+                }
+                *s = SubState {
+                    layout,
+                    legacy: Some(*after),
+                    ..SubState::default()
+                };
+            }
+        }
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Close an ExecuteCommandLists scope: buffer and LAYOUT_COMMON splits still open are
+    /// reported as warnings (EB-11); other splits may legally stay open.
+    pub fn end_submission(&self) -> Vec<BarrierError> {
+        self.subs
+            .iter()
+            .filter_map(|((_, i), s)| {
+                let open = s.open_split?;
+                let common = match open.layouts {
+                    None => true,
+                    Some((b, a)) => b == Layout::Common || a == Layout::Common,
+                };
+                common.then_some(BarrierError::SplitCrossesSubmission { subresource: *i })
+            })
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::barrier::{
+        ALL_SUBRESOURCES, Access, BufferBarrier, SubresourceRange, Sync, TextureBarrier,
+        TextureBarrierFlags, TextureInfo,
+    };
+    use QueueType::Direct;
+
+    const RT: u32 = 1;
+    const BUF: u32 = 2;
+
+    fn info(r: &u32) -> Option<ResourceInfo> {
+        match *r {
+            RT => Some(ResourceInfo::Texture(TextureInfo::render_target(
+                2,
+                1,
+                1 << 20,
+            ))),
+            BUF => Some(ResourceInfo::Buffer),
+            _ => None,
+        }
+    }
+
+    /// One texture barrier on the two-mip render target.
+    fn tex(s: [Sync; 2], a: [Access; 2], l: [Layout; 2]) -> BarrierGroup<u32> {
+        let textures = vec![TextureBarrier {
+            sync_before: s[0],
+            sync_after: s[1],
+            access_before: a[0],
+            access_after: a[1],
+            layout_before: l[0],
+            layout_after: l[1],
+            resource: RT,
+            range: SubresourceRange::ALL,
+            flags: TextureBarrierFlags::default(),
+        }];
+        BarrierGroup {
+            textures,
+            ..BarrierGroup::default()
+        }
+    }
+
+    fn rt_to_srv() -> BarrierGroup<u32> {
+        tex(
+            [Sync::RENDER_TARGET, Sync::PIXEL_SHADING],
+            [Access::RENDER_TARGET, Access::SHADER_RESOURCE],
+            [Layout::RenderTarget, Layout::ShaderResource],
+        )
+    }
+
+    fn srv_to_rt() -> BarrierGroup<u32> {
+        tex(
+            [Sync::PIXEL_SHADING, Sync::RENDER_TARGET],
+            [Access::SHADER_RESOURCE, Access::RENDER_TARGET],
+            [Layout::ShaderResource, Layout::RenderTarget],
+        )
+    }
+
+    fn legacy(before: ResourceStates, after: ResourceStates) -> [LegacyBarrier<u32>; 1] {
+        let split = Default::default();
+        let subresource = ALL_SUBRESOURCES;
+        [LegacyBarrier::Transition {
+            resource: RT,
+            subresource,
+            before,
+            after,
+            split,
+        }]
+    }
+
+    fn names(r: Result<(), Vec<BarrierError>>) -> Vec<&'static str> {
+        r.err()
+            .unwrap_or_default()
+            .iter()
+            .map(BarrierError::name)
+            .collect()
+    }
+
+    const NONE: [&str; 0] = [];
+
+    #[test]
+    fn a9_creation_layout_is_the_known_layout() {
+        let mut t = BarrierTracker::new();
+        t.set_layout(RT, &info(&RT).unwrap(), Layout::ShaderResource);
+        let errs = names(t.apply(&rt_to_srv(), Direct, info));
+        assert_eq!(errs, ["LayoutMismatch", "LayoutMismatch"], "one per mip");
+        // Refused barriers leave no trace: the texture is still in SHADER_RESOURCE.
+        let layout = |t: &BarrierTracker<u32>, i| t.state(&RT, i).and_then(|s| s.layout);
+        assert_eq!(layout(&t, 0), Some(Layout::ShaderResource));
+        assert_eq!(names(t.apply(&srv_to_rt(), Direct, info)), NONE);
+        assert_eq!(names(t.apply(&rt_to_srv(), Direct, info)), NONE);
+        assert_eq!(layout(&t, 1), Some(Layout::ShaderResource));
+    }
+
+    #[test]
+    fn stateless_errors_and_warnings_pass_through() {
+        let mut t = BarrierTracker::<u32>::new();
+        assert_eq!(t.apply(&BarrierGroup::default(), Direct, info), Ok(()));
+        assert_eq!(t.take_warnings(), vec![BarrierError::EmptyBarrierCall]);
+        let errs = names(t.apply(&rt_to_srv(), QueueType::Copy, info));
+        assert!(errs.contains(&"CopyQueueNotCommon"), "{errs:?}");
+        assert!(t.state(&RT, 0).is_none(), "nothing recorded");
+        let mut unknown = rt_to_srv();
+        unknown.textures[0].resource = 7;
+        assert_eq!(names(t.apply(&unknown, Direct, info)), ["UnknownResource"]);
+    }
+
+    #[test]
+    fn a8_legacy_barrier_needs_layout_common() {
+        let mut t = BarrierTracker::new();
+        t.apply(&rt_to_srv(), Direct, info).unwrap();
+        let to_rt = legacy(
+            ResourceStates::PIXEL_SHADER_RESOURCE,
+            ResourceStates::RENDER_TARGET,
+        );
+        let errs = names(t.apply_legacy(&to_rt, info));
+        assert_eq!(
+            errs,
+            [
+                "LegacyBarrierOnEnhancedLayout",
+                "LegacyBarrierOnEnhancedLayout"
+            ]
+        );
+        // Back to COMMON first, and the legacy barrier is accepted.
+        let to_common = tex(
+            [Sync::PIXEL_SHADING, Sync::ALL],
+            [Access::SHADER_RESOURCE, Access::COMMON],
+            [Layout::ShaderResource, Layout::Common],
+        );
+        t.apply(&to_common, Direct, info).unwrap();
+        assert_eq!(names(t.apply_legacy(&to_rt, info)), NONE);
+        let state = t.state(&RT, 0).and_then(|s| s.legacy);
+        assert_eq!(state, Some(ResourceStates::RENDER_TARGET));
+    }
+
+    #[test]
+    fn eb7_enhanced_barrier_needs_legacy_common() {
+        let mut t = BarrierTracker::new();
+        t.set_legacy_state(RT, &info(&RT).unwrap(), ResourceStates::RENDER_TARGET);
+        let from_common = tex(
+            [Sync::ALL, Sync::PIXEL_SHADING],
+            [Access::COMMON, Access::SHADER_RESOURCE],
+            [Layout::Common, Layout::ShaderResource],
+        );
+        let errs = names(t.apply(&from_common, Direct, info));
+        assert_eq!(errs, ["LegacyStateNotCommon", "LegacyStateNotCommon"]);
+        let to_common = legacy(ResourceStates::RENDER_TARGET, ResourceStates::COMMON);
+        t.apply_legacy(&to_common, info).unwrap();
+        assert_eq!(names(t.apply(&from_common, Direct, info)), NONE);
+    }
+
+    #[test]
+    fn eb11_buffer_and_common_splits_do_not_cross_submissions() {
+        let mut t = BarrierTracker::new();
+        let mut b = BufferBarrier {
+            sync_before: Sync::COPY,
+            sync_after: Sync::SPLIT,
+            access_before: Access::COPY_DEST,
+            access_after: Access::SHADER_RESOURCE,
+            resource: BUF,
+        };
+        let begin = BarrierGroup {
+            buffers: vec![b],
+            ..BarrierGroup::default()
+        };
+        t.apply(&begin, Direct, info).unwrap();
+        let mut rt_begin = rt_to_srv();
+        rt_begin.textures[0].sync_after = Sync::SPLIT;
+        t.apply(&rt_begin, Direct, info).unwrap();
+        // Only the buffer split warns; a RENDER_TARGET -> SHADER_RESOURCE split may stay open.
+        let crossing = BarrierError::SplitCrossesSubmission { subresource: 0 };
+        assert_eq!(t.end_submission(), vec![crossing]);
+        (b.sync_before, b.sync_after) = (Sync::SPLIT, Sync::PIXEL_SHADING);
+        let end = BarrierGroup {
+            buffers: vec![b],
+            ..BarrierGroup::default()
+        };
+        t.apply(&end, Direct, info).unwrap();
+        assert!(t.end_submission().is_empty());
+    }
+}

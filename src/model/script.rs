@@ -1,0 +1,456 @@
+//! Command scripts: a frame, or one pass, given as the explicit device commands a title
+//! issues, executed as written.
+//!
+//! A frame graph describes what a frame needs and lets the runtime decide how; a title being
+//! ported already has its own stream and wants to know whether *that* is legal under fast
+//! semantics (RL-4: port on a validated device first). A script is that stream, written in
+//! the device's own command set ([`crate::device::Command`]) with names instead of handles,
+//! plus the two CPU-side calls a render loop makes between commands: creating a view
+//! ([`ScriptCommand::CreateView`], RL-6 makes one every frame) and the final release of an
+//! object ([`ScriptCommand::Release`], FS-6, RL-3). The validation layer sees a script's
+//! stream exactly as it sees the runtime's own, so the seed's loops and mistakes can be
+//! checked as the seed writes them.
+//!
+//! The types are generic over how an object is named: `String` in a scene file, [`Target`]
+//! once the loader has resolved names to entities. Device handles are only looked up when a
+//! command executes, because what a name stands for changes while a frame runs: a swap chain
+//! means the buffer at index 0 *at that moment* (each Present rotates it, RL-5), and a view
+//! made by `CreateView` exists from the moment it is made.
+//!
+//! [`Script::frames`] holds one command list per frame of a loop; frame `i` runs list `i`
+//! and, past the end, the lists cycle from [`Script::repeat_from`]. That is how a script
+//! says what a title keeps in its own per-frame index: one list per back buffer for saved
+//! views (RL-5), one per ring slot for fenced views (RL-6), a prologue before the loop.
+
+use bevy_ecs::prelude::*;
+use hashbrown::HashMap;
+use serde::{Deserialize, Serialize};
+
+use super::script_barrier::{BufferBarrierDef, GlobalBarrierDef, TextureBarrierDef};
+use super::{QueueKind, ViewKind};
+use crate::device::{FenceId, MapMode, ObjectKey, ShaderStage};
+
+/// A frame script: one list of submissions per frame of the loop.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename = "Script",
+    deny_unknown_fields,
+    bound(deserialize = "R: Deserialize<'de>")
+)]
+pub struct Script<R> {
+    pub frames: Vec<Vec<Submission<R>>>,
+    /// After the last list, frames cycle over `frames[repeat_from..]` (0: the whole list),
+    /// so the lists before it run once, as a prologue.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub repeat_from: usize,
+}
+
+impl<R> Script<R> {
+    /// The list frame `frame` runs, or `None` for a script without frames.
+    pub fn list_for(&self, frame: u64) -> Option<usize> {
+        let len = self.frames.len() as u64;
+        if frame < len {
+            return Some(frame as usize);
+        }
+        let from = (self.repeat_from as u64).min(len.checked_sub(1)?);
+        Some((from + (frame - from) % (len - from)) as usize)
+    }
+}
+
+/// Commands played back on one queue, as one command list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename = "Submission",
+    deny_unknown_fields,
+    bound(deserialize = "R: Deserialize<'de>")
+)]
+pub struct Submission<R> {
+    /// `Graphics`, `Compute` (the asynchronous compute queue of `compute_pipe`, CC-2) or
+    /// `Copy` (DMA engine 0).
+    #[serde(default)]
+    pub queue: QueueKind,
+    /// What diagnostics call the list (their "pass"); `script` when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    pub commands: Vec<ScriptCommand<R>>,
+}
+
+/// What a loaded script's name stands for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A texture, buffer, view or swap chain of the scene. A swap chain means the buffer at
+    /// index 0 when the command executes (or, in a pass script's view slot, the view the
+    /// runtime rotated for this frame, FS-9).
+    Entity(Entity),
+    /// `"chain[i]"`: buffer `i` of a swap chain, by creation index.
+    ChainBuffer { chain: Entity, index: u32 },
+    /// A view made by the script's own `CreateView`.
+    Local(String),
+}
+
+/// What a reference is used for; decides which kinds of object it may name (checked when
+/// loading) and how a swap chain resolves (when executing).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Slot {
+    /// A view bound or cleared: render targets, depth, shader resources, Clear*View,
+    /// PlaceSwapChainView's view.
+    View,
+    /// A buffer bound or mapped, or a buffer barrier's resource.
+    Buffer,
+    /// A texture barrier's resource: a texture or a swap-chain buffer.
+    Texture,
+    /// A copy's source or destination: a texture, buffer or swap-chain buffer.
+    Copy,
+    /// A back buffer: WaitOnPresent, PlaceSwapChainView's buffer.
+    BackBuffer,
+    /// What Decompress names: a texture, a swap-chain buffer, or a view of one.
+    Decompress,
+    /// What Present names: a swap chain (FS-11, RL-5).
+    Chain,
+    /// What CreateView views: a texture, buffer or swap-chain buffer.
+    ViewOf,
+    /// What Release frees: a texture, buffer or view (FS-6, RL-3).
+    Release,
+}
+
+/// `ShaderStage`'s serde form, in the command set's names.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "ShaderStage", rename = "ShaderStage")]
+enum ShaderStageDef {
+    Vertex,
+    Pixel,
+    Compute,
+}
+
+/// `MapMode`'s serde form (CTX-5).
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "MapMode", rename = "MapMode")]
+enum MapModeDef {
+    WriteDiscard,
+    NoOverwrite,
+}
+
+/// One script command: the device command set ([`crate::device::Command`]) with names, plus
+/// the CPU-side `CreateView` and `Release`. Named like the device's commands.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename = "Command",
+    deny_unknown_fields,
+    bound(deserialize = "R: Deserialize<'de>")
+)]
+pub enum ScriptCommand<R> {
+    SetRenderTargets {
+        rtvs: Vec<R>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dsv: Option<R>,
+    },
+    SetViewport {
+        width: u32,
+        height: u32,
+    },
+    SetPipelineState(u32),
+    /// RB-1: consecutive slots from `first_slot`.
+    SetResources {
+        #[serde(with = "ShaderStageDef")]
+        stage: ShaderStage,
+        #[serde(default)]
+        first_slot: u32,
+        views: Vec<R>,
+    },
+    SetVertexBuffers(Vec<R>),
+    SetIndexBuffer(R),
+    SetConstantBuffers {
+        #[serde(with = "ShaderStageDef")]
+        stage: ShaderStage,
+        buffers: Vec<R>,
+    },
+    /// Unbind everything (FS-11).
+    ClearState,
+    Draw {
+        #[serde(default = "one")]
+        draws: u32,
+        #[serde(default)]
+        vertices: u64,
+        #[serde(default)]
+        pixels: u64,
+    },
+    Dispatch {
+        #[serde(default = "one")]
+        dispatches: u32,
+        #[serde(default)]
+        threads: u64,
+    },
+    CopyResource {
+        src: R,
+        dst: R,
+        bytes: u64,
+    },
+    /// A clear unbinds its view (FS-8).
+    ClearRenderTarget(R),
+    ClearDepthStencil(R),
+    ClearUnorderedAccess(R),
+    /// One barrier call: global, buffer and texture barriers, each list optional (EB-6).
+    Barrier {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        global: Vec<GlobalBarrierDef>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        buffers: Vec<BufferBarrierDef<R>>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        textures: Vec<TextureBarrierDef<R>>,
+    },
+    /// Each insert makes a new fence; `WaitFence` names the latest of that name (FN-1).
+    /// `kickoff: false` activates it only at a later kickoff (FN-3).
+    InsertFence {
+        name: String,
+        #[serde(default = "yes")]
+        kickoff: bool,
+    },
+    /// Halt this queue until the latest fence of that name is reached (FN-2). Before any
+    /// insert of that name it waits on a fence that does not exist yet: a deadlock (FN-3).
+    WaitFence(String),
+    Kickoff,
+    /// Wait until the buffer has left presentation (FS-5).
+    WaitOnPresent(R),
+    Decompress(R),
+    /// Re-point a view at a back buffer (RL-7).
+    PlaceSwapChainView {
+        view: R,
+        buffer: R,
+    },
+    Map {
+        resource: R,
+        #[serde(with = "MapModeDef")]
+        mode: MapMode,
+    },
+    Unmap(R),
+    /// Show the chain's buffer 0 and rotate (RL-5); resets all state (FS-11).
+    Present(R),
+    /// CPU side: make a view now, under a name later commands use (RL-6). Making one under
+    /// a name that still holds a live view releases that view first, as assigning a smart
+    /// pointer would (and is checked like `Release`).
+    CreateView {
+        name: String,
+        of: R,
+        kind: ViewKind,
+    },
+    /// CPU side: the final release of an object, now (FS-6, RL-3). A view name `CreateView`
+    /// has not made yet releases nothing, like releasing a null pointer.
+    Release(R),
+}
+
+impl<R> ScriptCommand<R> {
+    /// The command's name, as in the file.
+    pub fn name(&self) -> &'static str {
+        match self {
+            ScriptCommand::SetRenderTargets { .. } => "SetRenderTargets",
+            ScriptCommand::SetViewport { .. } => "SetViewport",
+            ScriptCommand::SetPipelineState(_) => "SetPipelineState",
+            ScriptCommand::SetResources { .. } => "SetResources",
+            ScriptCommand::SetVertexBuffers(_) => "SetVertexBuffers",
+            ScriptCommand::SetIndexBuffer(_) => "SetIndexBuffer",
+            ScriptCommand::SetConstantBuffers { .. } => "SetConstantBuffers",
+            ScriptCommand::ClearState => "ClearState",
+            ScriptCommand::Draw { .. } => "Draw",
+            ScriptCommand::Dispatch { .. } => "Dispatch",
+            ScriptCommand::CopyResource { .. } => "CopyResource",
+            ScriptCommand::ClearRenderTarget(_) => "ClearRenderTarget",
+            ScriptCommand::ClearDepthStencil(_) => "ClearDepthStencil",
+            ScriptCommand::ClearUnorderedAccess(_) => "ClearUnorderedAccess",
+            ScriptCommand::Barrier { .. } => "Barrier",
+            ScriptCommand::InsertFence { .. } => "InsertFence",
+            ScriptCommand::WaitFence(_) => "WaitFence",
+            ScriptCommand::Kickoff => "Kickoff",
+            ScriptCommand::WaitOnPresent(_) => "WaitOnPresent",
+            ScriptCommand::Decompress(_) => "Decompress",
+            ScriptCommand::PlaceSwapChainView { .. } => "PlaceSwapChainView",
+            ScriptCommand::Map { .. } => "Map",
+            ScriptCommand::Unmap(_) => "Unmap",
+            ScriptCommand::Present(_) => "Present",
+            ScriptCommand::CreateView { .. } => "CreateView",
+            ScriptCommand::Release(_) => "Release",
+        }
+    }
+
+    /// The same command with every reference renamed by `f`, told the slot of each; stops
+    /// at the first reference `f` refuses.
+    pub fn try_map<'a, S, E>(
+        &'a self,
+        mut f: impl FnMut(Slot, &'a R) -> Result<S, E>,
+    ) -> Result<ScriptCommand<S>, E> {
+        use ScriptCommand as C;
+        let mut all = |slot: Slot, list: &'a [R]| -> Result<Vec<S>, E> {
+            list.iter().map(|r| f(slot, r)).collect()
+        };
+        Ok(match self {
+            C::SetRenderTargets { rtvs, dsv } => C::SetRenderTargets {
+                rtvs: all(Slot::View, rtvs)?,
+                dsv: match dsv {
+                    Some(d) => all(Slot::View, std::slice::from_ref(d))?.pop(),
+                    None => None,
+                },
+            },
+            C::SetResources {
+                stage,
+                first_slot,
+                views,
+            } => C::SetResources {
+                stage: *stage,
+                first_slot: *first_slot,
+                views: all(Slot::View, views)?,
+            },
+            C::SetVertexBuffers(b) => C::SetVertexBuffers(all(Slot::Buffer, b)?),
+            C::SetConstantBuffers { stage, buffers } => C::SetConstantBuffers {
+                stage: *stage,
+                buffers: all(Slot::Buffer, buffers)?,
+            },
+            C::SetIndexBuffer(b) => C::SetIndexBuffer(f(Slot::Buffer, b)?),
+            C::CopyResource { src, dst, bytes } => C::CopyResource {
+                src: f(Slot::Copy, src)?,
+                dst: f(Slot::Copy, dst)?,
+                bytes: *bytes,
+            },
+            C::ClearRenderTarget(v) => C::ClearRenderTarget(f(Slot::View, v)?),
+            C::ClearDepthStencil(v) => C::ClearDepthStencil(f(Slot::View, v)?),
+            C::ClearUnorderedAccess(v) => C::ClearUnorderedAccess(f(Slot::View, v)?),
+            C::Barrier {
+                global,
+                buffers,
+                textures,
+            } => C::Barrier {
+                global: global.clone(),
+                buffers: (buffers.iter())
+                    .map(|b| b.try_map(|r| f(Slot::Buffer, r)))
+                    .collect::<Result<_, _>>()?,
+                textures: (textures.iter())
+                    .map(|t| t.try_map(|r| f(Slot::Texture, r)))
+                    .collect::<Result<_, _>>()?,
+            },
+            C::WaitOnPresent(b) => C::WaitOnPresent(f(Slot::BackBuffer, b)?),
+            C::Decompress(r) => C::Decompress(f(Slot::Decompress, r)?),
+            C::PlaceSwapChainView { view, buffer } => C::PlaceSwapChainView {
+                view: f(Slot::View, view)?,
+                buffer: f(Slot::BackBuffer, buffer)?,
+            },
+            C::Map { resource, mode } => C::Map {
+                resource: f(Slot::Buffer, resource)?,
+                mode: *mode,
+            },
+            C::Unmap(r) => C::Unmap(f(Slot::Buffer, r)?),
+            C::Present(c) => C::Present(f(Slot::Chain, c)?),
+            C::CreateView { name, of, kind } => C::CreateView {
+                name: name.clone(),
+                of: f(Slot::ViewOf, of)?,
+                kind: *kind,
+            },
+            C::Release(r) => C::Release(f(Slot::Release, r)?),
+            C::SetViewport { width, height } => C::SetViewport {
+                width: *width,
+                height: *height,
+            },
+            C::SetPipelineState(p) => C::SetPipelineState(*p),
+            C::ClearState => C::ClearState,
+            C::Draw {
+                draws,
+                vertices,
+                pixels,
+            } => C::Draw {
+                draws: *draws,
+                vertices: *vertices,
+                pixels: *pixels,
+            },
+            C::Dispatch {
+                dispatches,
+                threads,
+            } => C::Dispatch {
+                dispatches: *dispatches,
+                threads: *threads,
+            },
+            C::InsertFence { name, kickoff } => C::InsertFence {
+                name: name.clone(),
+                kickoff: *kickoff,
+            },
+            C::WaitFence(name) => C::WaitFence(name.clone()),
+            C::Kickoff => C::Kickoff,
+        })
+    }
+
+    /// Every reference with its slot, in order.
+    pub fn refs(&self) -> Vec<(Slot, &R)> {
+        let mut out = Vec::new();
+        let _ = self.try_map(|slot, r| {
+            out.push((slot, r));
+            Ok::<(), ()>(())
+        });
+        out
+    }
+}
+
+/// The loaded frame script of a scene. While it exists the runtime runs it instead of the
+/// frame graph (no compile, barriers, record, submit or present of passes).
+#[derive(Resource, Clone, Debug, PartialEq)]
+pub struct FrameScript(pub Script<Target>);
+
+/// A pass whose recorded body is this script instead of what the runtime would generate
+/// from its uses; the planned barriers, fences and waits still surround it.
+#[derive(Component, Clone, Debug, PartialEq)]
+pub struct PassScript(pub Vec<ScriptCommand<Target>>);
+
+/// On a view of a swap chain: it views buffer `index` by creation index (`"chain[1]"`), not
+/// whichever buffer is at index 0. Only scripts may use such a view (RL-5 saved views).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainBufferIndex(pub u32);
+
+/// What scripts have made while running: device objects the runtime does not author.
+#[derive(Resource, Debug, Default)]
+pub struct ScriptState {
+    /// Views made by `CreateView`, by name, while alive.
+    pub views: HashMap<String, ObjectKey>,
+    /// The latest fence inserted under each name (FN-1).
+    pub fences: HashMap<String, FenceId>,
+    /// Device views of scene views of swap chains, made at first use: the view, and the
+    /// buffer it was made for (made again when a resize replaced that buffer).
+    pub chain_views: HashMap<Entity, (ObjectKey, ObjectKey)>,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_zero(v: &usize) -> bool {
+    *v == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_cycle_from_repeat_from() {
+        let list = |n: usize, from: usize| Script::<String> {
+            frames: vec![Vec::new(); n],
+            repeat_from: from,
+        };
+        let run = |s: &Script<String>| (0..7).map(|f| s.list_for(f)).collect::<Vec<_>>();
+        let some = |v: &[usize]| v.iter().map(|&i| Some(i)).collect::<Vec<_>>();
+        assert_eq!(run(&list(3, 0)), some(&[0, 1, 2, 0, 1, 2, 0]));
+        assert_eq!(run(&list(3, 1)), some(&[0, 1, 2, 1, 2, 1, 2]));
+        assert_eq!(run(&list(3, 2)), some(&[0, 1, 2, 2, 2, 2, 2]));
+        assert_eq!(run(&list(2, 9)), some(&[0, 1, 1, 1, 1, 1, 1]));
+        assert_eq!(list(0, 0).list_for(5), None);
+    }
+
+    #[test]
+    fn references_come_with_their_slots() {
+        let c: ScriptCommand<String> = ScriptCommand::PlaceSwapChainView {
+            view: "v".into(),
+            buffer: "sc".into(),
+        };
+        let refs: Vec<(Slot, &str)> = c.refs().into_iter().map(|(s, r)| (s, r.as_str())).collect();
+        assert_eq!(refs, vec![(Slot::View, "v"), (Slot::BackBuffer, "sc")]);
+        assert_eq!(c.name(), "PlaceSwapChainView");
+    }
+}

@@ -1,0 +1,398 @@
+//! The `enhanced` strategy: for every resource, from its uses in compiled order, the minimal
+//! enhanced barriers (EB-1..EB-5, barrier-spec A).
+//!
+//! Per resource the walk keeps the accesses made since the last barrier that covers them,
+//! and the layout. At each use:
+//!
+//! - same-queue accesses that conflict with it (any write involved) are ordered by a barrier
+//!   whose SyncBefore is exactly their stages and AccessBefore exactly their accesses, and
+//!   whose SyncAfter and AccessAfter are exactly the use's;
+//! - writes from another queue were ordered by a fence (compile plans those); the producer
+//!   writes its caches back in a barrier at the end of its pass (SyncAfter NONE, AccessAfter
+//!   NO_ACCESS) and the consumer invalidates in one before its use (SyncBefore NONE);
+//! - layouts change on the consumer's queue when it may, else on the producer's; read phases
+//!   that span graphics and compute use one layout both can read, the compute-accessible
+//!   generic read if depth is involved; a render target read only on the graphics engine goes
+//!   to DIRECT_QUEUE_SHADER_RESOURCE so it stays compressed (EB-4); DMA sees only COMMON;
+//! - transients are activated from UNDEFINED with DISCARD (EB-5);
+//! - a barrier after a pass whose queue has not touched the resource since is extended rather
+//!   than followed by another one (SyncAfter gains the next use's stages).
+//!
+//! All barriers at one pass boundary go out as one call, one group per barrier type. The
+//! frame repeats, so the walk runs twice: the second copy, whose start is the first copy's
+//! end, is the steady-state plan; the first copy, from where textures really are, is the plan's
+//! first frame, which also starts every queue with a full flush (nothing from before the plan
+//! is known). No access is ever barrier-free (EB-8a).
+
+use bevy_ecs::prelude::*;
+
+use super::{TextureStart, can_transition, full_flush};
+use crate::barrier::*;
+use crate::device::QueueId;
+use crate::plan::{BarrierPlan, CompiledGraph, PlannedUse};
+
+#[derive(Clone, Copy, Debug)]
+struct Acc {
+    /// Virtual pass index: copy * n + pass.
+    pass: usize,
+    queue: QueueId,
+    stages: Sync,
+    access: Access,
+    write: bool,
+}
+
+/// One resource's use in one pass (several uses of a resource by one pass are merged).
+#[derive(Clone, Copy, Debug)]
+struct ResUse {
+    pass: usize,
+    queue: QueueId,
+    stages: Sync,
+    access: Access,
+    write: bool,
+    layout: Option<Layout>,
+}
+
+struct Walk {
+    n: usize,
+    before: Vec<BarrierGroup<Entity>>,
+    after: Vec<BarrierGroup<Entity>>,
+    /// While walking the second copy: barriers it adds to first-copy passes (write-backs of
+    /// the previous frame's last writes), which belong to the steady plan too.
+    in_second: bool,
+    wrap: Vec<(usize, Barrier)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum Barrier {
+    Buffer(BufferBarrier<Entity>),
+    Texture(TextureBarrier<Entity>),
+}
+
+impl Walk {
+    fn push(&mut self, pass: usize, after: bool, b: Barrier) {
+        if self.in_second && pass < self.n {
+            self.wrap.push((pass, b));
+        }
+        let g = if after { &mut self.after[pass] } else { &mut self.before[pass] };
+        match b {
+            Barrier::Buffer(bb) => g.buffers.push(bb),
+            Barrier::Texture(tb) => g.textures.push(tb),
+        }
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn barrier(resource: Entity, texture: bool, sb: Sync, sa: Sync, ab: Access, aa: Access, lb: Layout, la: Layout) -> Barrier {
+    if texture {
+        Barrier::Texture(TextureBarrier {
+            sync_before: sb,
+            sync_after: sa,
+            // An UNDEFINED side carries no access (barrier-spec A3.3).
+            access_before: if lb == Layout::Undefined { Access::NO_ACCESS } else { ab },
+            access_after: aa,
+            layout_before: lb,
+            layout_after: la,
+            resource,
+            range: SubresourceRange::ALL,
+            flags: TextureBarrierFlags { discard: lb == Layout::Undefined && la != Layout::Undefined },
+        })
+    } else {
+        Barrier::Buffer(BufferBarrier { sync_before: sb, sync_after: sa, access_before: ab, access_after: aa, resource })
+    }
+}
+
+
+/// The layout a read phase (consecutive reads of a texture) uses: one every reader's queue
+/// can use and whose accesses cover the phase (barrier-spec A5, A6), preferring layouts that
+/// keep compression on the graphics engine (EB-4).
+fn read_layout(uses: &[&ResUse], compressible: bool) -> Option<Layout> {
+    let access = uses.iter().fold(Access::empty(), |a, u| a | u.access);
+    let on = |f: fn(&QueueId) -> bool| uses.iter().any(|u| f(&u.queue));
+    let dma = on(|q| matches!(q, QueueId::Dma { .. }));
+    let compute = on(|q| matches!(q, QueueId::Compute { .. }));
+    let graphics = on(|q| *q == QueueId::Graphics);
+    use Layout as L;
+    let candidates: &[Layout] = if dma {
+        &[L::Common]
+    } else if compute && graphics {
+        &[L::ShaderResource, L::CopySource, L::GenericRead, L::DirectQueueGenericReadComputeQueueAccessible, L::Common]
+    } else if compute {
+        &[L::ShaderResource, L::CopySource, L::GenericRead, L::Common]
+    } else if compressible {
+        &[L::DepthStencilRead, L::DirectQueueShaderResource, L::CopySource, L::DirectQueueGenericRead, L::GenericRead, L::Common]
+    } else {
+        &[L::DepthStencilRead, L::ShaderResource, L::CopySource, L::GenericRead, L::DirectQueueGenericRead, L::Common]
+    };
+    candidates.iter().copied().find(|l| layout_allows(*l).contains(access))
+}
+
+/// Merge a resource's uses per pass and give texture reads their read-phase layout.
+fn resource_uses(graph: &CompiledGraph, resource: Entity, compressible: bool) -> Result<Vec<ResUse>, String> {
+    let mut out: Vec<ResUse> = Vec::new();
+    for (i, p) in graph.passes.iter().enumerate() {
+        for u in p.uses.iter().filter(|u| u.resource == resource) {
+            let (stages, access, write) = (u.stages.expand(), u.access.access(), u.access.is_write());
+            match out.last_mut().filter(|x| x.pass == i) {
+                Some(x) => {
+                    x.stages |= stages;
+                    x.access |= access;
+                    x.write |= write;
+                    if write {
+                        x.layout = u.layout;
+                    }
+                }
+                None => out.push(ResUse { pass: i, queue: p.queue, stages, access, write, layout: u.layout }),
+            }
+        }
+    }
+    if out.iter().any(|u| u.layout.is_some()) {
+        let mut start = 0;
+        while start < out.len() {
+            if out[start].write {
+                start += 1;
+                continue;
+            }
+            let end = (start..out.len()).find(|&j| out[j].write).unwrap_or(out.len());
+            let phase: Vec<&ResUse> = out[start..end].iter().collect();
+            let layout = read_layout(&phase, compressible).ok_or_else(|| {
+                let names: Vec<&str> = phase.iter().map(|u| graph.passes[u.pass].name.as_str()).collect();
+                format!("passes {} read one texture in ways no single layout allows at once (barrier-spec A6)", names.join(", "))
+            })?;
+            for u in &mut out[start..end] {
+                u.layout = Some(layout);
+            }
+            start = end;
+        }
+    }
+    Ok(out)
+}
+
+struct Track {
+    texture: bool,
+    layout: Layout,
+    /// Accesses since the last barrier on their queue that covered them.
+    pending: Vec<Acc>,
+    /// The latest write, whether its caches were written back, and the other queues that
+    /// invalidated theirs for it since (FS-2).
+        last_write: Option<Acc>,
+    written_back: bool,
+    acquired: Vec<QueueId>,
+    /// Per queue: accesses since its last barrier on this resource, and that barrier's
+    /// SyncAfter and AccessAfter. Sequential barriers on one queue must chain: SyncBefore
+    /// contains the previous SyncAfter (barrier-spec A3.4), AccessBefore stays within the
+    /// previous AccessAfter (A9).
+        since: Vec<(QueueId, Sync, Access)>,
+    last_after: Vec<(QueueId, Sync, Access)>,
+    /// The queue of the last barrier on the resource: when another queue takes it over
+    /// behind a fence, the sequence of barriers starts again there.
+        owner: Option<QueueId>,
+    /// Walking a plan's first frame: earlier barriers are unknown.
+    history_unknown: bool,
+}
+
+impl Track {
+    fn new(texture: bool, layout: Layout) -> Self {
+        Track {
+            texture,
+            layout,
+            pending: Vec::new(),
+            last_write: None,
+            written_back: false,
+            acquired: Vec::new(),
+                        since: Vec::new(),
+            last_after: Vec::new(),
+                        owner: None,
+            history_unknown: true,
+        }
+    }
+
+    fn entry(list: &mut Vec<(QueueId, Sync, Access)>, q: QueueId) -> &mut (QueueId, Sync, Access) {
+        match list.iter().position(|x| x.0 == q) {
+            Some(i) => &mut list[i],
+            None => {
+                list.push((q, Sync::NONE, Access::empty()));
+                list.last_mut().expect("just pushed")
+            }
+        }
+    }
+
+    /// The Before half of a new barrier on `q`, which must also reach `reach` stages.
+            fn before(&mut self, q: QueueId, reach: Sync) -> (Sync, Access) {
+        // A plan's first frame does not know the barriers before it: wait for everything.
+        let unknown = self.history_unknown && !self.last_after.iter().any(|x| x.0 == q);
+        let reach = if unknown { reach | Sync::ALL } else { reach };
+        if self.owner.is_some_and(|o| o != q) {
+            *Self::entry(&mut self.since, q) = (q, Sync::NONE, Access::empty());
+            *Self::entry(&mut self.last_after, q) = (q, Sync::NONE, Access::empty());
+        }
+        let since = *Self::entry(&mut self.since, q);
+        let last = *Self::entry(&mut self.last_after, q);
+        let access = if !since.2.is_empty() {
+            since.2
+        } else if last.2.is_empty() {
+            Access::NO_ACCESS
+        } else {
+            last.2
+        };
+        (since.1 | last.1 | reach, access)
+    }
+
+    /// A barrier with this After half was issued on `q`.
+        fn issued(&mut self, q: QueueId, after: Sync, access: Access) {
+        self.owner = Some(q);
+        *Self::entry(&mut self.since, q) = (q, Sync::NONE, Access::empty());
+        *Self::entry(&mut self.last_after, q) = (q, after, access);
+    }
+
+    /// `q` accessed the resource.
+    fn accessed(&mut self, q: QueueId, stages: Sync, access: Access) {
+        let e = Self::entry(&mut self.since, q);
+        e.1 |= stages;
+        e.2 |= access;
+    }
+}
+
+/// Walk one resource's uses of one copy of the frame.
+fn walk_copy(w: &mut Walk, e: Entity, uses: &[ResUse], copy: usize, t: &mut Track, graph: &CompiledGraph) -> Result<(), String> {
+    for u in uses {
+        let v = copy * w.n + u.pass;
+        let q = u.queue;
+        let want = if t.texture { u.layout.unwrap_or(Layout::Common) } else { Layout::Undefined };
+        // Activating a transient discards its contents: nothing to write back or acquire.
+        let discard = t.texture && t.layout == Layout::Undefined;
+        let mut acquire = false;
+        if let Some(wr) = t.last_write.filter(|wr| wr.queue != q && !discard) {
+            if !t.written_back {
+                // The producer writes its caches back at the end of its pass (EB-3), and moves
+                // the layout if the consumer's queue cannot (barrier-spec A5).
+                                let to = if t.texture && !can_transition(q, t.layout, want) && can_transition(wr.queue, t.layout, want) { want } else { t.layout };
+                let (sb, ab) = t.before(wr.queue, wr.stages);
+                w.push(wr.pass, true, barrier(e, t.texture, sb, Sync::NONE, ab, Access::NO_ACCESS, t.layout, to));
+                t.issued(wr.queue, Sync::NONE, Access::NO_ACCESS);
+                t.written_back = true;
+                t.layout = to;
+            }
+            acquire = !t.acquired.contains(&q);
+        }
+        if t.texture && t.layout != want && !can_transition(q, t.layout, want) {
+            // Nobody wrote; let the last queue that touched it move it, after its use.
+            let last = t.pending.iter().rev().find(|a| can_transition(a.queue, t.layout, want)).copied();
+            match last {
+                                Some(a) => {
+                    let (sb, ab) = t.before(a.queue, a.stages);
+                    w.push(a.pass, true, barrier(e, true, sb, Sync::NONE, ab, Access::NO_ACCESS, t.layout, want));
+                    t.issued(a.queue, Sync::NONE, Access::NO_ACCESS);
+                    t.layout = want;
+                }
+                None if want == Layout::Common && t.layout == Layout::Undefined => t.layout = want,
+                None => {
+                    return Err(format!(
+                        "pass {} on {q} needs {} but the texture is in {} and no queue that touched it can move it (barrier-spec A5)",
+                        graph.passes[u.pass].name,
+                        want.spec_name(),
+                        t.layout.spec_name()
+                    ));
+                }
+            }
+        }
+        let same: Vec<Acc> = t.pending.iter().copied().filter(|a| a.queue == q).collect();
+        let conflict = !same.is_empty() && (u.write || same.iter().any(|a| a.write));
+        let relayout = t.texture && t.layout != want;
+        if conflict || relayout || acquire {
+                        let reach = same.iter().fold(Sync::NONE, |s, x| s | x.stages);
+            let (sb, ab) = t.before(q, reach);
+            let (lb, la) = if t.texture { (t.layout, want) } else { (Layout::Undefined, Layout::Undefined) };
+            w.push(v, false, barrier(e, t.texture, sb, u.stages, ab, u.access, lb, la));
+            t.issued(q, u.stages, u.access);
+            if same.iter().any(|a| a.write) {
+                t.written_back = true;
+            }
+            t.pending.retain(|a| a.queue != q);
+            if acquire {
+                t.acquired.push(q);
+            }
+        }
+        if t.texture {
+            t.layout = want;
+        }
+                let acc = Acc { pass: v, queue: q, stages: u.stages, access: u.access, write: u.write };
+        t.accessed(q, u.stages, u.access);
+        if u.write {
+            // Everything before is ordered before this write: by the barrier on this queue,
+            // by fences on the others (compile plans those).
+            t.pending.clear();
+            t.last_write = Some(acc);
+            t.written_back = false;
+            t.acquired.clear();
+        }
+        t.pending.push(acc);
+    }
+    Ok(())
+}
+
+/// Plan minimal enhanced barriers for a compiled graph.
+pub fn plan_enhanced(graph: &CompiledGraph, start: impl Fn(Entity) -> TextureStart) -> Result<BarrierPlan, String> {
+    let n = graph.passes.len();
+    let mut w = Walk {
+        n,
+        before: vec![BarrierGroup::default(); 2 * n],
+        after: vec![BarrierGroup::default(); 2 * n],
+        in_second: false,
+        wrap: Vec::new(),
+    };
+    let mut resources: Vec<Entity> = Vec::new();
+    for p in &graph.passes {
+        for u in &p.uses {
+            if !resources.contains(&u.resource) {
+                resources.push(u.resource);
+            }
+        }
+    }
+    let mut plan = BarrierPlan::default();
+    for &e in &resources {
+        let s = start(e);
+        let texture = graph.passes.iter().flat_map(|p| &p.uses).any(|u: &PlannedUse| u.resource == e && u.layout.is_some());
+        let uses = resource_uses(graph, e, s.compressible)?;
+        let initial = if s.transient || s.chain { Layout::Undefined } else { s.state.layout };
+        let initial = if s.chain { Layout::PRESENT } else { initial };
+        if texture {
+            plan.initial.push((e, s.state.layout, s.state.access));
+        }
+        let mut t = Track::new(texture, initial);
+        w.in_second = false;
+        walk_copy(&mut w, e, &uses, 0, &mut t, graph)?;
+        // The frame boundary: a back buffer is a fresh buffer, out of PRESENT, after a wait
+        // on present that orders everything before; a transient's contents are gone.
+        if s.chain {
+            t = Track::new(texture, Layout::PRESENT);
+        } else if s.transient {
+            t.layout = Layout::Undefined;
+        }
+                t.history_unknown = false;
+        w.in_second = true;
+        walk_copy(&mut w, e, &uses, 1, &mut t, graph)?;
+        if texture {
+            let access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
+            plan.finals.push((e, t.layout, access));
+        }
+    }
+    plan.first_before = w.before[..n].to_vec();
+    plan.first_after = w.after[..n].to_vec();
+    plan.before = w.before[n..].to_vec();
+    plan.after = w.after[n..].to_vec();
+    for (pass, b) in w.wrap {
+        match b {
+            Barrier::Buffer(bb) => plan.after[pass].buffers.push(bb),
+            Barrier::Texture(tb) => plan.after[pass].textures.push(tb),
+        }
+    }
+    // Nothing is known about accesses before the plan's first frame: flush each queue once.
+    let mut seen: Vec<QueueId> = Vec::new();
+    for (i, p) in graph.passes.iter().enumerate() {
+        if !seen.contains(&p.queue) {
+            seen.push(p.queue);
+            plan.first_before[i].global.insert(0, full_flush(p.queue));
+        }
+    }
+    Ok(plan)
+}

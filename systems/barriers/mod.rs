@@ -1,0 +1,107 @@
+//! Barriers: plan the barriers around every pass, by the run's strategy (`barriers` setting):
+//!
+//! - `enhanced` (default): the minimal enhanced barriers, resource by resource (EB-1..EB-5);
+//! - `legacy`: the same decisions expressed as legacy resource-state transitions, UAV and
+//!   aliasing barriers, which the device translates (EB-10);
+//! - `conservative`: full flushes between dependent passes, the correct-first baseline.
+//!
+//! Plans are cached with the compiled graph. A plan assumes where each texture starts the
+//! frame; when that differs from where the last frame left it (the first frame, a resize, a
+//! recompile) the barriers are planned again, and the first frame of a new plan starts each
+//! queue with a full flush so that nothing from before the plan is left unordered.
+
+use bevy_ecs::prelude::*;
+
+use crate::barrier::{Layout, QueueType};
+use crate::device::QueueId;
+use crate::frame::TextureState;
+use crate::model::{BarrierMode, Lifetime, Settings, SwapChain, Texture};
+use crate::plan::{BarrierPlan, CompiledGraph};
+
+mod conservative;
+mod enhanced;
+
+pub use conservative::{full_flush, plan_conservative};
+pub use enhanced::plan_enhanced;
+
+/// What the planner knows about a texture before the frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureStart {
+    pub state: TextureState,
+    pub transient: bool,
+        /// A swap chain's back buffer: a different buffer every frame, always PRESENT at start.
+    pub chain: bool,
+    /// Colour DCC without texture compatibility, or depth: reading it as a plain shader
+    /// resource would force a decompression (EB-4).
+    pub compressible: bool,
+}
+
+/// The barrier-spec queue type of a hardware queue.
+pub fn queue_type(queue: QueueId) -> QueueType {
+    match queue {
+        QueueId::Graphics => QueueType::Direct,
+        QueueId::Compute { .. } => QueueType::Compute,
+        QueueId::Dma { .. } => QueueType::Copy,
+    }
+}
+
+/// True when `queue` may transition between the two layouts (barrier-spec A5).
+pub fn can_transition(queue: QueueId, from: Layout, to: Layout) -> bool {
+    let t = queue_type(queue);
+    let named = |l: Layout| l == Layout::Undefined || (t.allows_layout(l) && t.may_transition(l));
+    from == to || (named(from) && named(to) && t != QueueType::Copy)
+}
+
+/// Re-plan when the graph changed or textures start the frame somewhere the plan did not
+/// assume. Steady state costs a comparison.
+pub fn barrier_system(
+    graph: Res<CompiledGraph>,
+    mut plan: ResMut<BarrierPlan>,
+    mut fatal: ResMut<crate::frame::Fatal>,
+    settings: Res<Settings>,
+    frame: Res<crate::model::FrameIndex>,
+        states: Query<(&TextureState, Option<&Lifetime>, Has<SwapChain>, Option<&Texture>)>,
+    mut last: Local<Option<(u64, BarrierMode)>>,
+) {
+    let _span = tracy_client::span!("barriers");
+    let key = (graph.generation, settings.barriers);
+    let steady = plan.initial.iter().all(|(e, l, a)| {
+                states.get(*e).is_ok_and(|(s, lt, chain, _)| {
+            chain || lt == Some(&Lifetime::Transient) || (s.layout == *l && s.access == *a)
+        })
+    });
+    if *last == Some(key) && steady {
+        plan.first_frame = false;
+        return;
+    }
+    let start = |e: Entity| match states.get(e) {
+                Ok((s, lt, chain, tex)) => TextureStart {
+            state: *s,
+            transient: lt == Some(&Lifetime::Transient),
+            chain,
+            compressible: tex.is_some_and(|t| {
+                (t.flags.render_target && t.flags.dcc && !t.flags.texture_compatible)
+                    || t.flags.depth_stencil
+            }),
+        },
+        Err(_) => TextureStart {
+            state: TextureState::new(Layout::Common),
+            transient: false,
+            chain: false,
+            compressible: false,
+        },
+    };
+    let planned = match settings.barriers {
+        BarrierMode::Conservative => plan_conservative(&graph, start),
+        BarrierMode::Enhanced => plan_enhanced(&graph, start),
+    };
+    match planned {
+        Ok(mut p) => {
+            p.generation = plan.generation + 1;
+            p.first_frame = true;
+            *plan = p;
+            *last = Some(key);
+        }
+        Err(message) => fatal.set(crate::error::RuntimeError::Schedule { frame: frame.0, message }),
+    }
+}
