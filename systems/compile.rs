@@ -203,53 +203,8 @@ pub fn compile_graph(
             signals: false,
         })
         .collect();
-    for &(a, b) in &edges {
-        if out[a].queue != out[b].queue {
-            add_wait(&mut out, b, a, false);
-        }
-    }
-        let queues: Vec<QueueId> = out.iter().map(|p| p.queue).collect();
-    // Frame wrap-around: a conflicting use later in frame N on another queue must finish
-    // before an earlier-ordered use of frame N+1.
-    for y in 0..out.len() {
-        for x in (y + 1)..out.len() {
-            if out[x].queue != out[y].queue && conflicts(&out[x].uses, &out[y].uses) {
-                add_wait(&mut out, y, x, true);
-            }
-        }
-    }
-        // A wait within the frame on a queue also covers everything that queue did last frame.
-    for p in &mut out {
-        let current: Vec<QueueId> = p.waits.iter().map(|&w| queues[w]).collect();
-                p.waits_previous.retain(|&w| !current.contains(&queues[w]));
-    }
-    let waited: Vec<usize> = out.iter().flat_map(|p| p.waits.iter().chain(&p.waits_previous).copied()).collect();
-    for (i, p) in out.iter_mut().enumerate() {
-        p.signals = waited.contains(&i);
-    }
+    super::fences::plan_fences(&mut out, &edges);
     Ok(CompiledGraph { passes: out, culled, edges, generation: 0 })
-}
-
-fn conflicts(a: &[PlannedUse], b: &[PlannedUse]) -> bool {
-    a.iter().any(|ua| {
-        b.iter()
-            .any(|ub| ua.resource == ub.resource && (ua.access.is_write() || ub.access.is_write()))
-    })
-}
-
-/// `consumer` waits on `producer`; keep only the latest producer per queue.
-fn add_wait(passes: &mut [CompiledPass], consumer: usize, producer: usize, previous: bool) {
-    let queues: Vec<QueueId> = passes.iter().map(|p| p.queue).collect();
-    let list = if previous {
-        &mut passes[consumer].waits_previous
-    } else {
-        &mut passes[consumer].waits
-    };
-    match list.iter_mut().find(|p| queues[**p] == queues[producer]) {
-        Some(p) => *p = (*p).max(producer),
-        None => list.push(producer),
-    }
-    passes[producer].signals = true;
 }
 
 /// The compile system: recompiles when the graph is dirty, creates implicit views.

@@ -37,6 +37,7 @@ mod acquire;
 mod barriers;
 mod begin;
 mod compile;
+mod fences;
 mod present;
 mod record;
 mod release;

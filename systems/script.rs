@@ -297,6 +297,10 @@ fn device_command(cmd: ScriptCommand<ObjectKey>) -> Option<Command> {
         S::PlaceSwapChainView { view, buffer } => Command::PlaceSwapChainView { view, buffer },
         S::Map { resource, mode } => Command::Map { resource, mode },
         S::Unmap(r) => Command::Unmap(r),
+        S::DontSyncOnCopy(on) => Command::DontSyncOnCopy(on),
+        S::WriteTimestamp(slot) => Command::WriteTimestamp(slot),
+        S::Suspend => Command::Suspend,
+        S::Resume => Command::Resume,
         S::InsertFence { .. }
         | S::WaitFence(_)
         | S::Present(_)
@@ -339,7 +343,12 @@ impl Sink<'_> {
 
     /// The final release of `key` now: the validation layer first (RL-3, FS-6), then the
     /// device, which refuses what the GPU may still use.
-    fn release(&mut self, device: &mut Device, key: ObjectKey, label: u32) -> Result<(), RuntimeError> {
+    fn release(
+        &mut self,
+        device: &mut Device,
+        key: ObjectKey,
+        label: u32,
+    ) -> Result<(), RuntimeError> {
         (self.validator).observe_release(device, key, self.cpu_ns, self.frame, label);
         (device.destroy(key, self.cpu_ns)).map_err(|source| RuntimeError::Device {
             frame: self.frame,
@@ -428,11 +437,13 @@ fn run_submission(
                 batch.push(c);
                 if ends {
                     sink.stats.presents += 1;
-                    sink.flush(r.device, r.queue, label, &mut batch).map_err(at)?;
+                    sink.flush(r.device, r.queue, label, &mut batch)
+                        .map_err(at)?;
                 }
             }
             Step::CreateView { name, of, kind } => {
-                sink.flush(r.device, r.queue, label, &mut batch).map_err(at)?;
+                sink.flush(r.device, r.queue, label, &mut batch)
+                    .map_err(at)?;
                 // Re-making a live name releases the view it held, like a smart pointer.
                 if let Some(&old) = r.state.views.get(&name)
                     && r.device.memory.is_live(old)
@@ -444,7 +455,8 @@ fn run_submission(
                 r.state.views.insert(name, view);
             }
             Step::Release(key) => {
-                sink.flush(r.device, r.queue, label, &mut batch).map_err(at)?;
+                sink.flush(r.device, r.queue, label, &mut batch)
+                    .map_err(at)?;
                 if let Some(key) = key {
                     sink.release(r.device, key, label).map_err(at)?;
                 }
@@ -476,7 +488,11 @@ pub fn record_pass_scripts(
         let generated = work.lists.get(i).map_or(&[][..], |l| l.commands.as_slice());
         let is_barrier = |c: &&Command| matches!(c, Command::Barrier(_));
         let lead = generated.iter().take_while(is_barrier).count();
-        let trail = generated[lead..].iter().rev().take_while(is_barrier).count();
+        let trail = generated[lead..]
+            .iter()
+            .rev()
+            .take_while(is_barrier)
+            .count();
         let mut commands: Vec<Command> = generated[..lead].to_vec();
         let tail: Vec<Command> = generated[generated.len() - trail..].to_vec();
         let mut r = Resolver {

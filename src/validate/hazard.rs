@@ -78,8 +78,10 @@ struct Record {
     write: bool,
     /// Stages of later work on the same queue that are ordered after this access.
     chained: Sync,
-    /// Accesses this write has been made visible to (written back and invalidated).
-        visible: Access,
+        /// Accesses this write has been made visible to (written back and invalidated); all of
+    /// them after a barrier with AccessAfter COMMON.
+    visible: Access,
+    visible_all: bool,
     written_back: bool,
     /// Other queues that invalidated their caches for this write after a fence ordered it
     /// before them (bit per queue index).
@@ -130,7 +132,7 @@ impl HazardTracker {
 
     fn visible(earlier: &Record, q: usize, access: Access) -> bool {
         if earlier.queue == q {
-            earlier.written_back && (earlier.visible.is_empty() || earlier.visible.contains(access))
+                        earlier.written_back && (earlier.visible_all || earlier.visible.contains(access))
                 } else {
             // Across queues: written back by the producer, invalidated by the consumer after
             // the fence (FS-2: neither happens by itself).
@@ -165,7 +167,11 @@ impl HazardTracker {
                     } else {
                         hazard(HazardKind::ReadAfterWrite, HazardKind::ReadRacingWrite, w)
                     });
-                } else if !t.write && !Self::visible(w, q, t.access) {
+                                } else if (!t.write && !Self::visible(w, q, t.access))
+                    || (t.write && w.queue != q && !w.written_back)
+                {
+                    // A read must see the write; a write from another queue must not be
+                    // overtaken by the first write's dirty lines landing later (FS-2).
                     out.push(hazard(
                         HazardKind::WriteNotVisible,
                         HazardKind::WriteNotVisible,
@@ -190,6 +196,7 @@ impl HazardTracker {
                 write: t.write,
                 chained: Sync::empty(),
                 visible: Access::empty(),
+                visible_all: false,
                 written_back: false,
                 visible_on: 0,
                 label: at.label,
@@ -255,12 +262,17 @@ impl HazardTracker {
             if r.chained.contains(Sync::ALL.expand()) || r.stages.union(r.chained).intersects(before) {
                 r.chained |= after.expand();
                 // AccessBefore COMMON stands for every write (barrier-spec A1).
-                let writes_back = ab.is_empty() || ab.contains(r.access);
+                                let writes_back = ab.is_empty() || ab.contains(r.access);
                 if r.write && writes_back && ab != Access::NO_ACCESS {
                     r.written_back = true;
-                    r.visible |= aa;
-                    if aa.is_empty() {
-                        r.visible = Access::empty();
+                }
+                // Once written back, any later barrier that reaches the write invalidates the
+                // caches its AccessAfter names (COMMON: all of them).
+                if r.write && r.written_back && aa != Access::NO_ACCESS {
+                                        if aa.is_empty() {
+                        r.visible_all = true;
+                    } else {
+                        r.visible |= aa;
                     }
                 }
             }
@@ -326,6 +338,7 @@ impl HazardTracker {
                     write: true,
                     chained: t.sync_after.expand(),
                     visible: t.access_after,
+                    visible_all: t.access_after.is_empty(),
                     written_back: true,
                     visible_on: 0,
                     label: at.label,
@@ -354,14 +367,21 @@ impl HazardTracker {
             .write
             .iter()
             .chain(state.reads.iter())
-            .filter(|r| !reached(r))
-            .map(|r| Hazard {
-                kind: match (r.queue == q, r.write) {
-                    (true, true) => HazardKind::WriteAfterWrite,
-                    (true, false) => HazardKind::WriteAfterRead,
-                    (false, true) => HazardKind::WriteRacingWrite,
-                    (false, false) => HazardKind::WriteRacingRead,
-                },
+                        .filter_map(|r| {
+                let kind = match (reached(r), r.queue == q, r.write) {
+                    // Another queue's write must be written back before the transition rewrites
+                    // the memory (FS-2).
+                    (true, false, true) if !r.written_back => HazardKind::WriteNotVisible,
+                    (true, ..) => return None,
+                    (false, true, true) => HazardKind::WriteAfterWrite,
+                    (false, true, false) => HazardKind::WriteAfterRead,
+                    (false, false, true) => HazardKind::WriteRacingWrite,
+                    (false, false, false) => HazardKind::WriteRacingRead,
+                };
+                Some((r, kind))
+            })
+            .map(|(r, kind)| Hazard {
+                kind,
                 resource: touch.resource,
                 earlier_queue: QueueId::from_index(r.queue).unwrap_or_default(),
                 earlier_label: r.label,

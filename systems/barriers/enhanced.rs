@@ -58,8 +58,11 @@ struct Walk {
     after: Vec<BarrierGroup<Entity>>,
     /// While walking the second copy: barriers it adds to first-copy passes (write-backs of
     /// the previous frame's last writes), which belong to the steady plan too.
-    in_second: bool,
+        in_second: bool,
     wrap: Vec<(usize, Barrier)>,
+    /// The layout and access a wrap-around barrier leaves the current resource in at the
+    /// end of the frame.
+    wrap_end: Option<(Layout, Access)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -69,9 +72,12 @@ enum Barrier {
 }
 
 impl Walk {
-    fn push(&mut self, pass: usize, after: bool, b: Barrier) {
+        fn push(&mut self, pass: usize, after: bool, b: Barrier) {
         if self.in_second && pass < self.n {
             self.wrap.push((pass, b));
+            if let Barrier::Texture(tb) = b {
+                self.wrap_end = Some((tb.layout_after, tb.access_after));
+            }
         }
         let g = if after { &mut self.after[pass] } else { &mut self.before[pass] };
         match b {
@@ -176,7 +182,9 @@ struct Track {
     /// invalidated theirs for it since (FS-2).
         last_write: Option<Acc>,
     written_back: bool,
-    acquired: Vec<QueueId>,
+        /// Per queue: the stages ordered after, and accesses made visible, of the latest write
+    /// (by acquires on other queues, by later barriers on the writer's).
+    covered: Vec<(QueueId, Sync, Access)>,
     /// Per queue: accesses since its last barrier on this resource, and that barrier's
     /// SyncAfter and AccessAfter. Sequential barriers on one queue must chain: SyncBefore
     /// contains the previous SyncAfter (barrier-spec A3.4), AccessBefore stays within the
@@ -198,7 +206,7 @@ impl Track {
             pending: Vec::new(),
             last_write: None,
             written_back: false,
-            acquired: Vec::new(),
+                        covered: Vec::new(),
                         since: Vec::new(),
             last_after: Vec::new(),
                         owner: None,
@@ -221,10 +229,7 @@ impl Track {
         // A plan's first frame does not know the barriers before it: wait for everything.
         let unknown = self.history_unknown && !self.last_after.iter().any(|x| x.0 == q);
         let reach = if unknown { reach | Sync::ALL } else { reach };
-        if self.owner.is_some_and(|o| o != q) {
-            *Self::entry(&mut self.since, q) = (q, Sync::NONE, Access::empty());
-            *Self::entry(&mut self.last_after, q) = (q, Sync::NONE, Access::empty());
-        }
+        
         let since = *Self::entry(&mut self.since, q);
         let last = *Self::entry(&mut self.last_after, q);
         let access = if !since.2.is_empty() {
@@ -238,10 +243,28 @@ impl Track {
     }
 
     /// A barrier with this After half was issued on `q`.
-        fn issued(&mut self, q: QueueId, after: Sync, access: Access) {
+            fn issued(&mut self, q: QueueId, after: Sync, access: Access) {
+        // The resource changes hands: other queues' earlier accesses were ordered by fences,
+        // and their barrier sequences start again (as the validator's per-queue history does).
+        if self.owner.is_some_and(|o| o != q) {
+            self.since.retain(|x| x.0 == q);
+            self.last_after.retain(|x| x.0 == q);
+        }
         self.owner = Some(q);
         *Self::entry(&mut self.since, q) = (q, Sync::NONE, Access::empty());
         *Self::entry(&mut self.last_after, q) = (q, after, access);
+    }
+
+        fn covers(&self, q: QueueId, stages: Sync, access: Access) -> bool {
+        self.covered
+            .iter()
+            .any(|c| c.0 == q && c.1.contains(stages) && c.2.contains(access))
+    }
+
+    fn cover(&mut self, q: QueueId, stages: Sync, access: Access) {
+        let c = Self::entry(&mut self.covered, q);
+        c.1 |= stages;
+        c.2 |= access;
     }
 
     /// `q` accessed the resource.
@@ -272,8 +295,13 @@ fn walk_copy(w: &mut Walk, e: Entity, uses: &[ResUse], copy: usize, t: &mut Trac
                 t.written_back = true;
                 t.layout = to;
             }
-            acquire = !t.acquired.contains(&q);
+                        acquire = !t.covers(q, u.stages, u.access);
         }
+        // A read on the writer's own queue needs the write ordered before its stages and
+        // visible to its access; an earlier barrier may have covered other stages only.
+        let uncovered_read = !u.write
+            && t.last_write.is_some_and(|wr| wr.queue == q)
+            && !t.covers(q, u.stages, u.access);
         if t.texture && t.layout != want && !can_transition(q, t.layout, want) {
             // Nobody wrote; let the last queue that touched it move it, after its use.
             let last = t.pending.iter().rev().find(|a| can_transition(a.queue, t.layout, want)).copied();
@@ -296,10 +324,22 @@ fn walk_copy(w: &mut Walk, e: Entity, uses: &[ResUse], copy: usize, t: &mut Trac
             }
         }
         let same: Vec<Acc> = t.pending.iter().copied().filter(|a| a.queue == q).collect();
-        let conflict = !same.is_empty() && (u.write || same.iter().any(|a| a.write));
-        let relayout = t.texture && t.layout != want;
-        if conflict || relayout || acquire {
-                        let reach = same.iter().fold(Sync::NONE, |s, x| s | x.stages);
+                // Output-merger work on one target is ordered in API order (clears, draws, resolves):
+        // consecutive render-target or depth accesses need no barrier between them.
+        let raster = |s: Sync| s == Sync::RENDER_TARGET || s == Sync::DEPTH_STENCIL;
+                let conflict = uncovered_read
+            || same
+                .iter()
+                .any(|a| (a.write || u.write) && !(raster(u.stages) && a.stages == u.stages));
+                let relayout = t.texture && t.layout != want;
+        // The first frame of a plan knows nothing of what came before: every first access on
+        // a queue gets a barrier (EB-8a: no barrier-free first access).
+        let unknown = t.history_unknown && !t.last_after.iter().any(|x| x.0 == q);
+        if conflict || relayout || acquire || unknown {
+                                    let mut reach = same.iter().fold(Sync::NONE, |s, x| s | x.stages);
+            if uncovered_read && let Some(wr) = t.last_write {
+                reach |= wr.stages;
+            }
             let (sb, ab) = t.before(q, reach);
             let (lb, la) = if t.texture { (t.layout, want) } else { (Layout::Undefined, Layout::Undefined) };
             w.push(v, false, barrier(e, t.texture, sb, u.stages, ab, u.access, lb, la));
@@ -307,10 +347,8 @@ fn walk_copy(w: &mut Walk, e: Entity, uses: &[ResUse], copy: usize, t: &mut Trac
             if same.iter().any(|a| a.write) {
                 t.written_back = true;
             }
-            t.pending.retain(|a| a.queue != q);
-            if acquire {
-                t.acquired.push(q);
-            }
+                        t.pending.retain(|a| a.queue != q);
+            t.cover(q, u.stages, u.access);
         }
         if t.texture {
             t.layout = want;
@@ -322,8 +360,8 @@ fn walk_copy(w: &mut Walk, e: Entity, uses: &[ResUse], copy: usize, t: &mut Trac
             // by fences on the others (compile plans those).
             t.pending.clear();
             t.last_write = Some(acc);
-            t.written_back = false;
-            t.acquired.clear();
+                        t.written_back = false;
+            t.covered.clear();
         }
         t.pending.push(acc);
     }
@@ -337,8 +375,9 @@ pub fn plan_enhanced(graph: &CompiledGraph, start: impl Fn(Entity) -> TextureSta
         n,
         before: vec![BarrierGroup::default(); 2 * n],
         after: vec![BarrierGroup::default(); 2 * n],
-        in_second: false,
+                in_second: false,
         wrap: Vec::new(),
+        wrap_end: None,
     };
     let mut resources: Vec<Entity> = Vec::new();
     for p in &graph.passes {
@@ -360,7 +399,9 @@ pub fn plan_enhanced(graph: &CompiledGraph, start: impl Fn(Entity) -> TextureSta
         }
         let mut t = Track::new(texture, initial);
         w.in_second = false;
-        walk_copy(&mut w, e, &uses, 0, &mut t, graph)?;
+                walk_copy(&mut w, e, &uses, 0, &mut t, graph)?;
+        let end = (t.layout, uses.last().map_or(Access::NO_ACCESS, |u| u.access));
+        w.wrap_end = None;
         // The frame boundary: a back buffer is a fresh buffer, out of PRESENT, after a wait
         // on present that orders everything before; a transient's contents are gone.
         if s.chain {
@@ -371,9 +412,11 @@ pub fn plan_enhanced(graph: &CompiledGraph, start: impl Fn(Entity) -> TextureSta
                 t.history_unknown = false;
         w.in_second = true;
         walk_copy(&mut w, e, &uses, 1, &mut t, graph)?;
-        if texture {
-            let access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
-            plan.finals.push((e, t.layout, access));
+                if texture {
+            // Where the frame leaves it: after its last use, or after the barrier that hands it
+            // to the next frame's first user.
+            let (layout, access) = w.wrap_end.unwrap_or(end);
+            plan.finals.push((e, layout, access));
         }
     }
     plan.first_before = w.before[..n].to_vec();

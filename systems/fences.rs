@@ -1,0 +1,126 @@
+//! Cross-queue fences (FS-1, FN-2): which pass waits on which, planned once per compile.
+//!
+//! A pass waits on the latest pass of another queue it depends on within the frame (a
+//! dependency edge), and on the latest pass of another queue that used a shared resource in a
+//! conflicting way later in the previous frame (the frame wraps around). Then waits that are
+//! already implied are removed: a queue executes in order, and a fence wait makes everything
+//! the signalling queue knew complete known to the waiter, so knowledge is propagated as a
+//! vector of "latest pass known complete" per queue (previous-frame passes count as
+//! index - n). A wait is dropped when the rest already implies it. Every remaining wait is
+//! necessary, which is what lets the validation layer catch any single dropped wait.
+
+use crate::device::{QUEUE_COUNT, QueueId};
+use crate::plan::{CompiledPass, PlannedUse};
+
+type Known = [i64; QUEUE_COUNT];
+const NOTHING: i64 = i64::MIN / 2;
+
+fn conflicts(a: &[PlannedUse], b: &[PlannedUse]) -> bool {
+    a.iter().any(|ua| {
+        b.iter()
+            .any(|ub| ua.resource == ub.resource && (ua.access.is_write() || ub.access.is_write()))
+    })
+}
+
+/// `consumer` waits on `producer`; keep only the latest producer per queue.
+fn add_wait(passes: &mut [CompiledPass], consumer: usize, producer: usize, previous: bool) {
+    let queue = passes[producer].queue;
+    let queues: Vec<QueueId> = passes.iter().map(|p| p.queue).collect();
+    let list = if previous { &mut passes[consumer].waits_previous } else { &mut passes[consumer].waits };
+    match list.iter_mut().find(|p| queues[**p] == queue) {
+        Some(p) => *p = (*p).max(producer),
+        None => list.push(producer),
+    }
+}
+
+fn join(a: &mut Known, b: &Known, shift: i64) {
+    for (x, y) in a.iter_mut().zip(b) {
+        if *y > NOTHING {
+            *x = (*x).max(y - shift);
+        }
+    }
+}
+
+/// What pass `i` knows complete from its own queue alone: the queue's previous pass (this
+/// frame, or the last one of the previous frame) and all it knew.
+fn from_queue(passes: &[CompiledPass], known: &[Known], i: usize) -> Known {
+    let n = passes.len() as i64;
+    let q = passes[i].queue;
+    let mut k = [NOTHING; QUEUE_COUNT];
+    let prev_here = (0..i).rev().find(|&j| passes[j].queue == q);
+    match prev_here {
+        Some(j) => {
+            join(&mut k, &known[j], 0);
+            k[q.index()] = k[q.index()].max(j as i64);
+        }
+        None => {
+            if let Some(j) = (i..passes.len()).rev().find(|&j| passes[j].queue == q) {
+                join(&mut k, &known[j], n);
+                k[q.index()] = k[q.index()].max(j as i64 - n);
+            }
+        }
+    }
+    k
+}
+
+fn with_waits(passes: &[CompiledPass], known: &[Known], i: usize, mut k: Known, skip: Option<(bool, usize)>) -> Known {
+    let n = passes.len() as i64;
+    for (previous, list) in [(false, &passes[i].waits), (true, &passes[i].waits_previous)] {
+        for &w in list {
+            if skip == Some((previous, w)) {
+                continue;
+            }
+            let shift = if previous { n } else { 0 };
+            join(&mut k, &known[w], shift);
+            let q = passes[w].queue.index();
+            k[q] = k[q].max(w as i64 - shift);
+        }
+    }
+    k
+}
+
+/// Plan every pass's waits and which passes signal a fence.
+pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
+    for &(a, b) in edges {
+        if out[a].queue != out[b].queue {
+            add_wait(out, b, a, false);
+        }
+    }
+    for y in 0..out.len() {
+        for x in (y + 1)..out.len() {
+            if out[x].queue != out[y].queue && conflicts(&out[x].uses, &out[y].uses) {
+                add_wait(out, y, x, true);
+            }
+        }
+    }
+    // Knowledge in the steady state: two sweeps, the second seeing the first's last passes
+    // as the previous frame.
+    let mut known = vec![[NOTHING; QUEUE_COUNT]; out.len()];
+    for _ in 0..2 {
+        for i in 0..out.len() {
+            let base = from_queue(out, &known, i);
+            known[i] = with_waits(out, &known, i, base, None);
+        }
+    }
+    // Drop implied waits, previous-frame ones first; dropping an implied wait changes no
+    // pass's knowledge, so the vectors stay valid.
+    let n = out.len() as i64;
+    for i in 0..out.len() {
+        for previous in [true, false] {
+            let list: Vec<usize> = if previous { out[i].waits_previous.clone() } else { out[i].waits.clone() };
+            for w in list {
+                let base = from_queue(out, &known, i);
+                let rest = with_waits(out, &known, i, base, Some((previous, w)));
+                let pos = if previous { w as i64 - n } else { w as i64 };
+                if rest[out[w].queue.index()] >= pos {
+                    let l = if previous { &mut out[i].waits_previous } else { &mut out[i].waits };
+                    l.retain(|&x| x != w);
+                }
+            }
+        }
+    }
+    let waited: Vec<usize> = out.iter().flat_map(|p| p.waits.iter().chain(&p.waits_previous).copied()).collect();
+    for (i, p) in out.iter_mut().enumerate() {
+        p.signals = waited.contains(&i);
+    }
+}
