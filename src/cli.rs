@@ -35,6 +35,22 @@ impl From<RotationArg> for Rotation {
     }
 }
 
+/// Barrier strategies.
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum BarriersArg {
+    Enhanced,
+    Conservative,
+}
+
+impl From<BarriersArg> for crate::model::BarrierMode {
+    fn from(b: BarriersArg) -> Self {
+        match b {
+            BarriersArg::Enhanced => crate::model::BarrierMode::Enhanced,
+            BarriersArg::Conservative => crate::model::BarrierMode::Conservative,
+        }
+    }
+}
+
 /// On or off.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Switch {
@@ -54,6 +70,12 @@ pub struct Overrides {
     /// Frames the CPU may run ahead of the GPU.
     #[arg(long)]
     pub frames_in_flight: Option<u32>,
+    /// Barrier strategy: minimal enhanced barriers, or full flushes (the baseline).
+    #[arg(long, value_enum)]
+    pub barriers: Option<BarriersArg>,
+    /// The simulated GPU (the scene's `profile` setting otherwise).
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::device::PROFILE_NAMES))]
+    pub profile: Option<String>,
     /// Omit one kind of step to see validation catch it: skip-wait-on-present,
     /// skip-rotation, drop-barrier[=PASS], drop-fence-wait[=PASS], early-release,
     /// skip-decompress, skip-rebind, skip-cache-flush.
@@ -79,6 +101,10 @@ pub enum Commands {
         /// Check every stream with the validation layer while running.
         #[arg(long)]
         validate: bool,
+        /// Also run with asynchronous compute switched the other way and report the gain of
+        /// having it on (key `async_compute_gain`, and a table row).
+        #[arg(long)]
+        compare_async: bool,
         #[command(flatten)]
         overrides: Overrides,
     },
@@ -111,11 +137,37 @@ fn load(scene: &PathBuf, overrides: Option<&Overrides>) -> Result<Runtime, Runti
         if let Some(f) = o.frames_in_flight {
             s.frames_in_flight = f.clamp(1, 8);
         }
+        if let Some(p) = &o.profile {
+            s.profile = p.clone();
+        }
+        if let Some(b) = o.barriers {
+            s.barriers = b.into();
+        }
         if let Some(f) = &o.fault {
             s.fault = Some(f.to_string());
         }
     }
     Ok(rt)
+}
+
+/// Run the scene again with asynchronous compute the other way round; the gain of having it
+/// on, as [`crate::report::Summary::compare`] reports it.
+fn async_gain(
+    scene: &PathBuf,
+    overrides: &Overrides,
+    frames: u64,
+    summary: &crate::report::Summary,
+) -> Result<serde_json::Value, RuntimeError> {
+    let mut other = load(scene, Some(overrides))?;
+    let on = !other.settings_mut().async_compute;
+    other.settings_mut().async_compute = on;
+    other.run(frames)?;
+    let other = other.summary();
+    Ok(if on {
+        other.compare(summary)
+    } else {
+        summary.compare(&other)
+    })
 }
 
 fn fail(err: &RuntimeError) -> i32 {
@@ -132,6 +184,7 @@ pub fn main_with(cli: Cli) -> i32 {
             json,
             out,
             validate,
+            compare_async,
             overrides,
         } => {
             let mut rt = match load(&scene, Some(&overrides)) {
@@ -143,7 +196,25 @@ pub fn main_with(cli: Cli) -> i32 {
             }
             let result = rt.run(frames);
             let summary = rt.summary();
-            let text = serde_json::to_string_pretty(&summary.to_json()).unwrap_or_default();
+            let mut value = summary.to_json();
+            let mut gain_row = None;
+            if compare_async {
+                match async_gain(&scene, &overrides, frames, &summary) {
+                    Ok(gain) => {
+                        gain_row = Some(format!(
+                            "  {:<26} {:.1} us/frame ({:.1}%): {:.1} on, {:.1} off\n",
+                            "async compute gain",
+                            gain["gain_us"].as_f64().unwrap_or(0.0),
+                            gain["gain_percent"].as_f64().unwrap_or(0.0),
+                            gain["frame_work_us"].as_f64().unwrap_or(0.0),
+                            gain["baseline_frame_work_us"].as_f64().unwrap_or(0.0),
+                        ));
+                        value["async_compute_gain"] = gain;
+                    }
+                    Err(e) => return fail(&e),
+                }
+            }
+            let text = serde_json::to_string_pretty(&value).unwrap_or_default();
             if let Some(path) = out
                 && let Err(e) = std::fs::write(&path, &text)
             {
@@ -153,7 +224,7 @@ pub fn main_with(cli: Cli) -> i32 {
             if json {
                 println!("{text}");
             } else {
-                print!("{}", summary.to_table());
+                print!("{}{}", summary.to_table(), gain_row.unwrap_or_default());
             }
             for d in rt.diagnostics().iter().take(20) {
                 eprintln!("{d}");

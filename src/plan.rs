@@ -66,7 +66,7 @@ pub struct BarrierPlan {
     pub initial: Vec<(Entity, Layout, Access)>,
     /// Layout and access each texture is left in at the end of the frame.
     pub finals: Vec<(Entity, Layout, Access)>,
-        /// Plans made so far (re-planned when the graph or the starting layouts change).
+    /// Plans made so far (re-planned when the graph or the starting layouts change).
     pub generation: u64,
     /// Barriers for the first frame of this plan, when it differs from the steady state:
     /// it starts from where the textures really are, and from unknown earlier accesses.
@@ -88,7 +88,10 @@ impl Default for GraphDirty {
 
 impl BarrierPlan {
     /// The barriers before and after pass `i` this frame.
-    pub fn groups(&self, i: usize) -> (Option<&BarrierGroup<Entity>>, Option<&BarrierGroup<Entity>>) {
+    pub fn groups(
+        &self,
+        i: usize,
+    ) -> (Option<&BarrierGroup<Entity>>, Option<&BarrierGroup<Entity>>) {
         if self.first_frame && !self.first_before.is_empty() {
             (self.first_before.get(i), self.first_after.get(i))
         } else {

@@ -55,6 +55,7 @@ impl Runtime {
         world.init_resource::<BarrierPlan>();
         world.init_resource::<GraphDirty>();
         world.init_resource::<RunStats>();
+        world.init_resource::<crate::model::ScriptState>();
         world.insert_resource(Validator::new(validation));
         #[cfg(feature = "tracy")]
         tracy_client::Client::start();

@@ -16,7 +16,10 @@ use crate::plan::GraphDirty;
 pub struct ResizeRequest(pub glam::UVec2);
 
 /// The device as the settings ask for it, before any work (CC-2, CTX-4).
-fn configure_device(device: &mut Device, settings: &Settings) -> Result<(), crate::device::DeviceError> {
+fn configure_device(
+    device: &mut Device,
+    settings: &Settings,
+) -> Result<(), crate::device::DeviceError> {
     if device.profile.name != settings.profile
         && let Some(profile) = Profile::by_name(&settings.profile)
     {
@@ -34,11 +37,28 @@ fn configure_device(device: &mut Device, settings: &Settings) -> Result<(), crat
 /// CC-8: the system suspends the title for `frames` refreshes. Suspend locks compute and DMA
 /// once their kicked-off work drains; Resume unlocks them and resets all state (FS-11), which
 /// the recorder sets again in every list anyway (FS-12).
-fn suspend(device: &mut Device, clock: &mut Clock, frame: u64, frames: u32) -> Result<(), crate::device::DeviceError> {
+fn suspend(
+    device: &mut Device,
+    clock: &mut Clock,
+    frame: u64,
+    frames: u32,
+) -> Result<(), crate::device::DeviceError> {
     let label = device.label("suspend");
-    device.submit(QueueId::Graphics, frame, label, [Command::Suspend], clock.cpu_ns)?;
+    device.submit(
+        QueueId::Graphics,
+        frame,
+        label,
+        [Command::Suspend],
+        clock.cpu_ns,
+    )?;
     clock.cpu_ns += device.profile.vsync_period_ns * frames as u64;
-    device.submit(QueueId::Graphics, frame, label, [Command::Resume], clock.cpu_ns)
+    device.submit(
+        QueueId::Graphics,
+        frame,
+        label,
+        [Command::Resume],
+        clock.cpu_ns,
+    )
 }
 
 /// Apply every timeline event due at this frame, in scene order.

@@ -204,7 +204,12 @@ pub fn compile_graph(
         })
         .collect();
     super::fences::plan_fences(&mut out, &edges);
-    Ok(CompiledGraph { passes: out, culled, edges, generation: 0 })
+    Ok(CompiledGraph {
+        passes: out,
+        culled,
+        edges,
+        generation: 0,
+    })
 }
 
 /// The compile system: recompiles when the graph is dirty, creates implicit views.

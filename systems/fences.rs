@@ -26,7 +26,11 @@ fn conflicts(a: &[PlannedUse], b: &[PlannedUse]) -> bool {
 fn add_wait(passes: &mut [CompiledPass], consumer: usize, producer: usize, previous: bool) {
     let queue = passes[producer].queue;
     let queues: Vec<QueueId> = passes.iter().map(|p| p.queue).collect();
-    let list = if previous { &mut passes[consumer].waits_previous } else { &mut passes[consumer].waits };
+    let list = if previous {
+        &mut passes[consumer].waits_previous
+    } else {
+        &mut passes[consumer].waits
+    };
     match list.iter_mut().find(|p| queues[**p] == queue) {
         Some(p) => *p = (*p).max(producer),
         None => list.push(producer),
@@ -63,7 +67,13 @@ fn from_queue(passes: &[CompiledPass], known: &[Known], i: usize) -> Known {
     k
 }
 
-fn with_waits(passes: &[CompiledPass], known: &[Known], i: usize, mut k: Known, skip: Option<(bool, usize)>) -> Known {
+fn with_waits(
+    passes: &[CompiledPass],
+    known: &[Known],
+    i: usize,
+    mut k: Known,
+    skip: Option<(bool, usize)>,
+) -> Known {
     let n = passes.len() as i64;
     for (previous, list) in [(false, &passes[i].waits), (true, &passes[i].waits_previous)] {
         for &w in list {
@@ -107,19 +117,30 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
     let n = out.len() as i64;
     for i in 0..out.len() {
         for previous in [true, false] {
-            let list: Vec<usize> = if previous { out[i].waits_previous.clone() } else { out[i].waits.clone() };
+            let list: Vec<usize> = if previous {
+                out[i].waits_previous.clone()
+            } else {
+                out[i].waits.clone()
+            };
             for w in list {
                 let base = from_queue(out, &known, i);
                 let rest = with_waits(out, &known, i, base, Some((previous, w)));
                 let pos = if previous { w as i64 - n } else { w as i64 };
                 if rest[out[w].queue.index()] >= pos {
-                    let l = if previous { &mut out[i].waits_previous } else { &mut out[i].waits };
+                    let l = if previous {
+                        &mut out[i].waits_previous
+                    } else {
+                        &mut out[i].waits
+                    };
                     l.retain(|&x| x != w);
                 }
             }
         }
     }
-    let waited: Vec<usize> = out.iter().flat_map(|p| p.waits.iter().chain(&p.waits_previous).copied()).collect();
+    let waited: Vec<usize> = out
+        .iter()
+        .flat_map(|p| p.waits.iter().chain(&p.waits_previous).copied())
+        .collect();
     for (i, p) in out.iter_mut().enumerate() {
         p.signals = waited.contains(&i);
     }

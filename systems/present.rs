@@ -56,7 +56,7 @@ pub fn present_frame(
         };
         if layout != Layout::PRESENT {
             let mut group = BarrierGroup::default();
-                        // Nothing on this queue touches the buffer after it until the next frame's wait on
+            // Nothing on this queue touches the buffer after it until the next frame's wait on
             // present: SyncAfter NONE, AccessAfter NO_ACCESS (barrier-spec A3.1).
             group.textures.push(TextureBarrier {
                 sync_before: Sync::RENDER_TARGET,

@@ -280,7 +280,7 @@ pub fn record_passes(
             queue: p.queue,
             work: pass_work,
             uses,
-                        before: plan.groups(i).0.map(map).unwrap_or_default(),
+            before: plan.groups(i).0.map(map).unwrap_or_default(),
             after: plan.groups(i).1.map(map).unwrap_or_default(),
             skip_rebind: settings.fault() == Some(Fault::SkipRebind),
         });

@@ -51,7 +51,7 @@ pub fn submit_passes(
 ) {
     let _span = tracy_client::span!("submit");
     let fault = settings.fault();
-        let mut dropped = false;
+    let mut dropped = false;
     let mut seen = (0usize, 0usize);
     let previous = std::mem::take(&mut fences.current);
     fences.previous = previous;
@@ -98,7 +98,14 @@ pub fn submit_passes(
             work.queues.push(p.queue);
         }
         if let Some(fault) = &fault {
-                        inject(fault, &p.name, frame.0, &mut commands, &mut dropped, &mut seen);
+            inject(
+                fault,
+                &p.name,
+                frame.0,
+                &mut commands,
+                &mut dropped,
+                &mut seen,
+            );
         }
         count_sync(&mut stats, &commands);
         validator.observe(&device, p.queue, frame.0, p.label, &commands);
@@ -125,7 +132,14 @@ pub fn submit_passes(
 /// the frame, or the n-th), or strip every barrier of its cache work. `dropped` remembers
 /// whether the frame's first occurrence is gone already; `seen` counts barriers and waits
 /// submitted so far this frame.
-fn inject(fault: &Fault, pass: &str, frame: u64, commands: &mut Vec<Command>, dropped: &mut bool, seen: &mut (usize, usize)) {
+fn inject(
+    fault: &Fault,
+    pass: &str,
+    frame: u64,
+    commands: &mut Vec<Command>,
+    dropped: &mut bool,
+    seen: &mut (usize, usize),
+) {
     match *fault {
         Fault::DropNthBarrier { frame: f, index } if f == frame => {
             for c in commands.iter_mut() {

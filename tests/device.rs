@@ -1,5 +1,6 @@
 //! The simulated device on its own: fences and kickoff (FN-1..FN-3), deadlocks and hangs
-//! (FN-3, RL-2), lifetime (FS-6), queues (CC-2), and the simple timing model.
+//! (FN-3, RL-2), lifetime (FS-6), queues (CC-2), and fences and waits in the timing model.
+//! The timing model's analytic cases are in `tests/timing.rs`.
 
 use fastframe::device::*;
 use fastframe::model::{Buffer, BufferUsage, Format, Texture, TextureFlags};
@@ -136,9 +137,14 @@ fn waiting_on_present_after_present_hangs() {
     )
     .unwrap();
     match d.wait_fence_cpu(f) {
-        Err(DeviceError::Hang { queue, buffer }) => {
+        Err(DeviceError::Hang {
+            queue,
+            rule,
+            culprit,
+        }) => {
             assert_eq!(queue, QueueId::Graphics);
-            assert_eq!(buffer, "sc[0]");
+            assert_eq!(rule, "RL-2");
+            assert!(culprit.contains("sc[0]"), "{culprit}");
         }
         other => panic!("expected a hang, got {other:?}"),
     }
@@ -182,8 +188,10 @@ fn wait_on_present_before_writing_waits_for_the_flip() {
     )
     .unwrap();
     let t = d.wait_fence_cpu(f).unwrap();
-    // The wait ends at the second flip; the fence insert costs one front-end slot.
+    // The wait ends at the second flip; the fence insert costs one front-end slot and, with
+    // nothing in flight, passes as soon as the front end has read it.
     assert_eq!(t, 2 * d.profile.vsync_period_ns + d.profile.command_ns);
+    assert_eq!(d.flips(), 2);
     assert_eq!(d.swap_count(sc), 2);
 }
 
@@ -213,12 +221,17 @@ fn destroying_what_the_gpu_still_uses_is_refused_until_its_fence_passes() {
     .unwrap();
     // Not executed yet (FS-6).
     assert!(matches!(d.destroy(a, 0), Err(DeviceError::InUse { .. })));
-    d.simulate();
+    d.run_until_idle();
     let t = d.fence_signal_ns(f).unwrap();
     assert!(t > 0);
     assert!(d.is_fence_pending(f, t - 1));
-    // The copy finished one front-end slot before the fence; until then `a` is busy.
-    let copy_end = t - d.profile.command_ns;
+    // The fence is a bottom-of-pipe event: it passes when the copy before it ends, and until
+    // then `a` is busy.
+    let copy_end = t;
+    assert_eq!(
+        copy_end,
+        Profile::transfer_ns(1 << 20, d.profile.memory_bytes_per_us)
+    );
     assert!(matches!(
         d.destroy(a, copy_end - 1),
         Err(DeviceError::InUse { .. })
@@ -279,12 +292,12 @@ fn commands_are_refused_on_queues_that_cannot_run_them() {
 }
 
 #[test]
-fn timing_is_the_sum_of_command_costs_and_waits() {
+fn timing_is_work_over_rate_and_waits_end_at_the_fence() {
     let mut d = Device::default();
     let p = d.profile.clone();
     let fc = d.next_fence(COMPUTE);
     let fg = d.next_fence(QueueId::Graphics);
-    let threads = 400_000; // one microsecond at the default rate
+    let threads = 400_000;
     d.submit(
         COMPUTE,
         0,
@@ -316,21 +329,22 @@ fn timing_is_the_sum_of_command_costs_and_waits() {
         0,
     )
     .unwrap();
-    d.simulate();
-    let dispatch = p.command_ns + p.dispatch_ns + 1_000;
-    assert_eq!(d.fence_signal_ns(fc), Some(dispatch + p.command_ns));
+    d.run_until_idle();
+    // The dispatch runs alone on a pipe-0 queue, at its 4-CU limit (CC-2); the fence after it
+    // passes when it ends.
+    let work = p.work_mcu_ns(threads * p.thread_cycles as u64);
+    let dispatch = work.div_ceil(p.pipe0_cu_limit as u64 * 1000);
+    assert!(dispatch > p.dispatch_ns);
+    assert_eq!(d.fence_signal_ns(fc), Some(dispatch));
     // The graphics queue waited for the compute fence, then spent one front-end slot.
-    assert_eq!(
-        d.fence_signal_ns(fg),
-        Some(dispatch + p.command_ns + p.command_ns)
-    );
+    assert_eq!(d.fence_signal_ns(fg), Some(dispatch + p.command_ns));
     let stalls: Vec<_> = d
         .drain_executed()
         .into_iter()
         .filter(|x| x.stall == Stall::Fence)
         .collect();
     assert_eq!(stalls.len(), 1);
-    assert_eq!(stalls[0].stall_ns, dispatch + p.command_ns);
+    assert_eq!(stalls[0].stall_ns, dispatch);
 }
 
 #[test]
@@ -362,8 +376,8 @@ fn old_fences_stay_passed_after_the_map_is_pruned() {
         )
         .unwrap();
     }
-    d.simulate();
-    assert!(!d.is_fence_pending(first, 0), "a pruned fence has passed");
+    let end = d.run_until_idle();
+    assert!(!d.is_fence_pending(first, end), "a pruned fence has passed");
     let g = d.next_fence(QueueId::Graphics);
     d.submit(
         QueueId::Graphics,

@@ -51,7 +51,11 @@ fn scene(seed: u64) -> String {
     let mut kinds = Vec::new();
     for i in 0..nres {
         let kind = [Kind::Color, Kind::Color, Kind::Depth, Kind::Buffer][rng.below(4)];
-        let lifetime = if rng.chance(50) { "Transient" } else { "Imported" };
+        let lifetime = if rng.chance(50) {
+            "Transient"
+        } else {
+            "Imported"
+        };
         let def = match kind {
             Kind::Color => "texture: (format: Rgba16Float, extent: (256, 256), flags: (render_target: true, unordered_access: true, dcc: true))".to_owned(),
             Kind::Depth => "texture: (format: D32Float, extent: (256, 256), flags: (depth_stencil: true))".to_owned(),
@@ -86,7 +90,9 @@ fn scene(seed: u64) -> String {
                 _ => "UnorderedAccess",
             };
             let clear = matches!(access, "RenderTarget" | "DepthWrite") && rng.chance(50);
-            uses.push(format!("(target: \"r{w}\", access: {access}, clear: {clear})"));
+            uses.push(format!(
+                "(target: \"r{w}\", access: {access}, clear: {clear})"
+            ));
             phase[w] = Phase::Written;
             if queue == "Copy" {
                 let src: Vec<usize> = (0..nres)
@@ -110,9 +116,16 @@ fn scene(seed: u64) -> String {
         if queue != "Copy" {
             for _ in 0..rng.below(3) {
                 let readable: Vec<usize> = (0..nres)
-                    .filter(|&r| phase[r] != Phase::Fresh && !uses.iter().any(|u: &String| u.contains(&format!("\"r{r}\""))))
+                    .filter(|&r| {
+                        phase[r] != Phase::Fresh
+                            && !uses
+                                .iter()
+                                .any(|u: &String| u.contains(&format!("\"r{r}\"")))
+                    })
                     .collect();
-                let Some(&r) = readable.get(rng.below(readable.len().max(1))) else { break };
+                let Some(&r) = readable.get(rng.below(readable.len().max(1))) else {
+                    break;
+                };
                 let access = match (queue, kinds[r]) {
                     ("Graphics", Kind::Depth) if rng.chance(50) => "DepthRead",
                     ("Graphics", Kind::Buffer) if rng.chance(50) => "VertexBuffer",
@@ -121,17 +134,29 @@ fn scene(seed: u64) -> String {
                 uses.push(format!("(target: \"r{r}\", access: {access})"));
                 phase[r] = Phase::Frozen;
             }
-            work = if queue == "Graphics" { "Draw(draws: 2, vertices: 3000, pixels: 65536)" } else { "Dispatch(dispatches: 1, threads: 65536)" }.to_owned();
+            work = if queue == "Graphics" {
+                "Draw(draws: 2, vertices: 3000, pixels: 65536)"
+            } else {
+                "Dispatch(dispatches: 1, threads: 65536)"
+            }
+            .to_owned();
         }
         if uses.is_empty() {
             continue;
         }
-        out += &format!("        (name: \"p{p}\", pass: (queue: {queue}, uses: [{}], work: {work})),\n", uses.join(", "));
+        out += &format!(
+            "        (name: \"p{p}\", pass: (queue: {queue}, uses: [{}], work: {work})),\n",
+            uses.join(", ")
+        );
     }
     // The frame ends by drawing into the back buffer, reading whatever was produced.
     let mut uses = vec!["(target: \"sc\", access: RenderTarget, clear: true)".to_owned()];
     for r in (0..nres).filter(|&r| phase[r] == Phase::Written) {
-        let access = if kinds[r] == Kind::Depth && rng.chance(50) { "DepthRead" } else { "ShaderRead" };
+        let access = if kinds[r] == Kind::Depth && rng.chance(50) {
+            "DepthRead"
+        } else {
+            "ShaderRead"
+        };
         if access == "DepthRead" && uses.iter().any(|u| u.contains("DepthRead")) {
             continue;
         }
@@ -147,16 +172,22 @@ fn scene(seed: u64) -> String {
 const FRAMES: u64 = 5;
 const DROP_FRAME: u64 = 3;
 
-type Outcome = (Vec<String>, Option<String>, Vec<fastframe::device::Submitted>, u32);
+type Outcome = (
+    Vec<String>,
+    Option<String>,
+    Vec<fastframe::device::Submitted>,
+    u32,
+);
 
 fn run(text: &str, seed: u64, fault: Option<String>) -> Outcome {
-    let mut rt = Runtime::from_str(text, &format!("random-{seed}.ron")).unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
+    let mut rt = Runtime::from_str(text, &format!("random-{seed}.ron"))
+        .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
     rt.set_validation(true);
     rt.settings_mut().fault = fault;
     rt.world.resource_mut::<Device>().trace = Some(Vec::new());
     let result = rt.run(FRAMES);
     let diags = rt.diagnostics().iter().map(|d| d.to_string()).collect();
-        let mut device = rt.world.resource_mut::<Device>();
+    let mut device = rt.world.resource_mut::<Device>();
     let trace = device.trace.take().unwrap_or_default();
     let present = device.label("present");
     (diags, result.err().map(|e| e.to_string()), trace, present)
@@ -168,18 +199,22 @@ fn random_graphs_validate_clean_and_every_dropped_sync_is_caught() {
     let mut total_waits = 0;
     for seed in 0..1000u64 {
         let text = scene(seed);
-                let (diags, err, trace, present) = run(&text, seed, None);
+        let (diags, err, trace, present) = run(&text, seed, None);
         assert!(err.is_none(), "seed {seed}: {err:?}\n{text}");
-        assert!(diags.is_empty(), "seed {seed}: {}\n{text}", diags.join("\n"));
+        assert!(
+            diags.is_empty(),
+            "seed {seed}: {}\n{text}",
+            diags.join("\n")
+        );
         // What the passes submitted in the frame we tamper with (the present stage's own
         // barrier is not a pass's).
-        
+
         let in_frame = trace.iter().filter(|s| s.frame == DROP_FRAME);
         let mut barriers = 0;
         let mut waits = 0;
         for s in in_frame {
             match &s.command {
-                                Command::Barrier(g) if s.label != present => barriers += g.len(),
+                Command::Barrier(g) if s.label != present => barriers += g.len(),
                 Command::WaitFence(_) => waits += 1,
                 _ => {}
             }
@@ -189,15 +224,35 @@ fn random_graphs_validate_clean_and_every_dropped_sync_is_caught() {
         let mut rng = Rng(seed ^ 0xdead_beef);
         if barriers > 0 {
             let k = rng.below(barriers);
-                        let (diags, ..) = run(&text, seed, Some(format!("drop-nth-barrier={DROP_FRAME}:{k}")));
-            assert!(!diags.is_empty(), "seed {seed}: dropping barrier {k} of {barriers} went unnoticed\n{text}");
+            let (diags, ..) = run(
+                &text,
+                seed,
+                Some(format!("drop-nth-barrier={DROP_FRAME}:{k}")),
+            );
+            assert!(
+                !diags.is_empty(),
+                "seed {seed}: dropping barrier {k} of {barriers} went unnoticed\n{text}"
+            );
         }
         if waits > 0 {
             let k = rng.below(waits);
-                        let (diags, ..) = run(&text, seed, Some(format!("drop-nth-fence-wait={DROP_FRAME}:{k}")));
-            assert!(!diags.is_empty(), "seed {seed}: dropping fence wait {k} of {waits} went unnoticed\n{text}");
+            let (diags, ..) = run(
+                &text,
+                seed,
+                Some(format!("drop-nth-fence-wait={DROP_FRAME}:{k}")),
+            );
+            assert!(
+                !diags.is_empty(),
+                "seed {seed}: dropping fence wait {k} of {waits} went unnoticed\n{text}"
+            );
         }
     }
-    assert!(total_barriers > 1000, "the corpus exercises barriers ({total_barriers})");
-    assert!(total_waits > 100, "the corpus exercises cross-queue waits ({total_waits})");
+    assert!(
+        total_barriers > 1000,
+        "the corpus exercises barriers ({total_barriers})"
+    );
+    assert!(
+        total_waits > 100,
+        "the corpus exercises cross-queue waits ({total_waits})"
+    );
 }

@@ -11,8 +11,9 @@ use std::path::{Path, PathBuf};
 use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use fastframe::model::{
-    BackBuffer, Buffer, Disabled, Dormant, FrameIndex, Lifetime, Pass, Settings, SwapChain,
-    Texture, Timeline, TimelineEvent, View,
+    BackBuffer, Buffer, ChainBufferIndex, Disabled, Dormant, FrameIndex, FrameScript, Lifetime,
+    Pass, PassScript, ScriptCommand, Settings, SwapChain, Target, Texture, Timeline, TimelineEvent,
+    View,
 };
 use fastframe::scene::{self, SceneFile};
 
@@ -82,6 +83,13 @@ fn dump(world: &World) -> String {
                 p.order
             ));
         }
+        if let Some(i) = e.get::<ChainBufferIndex>() {
+            parts.push(format!("buffer {}", i.0));
+        }
+        if let Some(script) = e.get::<PassScript>() {
+            let commands: Vec<String> = script.0.iter().map(|c| command(c, &n)).collect();
+            parts.push(format!("script [{}]", commands.join("; ")));
+        }
         if e.contains::<Disabled>() {
             parts.push("Disabled".into());
         }
@@ -100,13 +108,40 @@ fn dump(world: &World) -> String {
                 TimelineEvent::Disable(e) => format!("Disable {}", n(e)),
                 TimelineEvent::Add(e) => format!("Add {}", n(e)),
                 TimelineEvent::Release(e) => format!("Release {}", n(e)),
+                TimelineEvent::Suspend { frames } => format!("Suspend {frames}"),
             };
             lines.push(format!("{frame}: {event}"));
         }
         lines.push(format!("cursor {}", t.cursor));
     }
+    if let Some(script) = world.get_resource::<FrameScript>() {
+        lines.push(format!("repeat from {}", script.0.repeat_from));
+        for (i, frame) in script.0.frames.iter().enumerate() {
+            for s in frame {
+                let commands: Vec<String> = s.commands.iter().map(|c| command(c, &n)).collect();
+                lines.push(format!(
+                    "frame {i} {:?} {:?}: {}",
+                    s.queue,
+                    s.label,
+                    commands.join("; ")
+                ));
+            }
+        }
+    }
     lines.push(format!("{:?}", world.get_resource::<FrameIndex>()));
     lines.join("\n")
+}
+
+/// A script command with its targets by name.
+fn command(c: &ScriptCommand<Target>, n: &impl Fn(&Entity) -> String) -> String {
+    let named = c.try_map(|_, t| {
+        Ok::<_, ()>(match t {
+            Target::Entity(e) => n(e),
+            Target::ChainBuffer { chain, index } => format!("{}[{index}]", n(chain)),
+            Target::Local(name) => format!("local {name}"),
+        })
+    });
+    format!("{named:?}")
 }
 
 /// The round trip on one scene text.
@@ -206,16 +241,64 @@ fn rich_scene_loads_what_it_says() {
 
 #[test]
 fn every_scene_in_scenes_round_trips() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes");
-    let Ok(entries) = std::fs::read_dir(&dir) else {
-        return;
-    };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
-        .collect();
-    paths.sort();
-    for path in paths {
-        round_trip(&read(&path), &path.display().to_string());
+    // The bundled scenes, the command-script mistakes and their correct twins.
+    for dir in ["scenes", "scenes/mistakes", "tests/data/scripts"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut paths: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+            .collect();
+        paths.sort();
+        for path in paths {
+            round_trip(&read(&path), &path.display().to_string());
+        }
     }
+}
+
+#[test]
+fn scripts_round_trip_with_every_kind_of_name() {
+    let text = r#"// Scripts: scene names, buffers by index, views a script makes, barriers.
+Scene(
+    entities: [
+        (name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
+        (name: "rtv1", view: (of: "swapchain[1]", kind: Rtv)),
+        (name: "vb", buffer: (size: 64)),
+        (name: "p", pass: (uses: [(target: "swapchain", access: RenderTarget)], script: [
+            ClearRenderTarget("swapchain"),
+            SetRenderTargets(rtvs: ["swapchain"]),
+            InsertFence(name: "f", kickoff: false),
+        ])),
+    ],
+    script: (frames: [
+        [(queue: Compute, label: "c", commands: [WaitFence("f"), Kickoff])],
+        [(commands: [
+            CreateView(name: "v", of: "swapchain[0]", kind: Rtv),
+            Barrier(global: [(sync_before: "ALL", sync_after: "COPY", access_before: "", access_after: "COPY_DEST")],
+                    buffers: [(resource: "vb", sync_before: "COPY", sync_after: "VERTEX_SHADING", access_before: "COPY_DEST", access_after: "VERTEX_BUFFER")],
+                    textures: [(resource: "swapchain", sync_before: "", sync_after: "RENDER_TARGET", access_before: "NO_ACCESS", access_after: "RENDER_TARGET", layout_before: Undefined, layout_after: RenderTarget, range: (first_mip: 0, mip_count: 1), discard: true)]),
+            SetRenderTargets(rtvs: ["v", "rtv1"]),
+            Map(resource: "vb", mode: NoOverwrite),
+            Release("v"),
+        ])],
+    ], repeat_from: 1),
+)
+"#;
+    let (saved, written) = round_trip(text, "scripts.ron");
+    let script = saved.script.expect("the frame script is saved");
+    assert_eq!((script.frames.len(), script.repeat_from), (2, 1));
+    assert!(
+        written.contains(r#"CreateView(name: "v", of: "swapchain[0]", kind: Rtv)"#),
+        "{written}"
+    );
+    assert!(
+        written.contains(r#"(name: "rtv1", view: (of: "swapchain[1]", kind: Rtv))"#),
+        "{written}"
+    );
+    assert!(
+        written.contains(r#"InsertFence(name: "f", kickoff: false)"#),
+        "{written}"
+    );
 }

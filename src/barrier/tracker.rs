@@ -55,7 +55,7 @@ impl<R: Clone + Ord> BarrierTracker<R> {
         self.for_all(resource, info, |s| s.layout = Some(layout));
     }
 
-        /// Forget everything about `resource`: its history restarts at the next barrier, whose
+    /// Forget everything about `resource`: its history restarts at the next barrier, whose
     /// Before half is then assumed (A9). Used when another queue took it over behind a fence.
     pub fn forget(&mut self, resource: &R) {
         self.subs.retain(|(r, _), _| r != resource);

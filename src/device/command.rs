@@ -93,6 +93,9 @@ pub enum Command {
         view: ObjectKey,
         buffer: ObjectKey,
     },
+    /// The `DONT_SYNC_ON_COPY` list hint (EB-8d): for the rest of this submission, copies and
+    /// clears on this queue are not serialised against each other.
+    DontSyncOnCopy(bool),
 
     // Memory.
     Map {
@@ -101,10 +104,21 @@ pub enum Command {
     },
     Unmap(ObjectKey),
 
+    // Queries and time.
+    /// Write the GPU clock (100 MHz ticks, CC-7) to query slot `n` at the bottom of the pipe,
+    /// once everything before it on the queue has finished.
+    WriteTimestamp(u32),
+
     // Frames.
     /// Show the chain's buffer 0 at the next vertical blank and rotate (RL-5). Resets state
     /// (FS-11) and kicks off the graphics queue.
     Present(SwapChainKey),
+    /// Graphics only: lock the compute and DMA contexts until `Resume`, once their kicked-off
+    /// work has finished (CC-8). Saves no state (FS-11). Kicks off.
+    Suspend,
+    /// Graphics only: unlock the compute and DMA contexts; resets all state and bindings like
+    /// ClearState, so everything must be set again (FS-11). Kicks off.
+    Resume,
 }
 
 impl Command {
@@ -132,13 +146,18 @@ impl Command {
             Command::WaitOnPresent(_) => "WaitOnPresent",
             Command::Decompress(_) => "Decompress",
             Command::PlaceSwapChainView { .. } => "PlaceSwapChainView",
+            Command::DontSyncOnCopy(_) => "DontSyncOnCopy",
+            Command::WriteTimestamp(_) => "WriteTimestamp",
+            Command::Suspend => "Suspend",
+            Command::Resume => "Resume",
             Command::Map { .. } => "Map",
             Command::Unmap(_) => "Unmap",
             Command::Present(_) => "Present",
         }
     }
 
-    /// The pipeline stages the command occupies while it runs (barrier-spec A1 "Commands").
+    /// The pipeline stages the command occupies while it runs (barrier-spec A1 "Commands"),
+    /// as sync bits. The timing model works on [`super::StageMask`], derived from these.
     pub fn stages(&self) -> Sync {
         match self {
             Command::Draw { .. } => Sync::DRAW,

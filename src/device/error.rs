@@ -41,10 +41,20 @@ pub enum DeviceError {
         "FS-6: {object} destroyed while {pending} submitted command(s) still reference it or its fence has not passed"
     )]
     InUse { object: String, pending: u32 },
-    /// The GPU can never make progress: a wait on present that only a later present in the
-    /// same stream could satisfy (RL-2).
-    #[error("RL-2: GPU hang: queue {queue} waits on present of {buffer} after presenting it")]
-    Hang { queue: QueueId, buffer: String },
+    /// The GPU is hung: a wait on present that only a later present in the same stream could
+    /// satisfy (RL-2), or a work item that ran past the hang timeout (CC-8); `rule` says
+    /// which, `culprit` names the command.
+    #[error("{rule}: GPU hang on queue {queue}: {culprit}")]
+    Hang {
+        queue: QueueId,
+        rule: &'static str,
+        culprit: String,
+    },
+    /// A fence on a compute or DMA queue locked by Suspend, with no Resume to unlock it (CC-8).
+    #[error(
+        "CC-8: queue {queue} is locked by Suspend and no Resume follows; fence {fence} never passes"
+    )]
+    Suspended { queue: QueueId, fence: FenceId },
     /// The CPU waited on a fence that was never inserted.
     #[error("FN-1: fence {fence} was never inserted")]
     UnknownFence { fence: FenceId },

@@ -5,37 +5,61 @@
 //! knows nothing about passes or graphs, tracks no hazards and restores no state. Two things
 //! it does refuse, because the alternative would be a crash rather than a wrong picture:
 //! using a destroyed object, and destroying an object the GPU may still reference (FS-6).
-//! A GPU that can never make progress is reported as a deadlock or a hang (FN-3, RL-2), not
-//! looped on.
+//! A GPU that can never make progress is reported as a deadlock or a hang (FN-3, RL-2, CC-8),
+//! not looped on.
 //!
-//! Time has two clocks. The CPU clock advances as the runtime records frames; the GPU clock
-//! of each queue advances as it executes. Submitted work starts no earlier than its submission;
-//! a fence has passed, from the CPU's point of view, once its signal time is not later than
-//! the CPU clock. The GPU runs ahead eagerly on [`Device::simulate`], so fence times are known
-//! as soon as they are decided.
+//! Time has two clocks on one time base. The CPU clock advances as the runtime records
+//! frames; the GPU is a discrete-event simulation ([`sim`]) that runs up to the latest CPU
+//! time the device has been told about (by a submission, a fence test, a destruction), since
+//! work submitted later may compete for the GPU from then on. Waiting for a fence lets it run
+//! until the fence passes. Every call that takes a CPU time therefore answers exactly, and
+//! `&self` queries advance the simulation through a lock. Timestamps read the same time base
+//! on a 100 MHz clock (CC-7).
 
+mod barrier_cost;
 mod command;
 mod context;
+mod cost;
 mod error;
-mod exec;
 mod fence;
 mod object;
 mod present;
+mod profile;
 mod queue;
-mod timing;
+mod run;
+mod sim;
+mod stages;
+mod submit;
 
+pub use barrier_cost::{BarrierWork, Lowered, barrier_work};
 pub use command::{Command, CommandList, MapMode, ShaderStage};
 pub use context::{ContextKind, DeferredContext};
 pub use error::DeviceError;
-pub use exec::{Executed, Stall};
 pub use fence::{FENCE_SEQUENCE_BITS, FenceId};
 pub use object::{Memory, Object, ObjectDesc, ObjectKey};
 pub use present::{PresentEngine, SwapChainKey, SwapChainState};
+pub use profile::{CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile};
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};
-pub use timing::Profile;
+pub use sim::record::{Executed, Stall};
+pub use stages::{CacheSet, StageMask};
 
 use bevy_ecs::prelude::Resource;
-use exec::Gpu;
+use std::sync::{Mutex, MutexGuard};
+
+use crate::model::Semantics;
+use sim::Gpu;
+
+/// The GPU timestamp clock, ticks per second (CC-7).
+pub const TIMESTAMP_HZ: u64 = 100_000_000;
+
+/// A synchronised GPU/CPU timestamp pair (CC-7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimestampPair {
+    /// GPU clock, 100 MHz ticks.
+    pub gpu_ticks: u64,
+    /// CPU clock, ns.
+    pub cpu_ns: u64,
+}
 
 /// One submitted command as the device saw it on the CPU side, kept when tracing is on: for
 /// tests and tools that check streams without trusting the runtime that produced them.
@@ -60,7 +84,8 @@ pub struct Device {
     pub profile: Profile,
     pub memory: Memory,
     pub present: PresentEngine,
-    gpu: Gpu,
+    semantics: Semantics,
+    gpu: Mutex<Gpu>,
     fence_sequence: [u64; QUEUE_COUNT],
     labels: Vec<String>,
 }
@@ -72,17 +97,57 @@ impl Default for Device {
 }
 
 impl Device {
-    /// A device with the given timing profile.
+    /// A device with the given profile.
     pub fn new(profile: Profile) -> Self {
         Self {
             trace: None,
+            gpu: Mutex::new(Gpu::new(&profile)),
             profile,
             memory: Memory::default(),
             present: PresentEngine::default(),
-            gpu: Gpu::default(),
+            semantics: Semantics::Fast,
             fence_sequence: [0; QUEUE_COUNT],
             labels: vec![String::new()],
         }
+    }
+
+    fn gpu(&self) -> MutexGuard<'_, Gpu> {
+        self.gpu.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn gpu_mut(&mut self) -> &mut Gpu {
+        self.gpu.get_mut().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Replace the profile (before any work: running work keeps the rates it was given).
+    /// Compute-unit limits go back to the new profile's defaults (CC-2).
+    pub fn set_profile(&mut self, profile: Profile) {
+        self.profile = profile;
+        let p = self.profile.clone();
+        self.gpu_mut().reset_limits(&p);
+    }
+
+    /// Contexts' semantics (CTX-4): legacy barriers hold the whole front end (EB-10).
+    pub fn set_semantics(&mut self, semantics: Semantics) {
+        self.semantics = semantics;
+    }
+
+    /// Change how many compute units a compute queue may use (CC-2: pipe-0 queues start at
+    /// the profile's limit, 4; the limit can be changed after creation). Clamped to the CUs
+    /// the device has.
+    pub fn set_compute_unit_limit(&mut self, queue: QueueId, cus: u32) -> Result<(), DeviceError> {
+        if !queue.is_valid() {
+            return Err(DeviceError::NoSuchQueue { queue });
+        }
+        if !matches!(queue, QueueId::Compute { .. }) {
+            return Err(DeviceError::WrongQueue {
+                command: "SetComputeUnitLimit",
+                queue,
+            });
+        }
+        let limit = cus.min(self.profile.compute_units).saturating_mul(1000);
+        self.gpu_mut().queues[queue.index()].cu_limit = limit;
+        Ok(())
     }
 
     /// Intern a label (a pass name) for commands and diagnostics.
@@ -117,16 +182,29 @@ impl Device {
                 pending: 0,
             });
         }
-        self.gpu.check_idle(key, cpu_ns, &self.memory)?;
+        let gpu = self.gpu.get_mut().unwrap_or_else(|e| e.into_inner());
+        if let Some(state) = gpu.refs.get(key).copied() {
+            if state.pending > 0 || state.last_end > cpu_ns {
+                return Err(DeviceError::InUse {
+                    object: self.memory.name(key),
+                    pending: state.pending,
+                });
+            }
+            gpu.refs.remove(key);
+        }
+        gpu.scanout.forget(key);
         self.memory.destroy(key)?;
-        self.present.forget(key);
         Ok(())
     }
 
     /// True while `buffer` is queued for or being scanned out at CPU time `cpu_ns`: the
     /// display engine still reads it, whatever the fences say.
     pub fn is_presenting(&self, buffer: ObjectKey, cpu_ns: u64) -> bool {
-        self.present.free_at(buffer).is_none_or(|t| t > cpu_ns)
+        let mut gpu = self.gpu();
+        gpu.horizon = gpu.horizon.max(cpu_ns);
+        let until = gpu.horizon;
+        gpu.advance(until, None, &self.profile);
+        gpu.scanout.free_at(buffer).is_none_or(|t| t > cpu_ns)
     }
 
     /// Create a swap chain with `count` buffers made from `buffer`'s description.
@@ -179,98 +257,16 @@ impl Device {
         self.present.chain(chain).map_or(0, |c| c.swaps)
     }
 
+    /// Flips the display engine has performed so far.
+    pub fn flips(&self) -> u64 {
+        self.gpu().scanout.flips()
+    }
+
     /// Allocate the next fence ID of `queue` (FN-1). It becomes a position in the stream only
     /// when an `InsertFence` carrying it is submitted.
     pub fn next_fence(&mut self, queue: QueueId) -> FenceId {
         let seq = &mut self.fence_sequence[queue.index()];
         *seq += 1;
         FenceId::new(queue, *seq)
-    }
-
-    /// Submit commands to `queue` at CPU time `cpu_ns`, as the immediate (or compute, or DMA)
-    /// context plays them back. CPU-side effects (view placement, present rotation, fence
-    /// registration, kickoff) happen now; GPU execution happens in [`Device::simulate`].
-    pub fn submit(
-        &mut self,
-        queue: QueueId,
-        frame: u64,
-        label: u32,
-        commands: impl IntoIterator<Item = Command>,
-        cpu_ns: u64,
-    ) -> Result<(), DeviceError> {
-        if !queue.is_valid() {
-            return Err(DeviceError::NoSuchQueue { queue });
-        }
-        for cmd in commands {
-            let traced = self
-                .trace
-                .is_some()
-                .then(|| (cmd.clone(), self.present.back_buffers()));
-            self.gpu.submit(
-                queue,
-                frame,
-                label,
-                cmd,
-                cpu_ns,
-                &mut self.memory,
-                &mut self.present,
-            )?;
-            if let Some((command, back_buffers)) = traced {
-                let views: Vec<ObjectKey> = match &command {
-                    Command::SetRenderTargets { rtvs, .. } => rtvs.clone(),
-                    Command::ClearRenderTarget(v) => vec![*v],
-                    _ => Vec::new(),
-                };
-                let writes = views
-                    .iter()
-                    .filter_map(|v| self.memory.resource_of(*v).ok())
-                    .collect();
-                if let Some(trace) = self.trace.as_mut() {
-                    trace.push(Submitted {
-                        queue,
-                        frame,
-                        label,
-                        command,
-                        writes,
-                        back_buffers,
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Let the GPU run as far as it can. Returns the number of commands executed.
-    pub fn simulate(&mut self) -> usize {
-        self.gpu.run(&self.profile, &self.memory, &mut self.present)
-    }
-
-    /// Signal time of a fence, if the GPU has reached it.
-    pub fn fence_signal_ns(&self, fence: FenceId) -> Option<u64> {
-        self.gpu.signal_ns(fence)
-    }
-
-    /// The free-threaded pending test (FN-2) at CPU time `cpu_ns`.
-    pub fn is_fence_pending(&self, fence: FenceId, cpu_ns: u64) -> bool {
-        self.gpu.signal_ns(fence).is_none_or(|t| t > cpu_ns)
-    }
-
-    /// Block the CPU until `fence` passes: its signal time, or why it never will.
-    pub fn wait_fence_cpu(&mut self, fence: FenceId) -> Result<u64, DeviceError> {
-        self.simulate();
-        if let Some(t) = self.gpu.signal_ns(fence) {
-            return Ok(t);
-        }
-        Err(self.gpu.diagnose_stuck(fence, &self.memory))
-    }
-
-    /// Commands executed since the last call, in execution order per queue.
-    pub fn drain_executed(&mut self) -> Vec<Executed> {
-        std::mem::take(&mut self.gpu.executed)
-    }
-
-    /// The GPU time at which `queue` finished its last executed command.
-    pub fn queue_time_ns(&self, queue: QueueId) -> u64 {
-        self.gpu.queue_time(queue)
     }
 }

@@ -1,8 +1,9 @@
-//! The present engine. Under fast semantics a present shows the buffer at index 0 at the next
-//! vertical blank and rotates the next buffer into index 0 (RL-5). A shown buffer stays busy
-//! until a later flip replaces it; writing it earlier needs a wait on present (FS-5).
+//! The present engine, CPU side. Under fast semantics a present shows the buffer at index 0
+//! at the next vertical blank and rotates the next buffer into index 0 (RL-5); the swap count
+//! is the frame statistics a title recovers its index from. The GPU side (when the flip
+//! happens, when a shown buffer is free again, FS-5) lives in the simulation's scanout, since
+//! it is decided on the GPU timeline.
 
-use hashbrown::HashMap;
 use slotmap::SlotMap;
 
 use super::ObjectKey;
@@ -21,26 +22,12 @@ pub struct SwapChainState {
     /// Presents issued so far: the frame statistics' swap count (RL-5).
     pub swaps: u64,
     pub vsync_interval: u32,
-    /// GPU side: the buffer on screen, and when the last flip happened.
-    displayed: Option<ObjectKey>,
-    last_flip_ns: Option<u64>,
 }
 
-/// When a buffer can be written again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Busy {
-    /// Queued or on screen; the flip that frees it has not been decided yet.
-    UntilNextFlip,
-    /// Free from this time on.
-    FreeAt(u64),
-}
-
-/// All swap chains plus the GPU-side presentation state of their buffers.
+/// All swap chains.
 #[derive(Default)]
 pub struct PresentEngine {
     chains: SlotMap<SwapChainKey, SwapChainState>,
-    busy: HashMap<ObjectKey, Busy>,
-    flips: u64,
 }
 
 impl PresentEngine {
@@ -56,8 +43,6 @@ impl PresentEngine {
             buffers,
             swaps: 0,
             vsync_interval,
-            displayed: None,
-            last_flip_ns: None,
         })
     }
 
@@ -86,51 +71,6 @@ impl PresentEngine {
         Some(shown)
     }
 
-    /// GPU side of Present: the present command reached the engine at `t`. Returns the flip
-    /// time; the buffer previously on screen becomes free at that flip.
-    pub fn present_gpu(
-        &mut self,
-        key: SwapChainKey,
-        buffer: ObjectKey,
-        t: u64,
-        period_ns: u64,
-    ) -> u64 {
-        let Some(chain) = self.chains.get_mut(key) else {
-            return t;
-        };
-        let period = period_ns * chain.vsync_interval as u64;
-        let flip = if period == 0 {
-            t.max(chain.last_flip_ns.unwrap_or(0))
-        } else {
-            let next_blank = t.div_ceil(period) * period;
-            match chain.last_flip_ns {
-                Some(last) => next_blank.max(last + period),
-                None => next_blank,
-            }
-        };
-        // Presentation state lives on the GPU timeline: a buffer is busy from the moment its
-        // present executes, not from the CPU call.
-        self.busy.insert(buffer, Busy::UntilNextFlip);
-        if let Some(prev) = chain.displayed.replace(buffer)
-            && prev != buffer
-        {
-            self.busy.insert(prev, Busy::FreeAt(flip));
-        }
-        chain.last_flip_ns = Some(flip);
-        self.flips += 1;
-        flip
-    }
-
-    /// When `buffer` may be written: `Some(t)` once known (0 if never presented), `None`
-    /// while it waits for a flip that has not been decided.
-    pub fn free_at(&self, buffer: ObjectKey) -> Option<u64> {
-        match self.busy.get(&buffer) {
-            None => Some(0),
-            Some(Busy::FreeAt(t)) => Some(*t),
-            Some(Busy::UntilNextFlip) => None,
-        }
-    }
-
     /// The buffer at index 0 of every chain.
     pub fn back_buffers(&self) -> Vec<ObjectKey> {
         self.chains
@@ -146,16 +86,6 @@ impl PresentEngine {
             .values()
             .find_map(|c| c.buffers.iter().position(|b| *b == buffer))
     }
-
-    /// Forget a destroyed buffer.
-    pub fn forget(&mut self, buffer: ObjectKey) {
-        self.busy.remove(&buffer);
-    }
-
-    /// Flips performed by the GPU so far.
-    pub fn flips(&self) -> u64 {
-        self.flips
-    }
 }
 
 #[cfg(test)]
@@ -163,7 +93,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn present_rotates_and_flips_at_vsync() {
+    fn present_rotates_and_counts_swaps() {
         let mut keys: SlotMap<ObjectKey, ()> = SlotMap::with_key();
         let (a, b) = (keys.insert(()), keys.insert(()));
         let mut pe = PresentEngine::default();
@@ -171,16 +101,7 @@ mod tests {
         assert_eq!(pe.present_cpu(chain), Some(a));
         assert_eq!(pe.chain(chain).unwrap().buffers[0], b);
         assert_eq!(pe.chain(chain).unwrap().swaps, 1);
-        // The CPU call alone does not occupy the buffer; the GPU executing it does.
-        assert_eq!(pe.free_at(a), Some(0));
-        assert_eq!(pe.free_at(b), Some(0));
-        assert_eq!(pe.present_gpu(chain, a, 5, 100), 100);
-        // `a` is on screen until the next flip, which is not decided yet.
-        assert_eq!(pe.free_at(a), None);
-        pe.present_cpu(chain);
-        // The next flip is at least one period after the last, even if presented early.
-        assert_eq!(pe.present_gpu(chain, b, 120, 100), 200);
-        assert_eq!(pe.free_at(a), Some(200));
-        assert_eq!(pe.flips(), 2);
+        assert_eq!(pe.find_buffer(a), Some(1));
+        assert_eq!(pe.back_buffers(), vec![b]);
     }
 }

@@ -22,7 +22,7 @@ pub enum Fault {
     SkipDecompress,
     /// Render targets are not set again after a clear (FS-8).
     SkipRebind,
-        /// Barriers keep their sync but write back and invalidate no cache (FS-2).
+    /// Barriers keep their sync but write back and invalidate no cache (FS-2).
     SkipCacheFlush,
     /// In frame `frame`, the `index`-th individual barrier the passes submit is dropped
     /// (`drop-nth-barrier=FRAME:INDEX`; for randomised tests).
@@ -74,7 +74,7 @@ impl FromStr for Fault {
             "early-release" => plain(Fault::EarlyRelease),
             "skip-decompress" => plain(Fault::SkipDecompress),
             "skip-rebind" => plain(Fault::SkipRebind),
-                        "skip-cache-flush" => plain(Fault::SkipCacheFlush),
+            "skip-cache-flush" => plain(Fault::SkipCacheFlush),
             "drop-nth-barrier" | "drop-nth-fence-wait" => {
                 let (frame, index) = arg
                     .as_deref()
@@ -109,7 +109,7 @@ impl fmt::Display for Fault {
             Fault::EarlyRelease => write!(f, "early-release"),
             Fault::SkipDecompress => write!(f, "skip-decompress"),
             Fault::SkipRebind => write!(f, "skip-rebind"),
-                        Fault::SkipCacheFlush => write!(f, "skip-cache-flush"),
+            Fault::SkipCacheFlush => write!(f, "skip-cache-flush"),
             Fault::DropNthBarrier { frame, index } => write!(f, "drop-nth-barrier={frame}:{index}"),
             Fault::DropNthFenceWait { frame, index } => {
                 write!(f, "drop-nth-fence-wait={frame}:{index}")
@@ -133,7 +133,7 @@ mod tests {
             "early-release",
             "skip-decompress",
             "skip-rebind",
-                        "skip-cache-flush",
+            "skip-cache-flush",
             "drop-nth-barrier=3:2",
             "drop-nth-fence-wait=4:0",
         ] {

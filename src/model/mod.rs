@@ -12,6 +12,7 @@ mod pass;
 mod resource;
 mod script;
 mod script_barrier;
+mod script_command;
 mod settings;
 mod swapchain;
 mod timeline;
@@ -22,12 +23,12 @@ pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{Disabled, Pass, QueueKind, Use, UseAccess, Work};
 pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags};
 pub use script::{
-    ChainBufferIndex, FrameScript, PassScript, Script, ScriptCommand, ScriptState, Slot, Submission,
-    Target,
+    ChainBufferIndex, FrameScript, PassScript, Script, ScriptState, Slot, Submission, Target,
 };
 pub use script_barrier::{
     BufferBarrierDef, GlobalBarrierDef, RangeDef, TextureBarrierDef, barrier_group,
 };
+pub use script_command::ScriptCommand;
 pub use settings::{BarrierMode, FrameIndex, Semantics, Settings};
 pub use swapchain::{BackBuffer, Rotation, SwapChain, SwapChainBuffer};
 pub use timeline::{Dormant, Timeline, TimelineEvent};

@@ -69,15 +69,15 @@ pub struct TextureBarrierDef<R> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename = "Range", deny_unknown_fields)]
 pub struct RangeDef {
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub first_mip: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub mip_count: Option<u32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub first_slice: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slice_count: Option<u32>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub first_plane: u32,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plane_count: Option<u32>,
@@ -192,4 +192,8 @@ pub fn barrier_group<R: Clone>(
 
 fn is_false(v: &bool) -> bool {
     !*v
+}
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
 }

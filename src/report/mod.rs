@@ -1,10 +1,12 @@
 //! Reports: run statistics, the JSON summary and table, the pass graph as Graphviz, Tracy.
 
+mod frames;
 mod graphviz;
 mod stats;
 mod summary;
 pub mod tracy;
 
+pub use frames::{FrameBook, FrameGpu, Intervals, family_index};
 pub use graphviz::to_dot;
-pub use stats::{Distribution, FAMILIES, RunStats};
-pub use summary::Summary;
+pub use stats::{Distribution, FAMILIES, RunStats, StallTotals};
+pub use summary::{GpuFrames, Summary};

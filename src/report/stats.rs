@@ -1,19 +1,40 @@
 //! Run statistics: counters the systems bump and GPU timings absorbed from the device's
-//! per-command timeline.
+//! per-command timeline (see [`super::frames`] for what a frame's GPU numbers mean).
 
 use bevy_ecs::prelude::*;
+use std::collections::BTreeMap;
 
-use crate::device::{Executed, QueueId, Stall};
+use super::frames::{FrameBook, FrameGpu};
+use crate::device::{Executed, Stall};
 
 /// Queue families in report order.
 pub const FAMILIES: [&str; 3] = ["graphics", "compute", "dma"];
 
-fn family_index(q: QueueId) -> usize {
-    match q {
-        QueueId::Graphics => 0,
-        QueueId::Compute { .. } => 1,
-        QueueId::Dma { .. } => 2,
-    }
+/// Frames kept open for late records; the GPU runs at most `frames_in_flight` (8) frames
+/// behind the CPU, so older frames are complete.
+const OPEN_FRAMES: u64 = 16;
+
+/// Stall time by reason over the run, ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct StallTotals {
+    /// Fence waits across queues (FN-2).
+    pub fence: u64,
+    /// Barrier drains and serialised copies waiting for in-flight work (EB-2, EB-8d).
+    pub drain: u64,
+    /// Work held by a barrier blocking its stages (EB-2).
+    pub block: u64,
+    /// Waits on present (FS-5).
+    pub present: u64,
+    /// Cache write-backs and invalidations (EB-3).
+    pub cache: u64,
+    /// Decompressions and metadata initialisation (EB-4, EB-5, FS-4).
+    pub decompress: u64,
+    /// Waiting for the CPU to submit or kick off (FN-3).
+    pub submit: u64,
+    /// Compute and DMA locked by Suspend (CC-8).
+    pub suspend: u64,
+    /// Front ends waiting for room in a full queue.
+    pub busy: u64,
 }
 
 /// Everything a run counts. Totals over the run unless a name says otherwise.
@@ -45,23 +66,27 @@ pub struct RunStats {
     pub cpu_wait_ns: u64,
     /// Measured wall-clock time of each tick.
     pub cpu_tick_ns: Vec<u64>,
+    /// The device profile and whether compute passes ran on an asynchronous queue.
+    pub profile: String,
+    pub async_compute: bool,
     /// Per frame: first command start and last command end on any queue.
     pub frame_spans: Vec<(u64, u64)>,
-    /// Busy time per queue family (commands' own durations, stalls excluded).
-    pub busy_ns: [u64; 3],
-    /// Stall time by reason: fence, present, submit.
-    pub stall_fence_ns: u64,
-    pub stall_present_ns: u64,
-    pub stall_submit_ns: u64,
+    /// Per frame GPU numbers, for frames no more records will arrive for.
+    pub frame_gpu: Vec<FrameGpu>,
+    /// Frames that may still receive records.
+    open: BTreeMap<u64, FrameBook>,
+    pub stalls: StallTotals,
     pub executed_commands: u64,
-    /// When set, every executed command is kept for trace export.
+    /// When set, every executed command is kept (queue, start, end, what) for trace export
+    /// and tools.
     pub keep_timeline: bool,
     pub timeline: Vec<Executed>,
 }
 
 impl RunStats {
-    /// Fold executed commands into the frame spans and busy times.
+    /// Fold executed commands into frame spans, per-frame books and stall totals.
     pub fn absorb(&mut self, executed: &[Executed]) {
+        let mut newest = 0;
         for x in executed {
             let f = x.frame as usize;
             if self.frame_spans.len() <= f {
@@ -70,18 +95,95 @@ impl RunStats {
             let span = &mut self.frame_spans[f];
             span.0 = span.0.min(x.start_ns);
             span.1 = span.1.max(x.end_ns);
-            self.busy_ns[family_index(x.queue)] += x.end_ns - x.start_ns;
+            self.open.entry(x.frame).or_default().add(x);
+            newest = newest.max(x.frame);
+            let s = &mut self.stalls;
             match x.stall {
-                Stall::Fence => self.stall_fence_ns += x.stall_ns,
-                Stall::Present => self.stall_present_ns += x.stall_ns,
-                Stall::Submit => self.stall_submit_ns += x.stall_ns,
+                Stall::Fence => s.fence += x.stall_ns,
+                Stall::Present => s.present += x.stall_ns,
+                Stall::Submit => s.submit += x.stall_ns,
+                Stall::Drain => s.drain += x.stall_ns,
+                Stall::Block => s.block += x.stall_ns,
+                Stall::Suspend => s.suspend += x.stall_ns,
+                Stall::Busy => s.busy += x.stall_ns,
                 Stall::None => {}
             }
+            s.cache += x.cache_ns;
+            s.decompress += x.decompress_ns;
             self.executed_commands += 1;
+        }
+        while let Some((&f, _)) = self.open.first_key_value() {
+            if f + OPEN_FRAMES > newest {
+                break;
+            }
+            if let Some(book) = self.open.remove(&f) {
+                self.close(f, &book);
+            }
         }
         if self.keep_timeline {
             self.timeline.extend_from_slice(executed);
         }
+    }
+
+    fn close(&mut self, frame: u64, book: &FrameBook) {
+        let f = frame as usize;
+        if self.frame_gpu.len() <= f {
+            self.frame_gpu.resize(f + 1, FrameGpu::default());
+        }
+        // A frame closed twice (a record later than any frame in flight) adds up.
+        let g = book.close();
+        let slot = &mut self.frame_gpu[f];
+        slot.work_ns += g.work_ns;
+        slot.critical_ns = slot.critical_ns.max(g.critical_ns);
+        slot.busiest_ns += g.busiest_ns;
+        slot.overlap_ns += g.overlap_ns;
+        for i in 0..3 {
+            slot.busy_ns[i] += g.busy_ns[i];
+        }
+    }
+
+    /// Every frame's GPU numbers, open frames included (frames with no command left out).
+    pub fn frames_gpu(&self) -> Vec<FrameGpu> {
+        let mut all = self.frame_gpu.clone();
+        for (&f, book) in &self.open {
+            let f = f as usize;
+            if all.len() <= f {
+                all.resize(f + 1, FrameGpu::default());
+            }
+            let g = book.close();
+            let slot = &mut all[f];
+            slot.work_ns += g.work_ns;
+            slot.critical_ns = slot.critical_ns.max(g.critical_ns);
+            slot.busiest_ns += g.busiest_ns;
+            slot.overlap_ns += g.overlap_ns;
+            for i in 0..3 {
+                slot.busy_ns[i] += g.busy_ns[i];
+            }
+        }
+        all.retain(|g| g.work_ns > 0);
+        all
+    }
+
+    /// Busy time per queue family over the run, ns.
+    pub fn busy_ns(&self) -> [u64; 3] {
+        let mut out = [0; 3];
+        for g in self.frames_gpu() {
+            for i in 0..3 {
+                out[i] += g.busy_ns[i];
+            }
+        }
+        out
+    }
+
+    /// First command start to last command end over the run, ns.
+    pub fn elapsed_ns(&self) -> u64 {
+        let valid = self
+            .frame_spans
+            .iter()
+            .filter(|(s, e)| *s != u64::MAX && e >= s);
+        let first = valid.clone().map(|s| s.0).min().unwrap_or(0);
+        let last = valid.map(|s| s.1).max().unwrap_or(0);
+        last.saturating_sub(first)
     }
 
     /// GPU frame time: how much later each frame finished than the one before it (the

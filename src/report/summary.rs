@@ -21,34 +21,77 @@ impl Summary {
         (self.validation_errors, self.validation_warnings)
     }
 
+    /// Per-frame GPU numbers summarised: frame time (work), critical path, lower bound and
+    /// efficiency, overlap (see `report::frames`).
+    pub fn gpu_frames(&self) -> GpuFrames {
+        let frames = self.stats.frames_gpu();
+        let us = |ns: u64| ns as f64 / 1000.0;
+        let work: Vec<f64> = frames.iter().map(|g| us(g.work_ns)).collect();
+        let n = frames.len().max(1) as f64;
+        let sum = |f: fn(&super::FrameGpu) -> u64| frames.iter().map(f).sum::<u64>();
+        let (work_total, bound_total) = (sum(|g| g.work_ns), sum(|g| g.lower_bound_ns()));
+        GpuFrames {
+            work_us: Distribution::of(&work),
+            critical_path_us: us(sum(|g| g.critical_ns)) / n,
+            lower_bound_us: us(bound_total) / n,
+            efficiency: if work_total == 0 {
+                0.0
+            } else {
+                bound_total as f64 / work_total as f64
+            },
+            overlap_us: us(sum(|g| g.overlap_ns)),
+        }
+    }
+
     /// The JSON object. Everything but the `cpu` section is simulated and deterministic.
     pub fn to_json(&self) -> Value {
         let s = &self.stats;
         let frame = Distribution::of(&s.frame_us());
         let span = Distribution::of(&s.frame_span_us());
+        let g = self.gpu_frames();
+        let work = g.work_us;
         let ticks: Vec<f64> = s.cpu_tick_ns.iter().map(|&n| n as f64 / 1000.0).collect();
         let tick = Distribution::of(&ticks);
         let us = |ns: u64| ns as f64 / 1000.0;
+        let busy = s.busy_ns();
+        let elapsed = s.elapsed_ns().max(1) as f64;
         let mut queues = serde_json::Map::new();
         for (i, f) in FAMILIES.iter().enumerate() {
-            queues.insert((*f).to_owned(), json!({ "busy_us": us(s.busy_ns[i]) }));
+            queues.insert(
+                (*f).to_owned(),
+                json!({ "busy_us": us(busy[i]), "utilisation": busy[i] as f64 / elapsed }),
+            );
         }
         let by_rule: serde_json::Map<String, Value> = self
             .by_rule
             .iter()
             .map(|(r, n)| (r.clone(), json!(n)))
             .collect();
+        let st = &s.stalls;
         json!({
             "scene": self.scene,
             "frames": s.frames,
             "gpu": {
+                "profile": s.profile,
+                "async_compute": s.async_compute,
                 "frame_us": { "mean": frame.mean, "p50": frame.p50, "p99": frame.p99, "max": frame.max },
                 "frame_span_us": { "mean": span.mean, "p50": span.p50, "p99": span.p99, "max": span.max },
+                "frame_work_us": { "mean": work.mean, "p50": work.p50, "p99": work.p99, "max": work.max },
+                "critical_path_us": g.critical_path_us,
+                "lower_bound_us": g.lower_bound_us,
+                "efficiency": g.efficiency,
+                "overlap_us": g.overlap_us,
                 "queues": queues,
                 "stalls_us": {
-                    "fence": us(s.stall_fence_ns),
-                    "present": us(s.stall_present_ns),
-                    "submit": us(s.stall_submit_ns),
+                    "fence": us(st.fence),
+                    "drain": us(st.drain),
+                    "block": us(st.block),
+                    "present": us(st.present),
+                    "cache": us(st.cache),
+                    "decompress": us(st.decompress),
+                    "submit": us(st.submit),
+                    "suspend": us(st.suspend),
+                    "busy": us(st.busy),
                 },
                 "commands": s.executed_commands,
             },
@@ -89,17 +132,45 @@ impl Summary {
         })
     }
 
+    /// How much shorter this run's frames are than `baseline`'s (for example async compute
+    /// on against off): mean GPU frame time (`frame_work_us`) of both, the gain in
+    /// microseconds and percent (positive: this run is faster), and the overlap gained.
+    pub fn compare(&self, baseline: &Summary) -> Value {
+        let (a, b) = (self.gpu_frames(), baseline.gpu_frames());
+        let gain = b.work_us.mean - a.work_us.mean;
+        json!({
+            "frame_work_us": a.work_us.mean,
+            "baseline_frame_work_us": b.work_us.mean,
+            "gain_us": gain,
+            "gain_percent": if b.work_us.mean > 0.0 { 100.0 * gain / b.work_us.mean } else { 0.0 },
+            "overlap_us": a.overlap_us,
+            "baseline_overlap_us": b.overlap_us,
+        })
+    }
+
     /// A human-readable table.
     pub fn to_table(&self) -> String {
         let s = &self.stats;
         let frame = Distribution::of(&s.frame_us());
+        let g = self.gpu_frames();
         let ticks: Vec<f64> = s.cpu_tick_ns.iter().map(|&n| n as f64 / 1000.0).collect();
         let tick = Distribution::of(&ticks);
         let f = s.frames.max(1) as f64;
+        let per_frame = |ns: u64| ns as f64 / 1000.0 / f;
+        let busy = s.busy_ns();
+        let elapsed = s.elapsed_ns().max(1) as f64;
         let mut out = String::new();
         let mut row = |k: &str, v: String| out.push_str(&format!("  {k:<26} {v}\n"));
         row("scene", self.scene.clone());
         row("frames", s.frames.to_string());
+        row(
+            "device",
+            format!(
+                "{} (async compute {})",
+                s.profile,
+                if s.async_compute { "on" } else { "off" }
+            ),
+        );
         row(
             "gpu frame (us)",
             format!(
@@ -107,18 +178,47 @@ impl Summary {
                 frame.mean, frame.p50, frame.p99, frame.max
             ),
         );
+        row(
+            "gpu work per frame (us)",
+            format!(
+                "mean {:.1}  p50 {:.1}  p99 {:.1}  max {:.1}",
+                g.work_us.mean, g.work_us.p50, g.work_us.p99, g.work_us.max
+            ),
+        );
+        row(
+            "critical path (us)",
+            format!(
+                "{:.1}  lower bound {:.1}  efficiency {:.0}%",
+                g.critical_path_us,
+                g.lower_bound_us,
+                100.0 * g.efficiency
+            ),
+        );
+        row(
+            "overlap gfx/compute",
+            format!("{:.1} us/frame", g.overlap_us / f),
+        );
         for (i, fam) in FAMILIES.iter().enumerate() {
             row(
                 &format!("{fam} busy (us/frame)"),
-                format!("{:.1}", s.busy_ns[i] as f64 / 1000.0 / f),
+                format!(
+                    "{:.1}  ({:.0}% utilised)",
+                    per_frame(busy[i]),
+                    100.0 * busy[i] as f64 / elapsed
+                ),
             );
         }
+        let st = &s.stalls;
         row(
             "stalls (us/frame)",
             format!(
-                "fence {:.1}  present {:.1}",
-                s.stall_fence_ns as f64 / 1000.0 / f,
-                s.stall_present_ns as f64 / 1000.0 / f
+                "fence {:.1}  drain {:.1}  block {:.1}  present {:.1}  cache {:.1}  decompress {:.1}",
+                per_frame(st.fence),
+                per_frame(st.drain),
+                per_frame(st.block),
+                per_frame(st.present),
+                per_frame(st.cache),
+                per_frame(st.decompress)
             ),
         );
         row(
@@ -158,4 +258,19 @@ impl Summary {
         );
         out
     }
+}
+
+/// A run's per-frame GPU numbers, summarised.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct GpuFrames {
+    /// GPU frame time (union of the frame's executing intervals), per frame.
+    pub work_us: Distribution,
+    /// Mean critical path per frame.
+    pub critical_path_us: f64,
+    /// Mean of max(critical path, busiest queue) per frame.
+    pub lower_bound_us: f64,
+    /// Total lower bound over total frame time.
+    pub efficiency: f64,
+    /// Graphics and compute both busy, over the run.
+    pub overlap_us: f64,
 }

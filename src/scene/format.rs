@@ -20,7 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::barrier::Sync;
 use crate::model::{
-    Buffer, Lifetime, QueueKind, Settings, SwapChain, Texture, UseAccess, ViewKind, Work,
+    Buffer, Lifetime, QueueKind, Script, ScriptCommand, Settings, SwapChain, Texture, UseAccess,
+    ViewKind, Work,
 };
 
 /// The RON options scenes are read and written with: `implicit_some` by default, so that
@@ -43,6 +44,10 @@ pub struct SceneFile {
     /// Scripted changes, in any order (they are sorted by frame when loaded).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub timeline: Vec<EventDef>,
+    /// A command script run instead of the frame graph: one list of submissions per frame
+    /// of the loop (see [`crate::model::Script`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<Script<String>>,
 }
 
 /// One entity: a name and exactly one of the five kinds. The kinds are separate optional
@@ -72,6 +77,7 @@ pub struct EntityDef {
 
 /// A view of a texture, buffer or swap chain, by name. The range fields default to every
 /// subresource; counts are optional because "all" is not a number the author should write.
+/// `of: "chain[i]"` views buffer `i` of a swap chain by creation index, for scripts (RL-5).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "View", deny_unknown_fields)]
 pub struct ViewDef {
@@ -104,6 +110,10 @@ pub struct PassDef {
     /// Passes that must run before this one besides what the uses imply.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub after: Vec<String>,
+    /// The pass's body as explicit commands, recorded instead of what the runtime would
+    /// generate from the uses and work; planned barriers, fences and waits still surround it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<Vec<ScriptCommand<String>>>,
 }
 
 /// One use of a texture, buffer, view or swap chain, by name.
@@ -131,11 +141,18 @@ pub struct EventDef {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename = "Event", deny_unknown_fields)]
 pub enum EventKindDef {
-    Resize { chain: String, extent: UVec2 },
+    Resize {
+        chain: String,
+        extent: UVec2,
+    },
     Enable(String),
     Disable(String),
     Add(Box<EntityDef>),
     Release(String),
+    /// Suspend for `frames` display refreshes, then resume (CC-8, FS-11).
+    Suspend {
+        frames: u32,
+    },
 }
 
 impl EntityDef {

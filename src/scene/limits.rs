@@ -7,7 +7,8 @@
 //! samples with one mip when multisampled, buffers up to 4 GiB, swap chains of 2 to 4
 //! buffers with a colour format and a vsync interval of 0 to 4; settings within what the
 //! runtime implements (1 to 8 frames in flight, compute pipe 0 or 1 (CC-2), a positive
-//! finite CPU frame time).
+//! finite CPU frame time, a bundled device profile, a compute-unit limit the profile's GPU
+//! has).
 
 use glam::UVec2;
 
@@ -43,6 +44,32 @@ pub fn settings(c: &Check, s: &Settings) -> Result<(), SceneError> {
             format!(
                 "cpu_frame_us must be a positive number of microseconds, not {}",
                 s.cpu_frame_us
+            ),
+        ));
+    }
+    let Some(profile) = crate::device::Profile::by_name(&s.profile) else {
+        let close = super::names::suggest(&s.profile, crate::device::PROFILE_NAMES);
+        let hint = match close.first() {
+            Some(c) => format!(" (did you mean {c:?}?)"),
+            None => String::new(),
+        };
+        return Err(err(
+            "profile",
+            format!(
+                "unknown device profile {:?}{hint}; bundled profiles: {}",
+                s.profile,
+                crate::device::PROFILE_NAMES.join(", ")
+            ),
+        ));
+    };
+    if let Some(cus) = s.compute_cu_limit
+        && !(1..=profile.compute_units).contains(&cus)
+    {
+        return Err(err(
+            "compute_cu_limit",
+            format!(
+                "compute_cu_limit must be 1 to {} (the compute units of {}), not {cus} (CC-2)",
+                profile.compute_units, profile.name
             ),
         ));
     }
@@ -169,6 +196,21 @@ fn swap_chain(c: &Check, id: usize, s: &SwapChain) -> Result<(), SceneError> {
         ));
     }
     Ok(())
+}
+
+/// Longest suspension a timeline may ask for, in display refreshes (one minute at 60 Hz).
+pub const MAX_SUSPEND_FRAMES: u32 = 3600;
+
+/// Rule: a timeline `Suspend` lasts 1 to 3600 refreshes (CC-8).
+pub fn suspend(c: &Check, event: usize, frames: u32) -> Result<(), SceneError> {
+    if (1..=MAX_SUSPEND_FRAMES).contains(&frames) {
+        return Ok(());
+    }
+    Err(c.out_of_range(
+        c.loc.event_key(event, "frames"),
+        None,
+        format!("a suspension lasts 1 to {MAX_SUSPEND_FRAMES} refreshes, not {frames} (CC-8)"),
+    ))
 }
 
 /// Rule: a timeline `Resize` asks for a sane extent.

@@ -2,7 +2,8 @@
 //!
 //! Loading authors the frame and nothing more: one entity per definition with its `Name` and
 //! its component, resolved references, the `Settings`, `Timeline` and `FrameIndex`
-//! resources. Device objects, swap-chain buffer entities and everything GPU-side are the
+//! resources, and the scene's command scripts (a `FrameScript` resource, `PassScript`
+//! components) with names resolved to targets. Device objects, swap-chain buffer entities and everything GPU-side are the
 //! runtime's job, done by systems on the first frame, so a loaded world can be inspected,
 //! saved or validated without a device.
 //!
@@ -21,9 +22,11 @@ use bevy_ecs::prelude::*;
 
 use super::format::{EntityDef, EventKindDef, PassDef, SceneFile, ViewDef};
 use super::index::SceneIndex;
+use super::script;
 use crate::barrier::SubresourceRange;
 use crate::model::{
-    BackBuffer, Disabled, Dormant, FrameIndex, Pass, Timeline, TimelineEvent, Use, View,
+    BackBuffer, ChainBufferIndex, Disabled, Dormant, FrameIndex, FrameScript, Pass, PassScript,
+    Timeline, TimelineEvent, Use, View,
 };
 
 /// Spawns `scene` into `world`. The scene must have passed [`super::validate()`]; should a
@@ -50,6 +53,9 @@ pub fn spawn(scene: &SceneFile, world: &mut World) {
     let events = (timeline.iter())
         .filter_map(|&(frame, event)| Some((frame, resolve_event(event, &resolve)?)))
         .collect();
+    if let Some(script) = &scene.script {
+        world.insert_resource(FrameScript(script::resolve_script(script, &resolve)));
+    }
     world.insert_resource(scene.settings.clone());
     world.insert_resource(Timeline { events, cursor: 0 });
     world.insert_resource(FrameIndex(0));
@@ -108,9 +114,15 @@ fn insert_components(
     }
     if let Some(v) = &def.view {
         e.insert(view(v, resolve));
+        if let Some((_, index)) = indexed_view(v, resolve) {
+            e.insert(ChainBufferIndex(index));
+        }
     }
     if let Some(p) = &def.pass {
         e.insert(pass(p, order.unwrap_or(u32::MAX), resolve));
+        if let Some(commands) = &p.script {
+            e.insert(PassScript(script::resolve_commands(commands, resolve)));
+        }
         if def.disabled == Some(true) {
             e.insert(Disabled);
         }
@@ -120,9 +132,19 @@ fn insert_components(
     }
 }
 
+/// For a view of `"chain[i]"` (and no entity of that very name): the chain and `i`.
+fn indexed_view(v: &ViewDef, resolve: &impl Fn(&str) -> Option<Entity>) -> Option<(Entity, u32)> {
+    if resolve(&v.of).is_some() {
+        return None;
+    }
+    let (chain, index) = script::split_index(&v.of)?;
+    Some((resolve(chain)?, index))
+}
+
 fn view(v: &ViewDef, resolve: &impl Fn(&str) -> Option<Entity>) -> View {
+    let of = resolve(&v.of).or_else(|| indexed_view(v, resolve).map(|(chain, _)| chain));
     View {
-        of: resolve(&v.of).unwrap_or(Entity::PLACEHOLDER),
+        of: of.unwrap_or(Entity::PLACEHOLDER),
         kind: v.kind,
         range: SubresourceRange {
             first_mip: v.first_mip,
@@ -165,5 +187,6 @@ fn resolve_event(
         EventKindDef::Disable(name) => TimelineEvent::Disable(resolve(name)?),
         EventKindDef::Release(name) => TimelineEvent::Release(resolve(name)?),
         EventKindDef::Add(def) => TimelineEvent::Add(resolve(&def.name)?),
+        EventKindDef::Suspend { frames } => TimelineEvent::Suspend { frames: *frames },
     })
 }

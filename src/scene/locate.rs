@@ -67,7 +67,7 @@ impl<'a> Locator<'a> {
             let mid = live.min(text_order.len());
             text_order.rotate_left(mid);
         }
-        let name_keys = this.keys_named("name");
+        let name_keys = this.entity_name_keys();
         this.defs = vec![None; names.len()];
         let mut seen: hashbrown::HashMap<&str, usize> = hashbrown::HashMap::new();
         for (pos, &id) in text_order.iter().enumerate() {
@@ -200,9 +200,43 @@ impl<'a> Locator<'a> {
         self.at(field.unwrap_or(settings))
     }
 
+    /// The top-level field `key` (say, `script`), else the start.
+    pub fn top(&self, key: &str) -> Location {
+        self.at(self.top_key(key).unwrap_or(0))
+    }
+
+    /// The first string literal equal to `value` inside the top-level field `key`, else
+    /// that field, else the start.
+    pub fn top_str(&self, key: &str, value: &str) -> Location {
+        let Some(at) = self.top_key(key) else {
+            return self.start();
+        };
+        let end = (self.scan.groups.iter())
+            .find(|g| g.open > at)
+            .map_or(self.text.len(), |g| g.close);
+        self.at(self.str_between(at, end, value).unwrap_or(at))
+    }
+
+    /// Token indices of the `name` keys that name entities: not those of commands inside a
+    /// `script` (`CreateView(name: ...)`, `InsertFence(name: ...)`).
+    fn entity_name_keys(&self) -> Vec<usize> {
+        let scripts: Vec<Group> = (self.keys_named("script").into_iter())
+            .filter_map(|t| {
+                let at = self.token_at(t);
+                self.scan.groups.iter().find(|g| g.open > at).copied()
+            })
+            .collect();
+        (self.keys_named("name").into_iter())
+            .filter(|&t| {
+                let at = self.token_at(t);
+                !scripts.iter().any(|g| g.open < at && at < g.close)
+            })
+            .collect()
+    }
+
     /// The name of the innermost entity definition around `offset`, for syntax errors.
     pub fn entity_at(&self, offset: usize) -> Option<String> {
-        self.keys_named("name")
+        self.entity_name_keys()
             .into_iter()
             .filter_map(|t| Some((self.anchor(t)?, self.key_value(t)?)))
             .filter(|(a, _)| a.span.open <= offset && offset <= a.span.close)

@@ -32,6 +32,12 @@
 //! closest existing names. Loading is all or nothing: the world is only touched once the
 //! whole scene has passed validation.
 //!
+//! A scene may also carry command scripts (`script:` at the top, or on a pass): the device
+//! commands a title issues, with names instead of handles, executed as written instead of
+//! the frame graph or a pass's generated body ([`crate::model::Script`]). Their names are
+//! checked like every other reference; whether the stream they make is legal is the
+//! validation layer's question when they run.
+//!
 //! The pipeline is [`parse`] (text to [`SceneFile`]), [`validate()`] (every rule, with
 //! positions found again in the text), and spawning; [`load_str`] and [`load_file`] run all
 //! three. [`save`] turns a world back into a [`SceneFile`] and [`to_ron`] into text; load ->
@@ -49,6 +55,9 @@ mod names;
 mod refs;
 mod save;
 mod scan;
+mod script;
+mod script_check;
+mod script_refs;
 mod validate;
 mod write;
 

@@ -36,6 +36,7 @@ pub fn event(c: &Check, i: usize, event: &EventKindDef) -> Result<(), SceneError
         EventKindDef::Release(name) => (name, Kinds::RELEASABLE),
         // Checked with the other definitions.
         EventKindDef::Add(_) => return Ok(()),
+        EventKindDef::Suspend { frames } => return limits::suspend(c, i, *frames),
     };
     c.resolve(|| c.loc.event_str(i, name), None, name, kinds)?;
     if let EventKindDef::Resize { extent, .. } = event {
@@ -56,6 +57,10 @@ fn describe(c: &Check, id: usize) -> String {
 
 /// Rules: a view views a texture, buffer or swap chain, with a kind and range that fit it.
 fn view(c: &Check, id: usize, v: &ViewDef) -> Result<(), SceneError> {
+    // `of: "chain[i]"`: one buffer of a swap chain, for scripts.
+    if let Some(result) = super::script_check::indexed_view(c, id, v) {
+        return result;
+    }
     let of = c.resolve(
         || c.loc.def_key_value(id, "of", 0),
         Some(id),

@@ -4,9 +4,10 @@
 //! prove the format loses nothing: load -> save -> load yields the same world. So saving
 //! writes exactly what loading reads: every authored entity (one with a `Name` and a
 //! texture, buffer, view, pass or swap chain component) with references turned back into
-//! names, the settings, and the timeline with each dormant entity back inside the `Add`
-//! event that brings it to life. What the runtime adds (swap-chain buffer entities, device
-//! objects, fence timelines, per-frame state) is not authored and is left out.
+//! names, the settings, the timeline with each dormant entity back inside the `Add`
+//! event that brings it to life, and the command scripts with their targets named again.
+//! What the runtime adds (swap-chain buffer entities, device objects, fence timelines,
+//! per-frame state) is not authored and is left out.
 //!
 //! Live entities are written in spawn order, except that passes are written in pass
 //! `order`, the order loading assigns from the file; dormant ones are written in timeline
@@ -20,9 +21,10 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::world::EntityRef;
 
 use super::format::{EntityDef, EventDef, EventKindDef, PassDef, SceneFile, UseDef, ViewDef};
+use super::script;
 use crate::model::{
-    Buffer, Disabled, Dormant, Lifetime, Pass, Settings, SwapChain, SwapChainBuffer, Texture,
-    Timeline, TimelineEvent, View,
+    Buffer, ChainBufferIndex, Disabled, Dormant, FrameScript, Lifetime, Pass, PassScript, Settings,
+    SwapChain, SwapChainBuffer, Texture, Timeline, TimelineEvent, View,
 };
 
 /// The scene describing `world`'s authored entities, settings and timeline.
@@ -52,6 +54,7 @@ pub fn save(world: &World) -> SceneFile {
             .unwrap_or_default(),
         entities,
         timeline,
+        script: (world.get_resource::<FrameScript>()).map(|s| script::name_script(world, &s.0)),
     }
 }
 
@@ -90,7 +93,10 @@ fn definition(world: &World, e: &EntityRef) -> EntityDef {
     let texture = e.get::<Texture>().cloned();
     let buffer = e.get::<Buffer>().cloned();
     let resource = texture.is_some() || buffer.is_some();
-    let pass = e.get::<Pass>().map(|p| pass_def(world, p));
+    let pass = e.get::<Pass>().map(|p| PassDef {
+        script: (e.get::<PassScript>()).map(|s| script::name_commands(world, &s.0)),
+        ..pass_def(world, p)
+    });
     EntityDef {
         name: e
             .get::<Name>()
@@ -100,16 +106,18 @@ fn definition(world: &World, e: &EntityRef) -> EntityDef {
         disabled: (pass.is_some() && e.contains::<Disabled>()).then_some(true),
         texture,
         buffer,
-        view: e.get::<View>().map(|v| view_def(world, v)),
+        view: (e.get::<View>()).map(|v| view_def(world, v, e.get::<ChainBufferIndex>())),
         pass,
         swap_chain: e.get::<SwapChain>().cloned(),
     }
 }
 
-fn view_def(world: &World, v: &View) -> ViewDef {
+/// A view by names; one of a single swap-chain buffer (`index`) views `"chain[i]"`.
+fn view_def(world: &World, v: &View, index: Option<&ChainBufferIndex>) -> ViewDef {
     let count = |n: u32| (n != u32::MAX).then_some(n);
+    let of = name_of(world, v.of);
     ViewDef {
-        of: name_of(world, v.of),
+        of: index.map_or(of.clone(), |i| format!("{of}[{}]", i.0)),
         kind: v.kind,
         first_mip: v.range.first_mip,
         mip_count: count(v.range.mip_count),
@@ -132,6 +140,7 @@ fn pass_def(world: &World, p: &Pass) -> PassDef {
             .collect(),
         work: p.work,
         after: p.after.iter().map(|&a| name_of(world, a)).collect(),
+        script: None,
     }
 }
 
@@ -147,6 +156,7 @@ fn event_def(world: &World, event: &TimelineEvent) -> Option<EventKindDef> {
         TimelineEvent::Enable(e) => EventKindDef::Enable(exists(e).then(|| name_of(world, e))?),
         TimelineEvent::Disable(e) => EventKindDef::Disable(exists(e).then(|| name_of(world, e))?),
         TimelineEvent::Release(e) => EventKindDef::Release(exists(e).then(|| name_of(world, e))?),
+        TimelineEvent::Suspend { frames } => EventKindDef::Suspend { frames },
         TimelineEvent::Add(e) => {
             let entity = world.get_entity(e).ok()?;
             if !entity.contains::<Dormant>() || !is_authored(&entity) {

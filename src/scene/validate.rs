@@ -6,7 +6,7 @@
 //! one place that does not depend on the ECS. The checks run in the order an author reads
 //! the file and fixes it: the shape of each definition, then unique names (everything else
 //! resolves names), settings, each definition's sizes and references in file order, the
-//! timeline, and finally the pass graph as a whole (a cycle only exists once every single
+//! timeline, the command scripts, and finally the pass graph as a whole (a cycle only exists once every single
 //! reference is fine).
 //!
 //! [`Check`] carries what every rule needs (the index of names, the locator for positions)
@@ -17,7 +17,7 @@ use super::format::SceneFile;
 use super::index::{Kinds, SceneIndex};
 use super::locate::Locator;
 use super::names::suggest;
-use super::{cycle, limits, refs};
+use super::{cycle, limits, refs, script_check};
 
 /// Checks `scene`, parsed from `text` of `file`, against every scene rule.
 pub fn validate(scene: &SceneFile, text: &str, file: &str) -> Result<(), SceneError> {
@@ -37,6 +37,7 @@ pub fn validate(scene: &SceneFile, text: &str, file: &str) -> Result<(), SceneEr
     for (i, event) in scene.timeline.iter().enumerate() {
         refs::event(&check, i, &event.event)?;
     }
+    script_check::check(&check, scene)?;
     cycle::check(&check)
 }
 

@@ -4,9 +4,10 @@
 //! twenty-entity scene into five hundred lines nobody wants to review. Scenes are laid out
 //! the way the examples are written instead: one line per resource, view and timeline event;
 //! a pass spread over a few lines with one line per use, since uses are what a reader scans
-//! and what diffs touch. Each piece is still produced by serde (RON's pretty printer with a
-//! depth limit of zero writes a value on one line), so quoting, escapes and field defaults
-//! are exactly what parsing expects; this file only decides where the line breaks go.
+//! and what diffs touch; one line per script command, for the same reason. Each piece is
+//! still produced by serde (RON's pretty printer with a depth limit of zero writes a value
+//! on one line), so quoting, escapes and field defaults are exactly what parsing expects;
+//! this file only decides where the line breaks go.
 
 use std::fmt::Write as _;
 
@@ -14,7 +15,7 @@ use ron::ser::PrettyConfig;
 use serde::Serialize;
 
 use super::format::{EntityDef, EventKindDef, SceneFile, ron_options};
-use crate::model::Work;
+use crate::model::{Script, ScriptCommand, Work};
 
 /// Indent of one level.
 const INDENT: &str = "    ";
@@ -56,6 +57,9 @@ fn layout(scene: &SceneFile) -> Result<String, ron::Error> {
         }
         let _ = writeln!(out, "{INDENT}],");
     }
+    if let Some(script) = &scene.script {
+        frame_script(&mut out, script)?;
+    }
     out.push_str(")\n");
     Ok(out)
 }
@@ -89,10 +93,85 @@ fn entity(def: &EntityDef, level: usize) -> Result<String, ron::Error> {
     if !pass.after.is_empty() {
         let _ = writeln!(out, "{inner}after: {},", one_line(&pass.after)?);
     }
+    if let Some(script) = &pass.script {
+        let _ = writeln!(out, "{inner}script: [");
+        commands(&mut out, script, level + 2)?;
+        let _ = writeln!(out, "{inner}],");
+    }
     let _ = write!(out, "{})", INDENT.repeat(level));
     if let Some(disabled) = def.disabled {
         let _ = write!(out, ", disabled: {disabled}");
     }
     out.push(')');
     Ok(out)
+}
+
+/// The frame script: one line per command, each frame's submissions grouped.
+fn frame_script(out: &mut String, script: &Script<String>) -> Result<(), ron::Error> {
+    let _ = writeln!(out, "{INDENT}script: (");
+    let _ = writeln!(out, "{INDENT}{INDENT}frames: [");
+    for (i, frame) in script.frames.iter().enumerate() {
+        let _ = writeln!(out, "{}[ // frame {i}", INDENT.repeat(3));
+        for s in frame {
+            let mut head = format!("queue: {}", one_line(&s.queue)?);
+            if let Some(label) = &s.label {
+                let _ = write!(head, ", label: {}", one_line(label)?);
+            }
+            let _ = writeln!(out, "{}({head}, commands: [", INDENT.repeat(4));
+            commands(out, &s.commands, 5)?;
+            let _ = writeln!(out, "{}]),", INDENT.repeat(4));
+        }
+        let _ = writeln!(out, "{}],", INDENT.repeat(3));
+    }
+    let _ = writeln!(out, "{INDENT}{INDENT}],");
+    if script.repeat_from != 0 {
+        let _ = writeln!(out, "{INDENT}{INDENT}repeat_from: {},", script.repeat_from);
+    }
+    let _ = writeln!(out, "{INDENT}),");
+    Ok(())
+}
+
+/// Script commands, one per line at indent level `level`; a barrier call carrying several
+/// barriers takes one line per barrier.
+fn commands(
+    out: &mut String,
+    commands: &[ScriptCommand<String>],
+    level: usize,
+) -> Result<(), ron::Error> {
+    let pad = INDENT.repeat(level);
+    for c in commands {
+        let ScriptCommand::Barrier {
+            global,
+            buffers,
+            textures,
+        } = c
+        else {
+            let _ = writeln!(out, "{pad}{},", one_line(c)?);
+            continue;
+        };
+        if global.len() + buffers.len() + textures.len() <= 1 {
+            let _ = writeln!(out, "{pad}{},", one_line(c)?);
+            continue;
+        }
+        let _ = writeln!(out, "{pad}Barrier(");
+        let lists = [
+            ("global", lines(global)?),
+            ("buffers", lines(buffers)?),
+            ("textures", lines(textures)?),
+        ];
+        for (key, list) in lists.iter().filter(|(_, l)| !l.is_empty()) {
+            let _ = writeln!(out, "{pad}{INDENT}{key}: [");
+            for item in list {
+                let _ = writeln!(out, "{pad}{INDENT}{INDENT}{item},");
+            }
+            let _ = writeln!(out, "{pad}{INDENT}],");
+        }
+        let _ = writeln!(out, "{pad}),");
+    }
+    Ok(())
+}
+
+/// Each value on its own line.
+fn lines<T: Serialize>(values: &[T]) -> Result<Vec<String>, ron::Error> {
+    values.iter().map(one_line).collect()
 }

@@ -6,7 +6,9 @@
 
 use super::Severity;
 use super::stream::{Ctx, Validator};
-use crate::barrier::{BarrierError, BarrierGroup, BarrierSeverity, QueueType, ResourceInfo, TextureInfo};
+use crate::barrier::{
+    BarrierError, BarrierGroup, BarrierSeverity, QueueType, ResourceInfo, TextureInfo,
+};
 use crate::device::{Device, ObjectDesc, ObjectKey, QueueId};
 
 /// What the barrier rules need to know about a device object.
@@ -49,20 +51,37 @@ fn rule(e: &BarrierError) -> &'static str {
 
 impl Validator {
     /// Check one Barrier call against the stream's barrier history.
-    pub(super) fn check_barrier_call(&mut self, ctx: &Ctx, i: usize, group: &BarrierGroup<ObjectKey>) {
+    pub(super) fn check_barrier_call(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        group: &BarrierGroup<ObjectKey>,
+    ) {
         let device = ctx.device;
-                                let tracker = self.barrier_calls.entry(ctx.queue).or_default();
+        let tracker = self.barrier_calls.entry(ctx.queue).or_default();
         // A resource last barriered on another queue came here behind a fence: its history on
         // this queue starts again (sequential-barrier rules are per queue).
-        for r in group.textures.iter().map(|t| t.resource).chain(group.buffers.iter().map(|b| b.resource)) {
-            if self.barrier_queue.insert(r, ctx.queue).is_some_and(|q| q != ctx.queue) {
+        for r in group
+            .textures
+            .iter()
+            .map(|t| t.resource)
+            .chain(group.buffers.iter().map(|b| b.resource))
+        {
+            if self
+                .barrier_queue
+                .insert(r, ctx.queue)
+                .is_some_and(|q| q != ctx.queue)
+            {
                 tracker.forget(&r);
             }
         }
         // A texture has one layout whatever the queue: tell this queue's history where other
         // queues' barriers left it, so LayoutBefore is checked against the truth (A9).
         for t in &group.textures {
-            if let (Some(known), Some(info)) = (self.layouts.get(&t.resource), resource_info(device, t.resource)) {
+            if let (Some(known), Some(info)) = (
+                self.layouts.get(&t.resource),
+                resource_info(device, t.resource),
+            ) {
                 tracker.set_layout(t.resource, &info, *known);
             }
         }
@@ -87,7 +106,13 @@ impl Validator {
         let mut findings = Vec::new();
         for (resource, part) in parts {
             let result = tracker.apply(&part, queue, |k| resource_info(device, *k));
-            findings.extend(result.err().unwrap_or_default().into_iter().map(|e| (resource, e)));
+            findings.extend(
+                result
+                    .err()
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|e| (resource, e)),
+            );
         }
         findings.extend(tracker.take_warnings().into_iter().map(|e| (None, e)));
         for (resource, e) in findings {
@@ -95,7 +120,15 @@ impl Validator {
                 BarrierSeverity::Warning => Severity::Warning,
                 BarrierSeverity::Error => Severity::Error,
             };
-            self.report_with(ctx, i, "V0801", rule(&e), severity, resource, format!("{e} [{}]", e.name()));
+            self.report_with(
+                ctx,
+                i,
+                "V0801",
+                rule(&e),
+                severity,
+                resource,
+                format!("{e} [{}]", e.name()),
+            );
         }
     }
 }

@@ -78,10 +78,12 @@ struct Record {
     write: bool,
     /// Stages of later work on the same queue that are ordered after this access.
     chained: Sync,
-        /// Accesses this write has been made visible to (written back and invalidated); all of
+    /// Accesses this write has been made visible to (written back and invalidated); all of
     /// them after a barrier with AccessAfter COMMON.
     visible: Access,
     visible_all: bool,
+    /// A layout transition made by a barrier, not an access by work.
+    transition: bool,
     written_back: bool,
     /// Other queues that invalidated their caches for this write after a fence ordered it
     /// before them (bit per queue index).
@@ -130,10 +132,14 @@ impl HazardTracker {
         }
     }
 
-    fn visible(earlier: &Record, q: usize, access: Access) -> bool {
-        if earlier.queue == q {
-                        earlier.written_back && (earlier.visible_all || earlier.visible.contains(access))
-                } else {
+    fn visible(earlier: &Record, q: usize, stages: Sync, access: Access) -> bool {
+        let raster = |s: Sync| s == Sync::RENDER_TARGET || s == Sync::DEPTH_STENCIL;
+        if earlier.queue == q && raster(stages) && earlier.stages == stages && !earlier.transition {
+            // Output-merger reads of what the same back end wrote go through its own cache.
+            true
+        } else if earlier.queue == q {
+            earlier.written_back && (earlier.visible_all || earlier.visible.contains(access))
+        } else {
             // Across queues: written back by the producer, invalidated by the consumer after
             // the fence (FS-2: neither happens by itself).
             earlier.written_back && earlier.visible_on & (1 << q) != 0
@@ -167,7 +173,7 @@ impl HazardTracker {
                     } else {
                         hazard(HazardKind::ReadAfterWrite, HazardKind::ReadRacingWrite, w)
                     });
-                                } else if (!t.write && !Self::visible(w, q, t.access))
+                } else if (!t.write && !Self::visible(w, q, stages, t.access))
                     || (t.write && w.queue != q && !w.written_back)
                 {
                     // A read must see the write; a write from another queue must not be
@@ -197,6 +203,7 @@ impl HazardTracker {
                 chained: Sync::empty(),
                 visible: Access::empty(),
                 visible_all: false,
+                transition: false,
                 written_back: false,
                 visible_on: 0,
                 label: at.label,
@@ -223,7 +230,7 @@ impl HazardTracker {
     /// is an end-of-pipe event, as the seed's render loop relies on), so only a write from
     /// another queue that no fence orders before it is a PRESENT_AFTER_WRITE.
     pub fn present(&mut self, at: At, buffer: ObjectKey) -> Option<Hazard> {
-                let q = at.queue.index();
+        let q = at.queue.index();
         self.advance(q);
         // The flip waits for the queue to drain: everything before Present on this queue is
         // complete before anything after it starts.
@@ -248,7 +255,7 @@ impl HazardTracker {
     /// Apply a barrier group on `at.queue`: extend ordering and visibility of earlier
     /// accesses, and check layout transitions as read-modify-writes.
     pub fn barrier(&mut self, at: At, group: &BarrierGroup<ObjectKey>) -> Vec<Hazard> {
-                let q = at.queue.index();
+        let q = at.queue.index();
         let clock = self.clocks[q];
         let apply = |r: &mut Record, before: Sync, after: Sync, ab: Access, aa: Access| {
             if r.queue != q {
@@ -259,17 +266,19 @@ impl HazardTracker {
                 return;
             }
             let before = before.expand();
-            if r.chained.contains(Sync::ALL.expand()) || r.stages.union(r.chained).intersects(before) {
+            if r.chained.contains(Sync::ALL.expand())
+                || r.stages.union(r.chained).intersects(before)
+            {
                 r.chained |= after.expand();
                 // AccessBefore COMMON stands for every write (barrier-spec A1).
-                                let writes_back = ab.is_empty() || ab.contains(r.access);
+                let writes_back = ab.is_empty() || ab.contains(r.access);
                 if r.write && writes_back && ab != Access::NO_ACCESS {
                     r.written_back = true;
                 }
                 // Once written back, any later barrier that reaches the write invalidates the
                 // caches its AccessAfter names (COMMON: all of them).
                 if r.write && r.written_back && aa != Access::NO_ACCESS {
-                                        if aa.is_empty() {
+                    if aa.is_empty() {
                         r.visible_all = true;
                     } else {
                         r.visible |= aa;
@@ -339,6 +348,7 @@ impl HazardTracker {
                     chained: t.sync_after.expand(),
                     visible: t.access_after,
                     visible_all: t.access_after.is_empty(),
+                    transition: true,
                     written_back: true,
                     visible_on: 0,
                     label: at.label,
@@ -358,7 +368,8 @@ impl HazardTracker {
         let before = touch.stages.expand();
         let reached = |r: &Record| {
             if r.queue == q {
-                r.chained.contains(Sync::ALL.expand()) || r.stages.union(r.chained).intersects(before)
+                r.chained.contains(Sync::ALL.expand())
+                    || r.stages.union(r.chained).intersects(before)
             } else {
                 self.clocks[q][r.queue] > r.pos
             }
@@ -367,7 +378,7 @@ impl HazardTracker {
             .write
             .iter()
             .chain(state.reads.iter())
-                        .filter_map(|r| {
+            .filter_map(|r| {
                 let kind = match (reached(r), r.queue == q, r.write) {
                     // Another queue's write must be written back before the transition rewrites
                     // the memory (FS-2).

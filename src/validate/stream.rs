@@ -42,11 +42,11 @@ pub struct Validator {
     pub(super) hazards: super::hazard::HazardTracker,
     /// What each queue has bound, for working out what draws and dispatches touch.
     pub(super) bindings: HashMap<QueueId, super::touches::Bindings>,
-        /// Texture layouts as the stream's barriers left them.
+    /// Texture layouts as the stream's barriers left them.
     pub(super) layouts: HashMap<ObjectKey, crate::barrier::Layout>,
-        /// Barrier-call history per queue for the checks of EB-11 and EB-7: barriers on one queue
+    /// Barrier-call history per queue for the checks of EB-11 and EB-7: barriers on one queue
     /// are sequential; across queues only fences order them.
-        pub(super) barrier_calls: HashMap<QueueId, crate::barrier::BarrierTracker<ObjectKey>>,
+    pub(super) barrier_calls: HashMap<QueueId, crate::barrier::BarrierTracker<ObjectKey>>,
     /// The queue of the last barrier naming each resource.
     pub(super) barrier_queue: HashMap<ObjectKey, QueueId>,
 }
@@ -133,7 +133,7 @@ impl Validator {
         }
     }
 
-        pub(super) fn report(
+    pub(super) fn report(
         &mut self,
         ctx: &Ctx,
         command: usize,

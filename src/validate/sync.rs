@@ -67,7 +67,7 @@ impl Validator {
                     .into_iter()
                     .collect()
             }
-                        Command::Barrier(group) => {
+            Command::Barrier(group) => {
                 self.check_barrier_call(ctx, i, group);
                 for t in &group.textures {
                     self.layouts.insert(t.resource, t.layout_after);

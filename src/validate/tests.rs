@@ -440,7 +440,8 @@ mod hazards {
         let h = setup();
         let mut g = BarrierGroup::default();
         g.global.push(GlobalBarrier {
-            sync_before: Sync::PIXEL_SHADING,
+            // COPY is legal on a compute queue (A5) but does not reach the dispatch.
+            sync_before: Sync::COPY,
             sync_after: Sync::COMPUTE_SHADING,
             access_before: Access::UNORDERED_ACCESS,
             access_after: Access::SHADER_RESOURCE,
@@ -490,10 +491,13 @@ mod hazards {
             fence: f,
             kickoff: true,
         });
-                let mut consumer = vec![Command::WaitFence(f)];
+        let mut consumer = vec![Command::WaitFence(f)];
         consumer.extend(read_gfx.clone());
         // Ordered, but the consumer never invalidated its caches (FS-2).
-        assert_eq!(run(&h, &[(CS, producer.clone()), (gfx, consumer)]), vec!["V0521"]);
+        assert_eq!(
+            run(&h, &[(CS, producer.clone()), (gfx, consumer)]),
+            vec!["V0521"]
+        );
         let mut acquire = BarrierGroup::default();
         acquire.buffers.push(crate::barrier::BufferBarrier {
             sync_before: Sync::NONE,

@@ -211,4 +211,3 @@ pub fn plan_conservative(
     }
     Ok(plan)
 }
-

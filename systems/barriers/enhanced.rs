@@ -39,6 +39,8 @@ struct Acc {
     stages: Sync,
     access: Access,
     write: bool,
+    /// A layout transition (a barrier), not output-merger work.
+    barrier: bool,
 }
 
 /// One resource's use in one pass (several uses of a resource by one pass are merged).
@@ -50,6 +52,8 @@ struct ResUse {
     access: Access,
     write: bool,
     layout: Option<Layout>,
+    /// A read in a read phase that spans several queues.
+    shared: bool,
 }
 
 struct Walk {
@@ -58,7 +62,7 @@ struct Walk {
     after: Vec<BarrierGroup<Entity>>,
     /// While walking the second copy: barriers it adds to first-copy passes (write-backs of
     /// the previous frame's last writes), which belong to the steady plan too.
-        in_second: bool,
+    in_second: bool,
     wrap: Vec<(usize, Barrier)>,
     /// The layout and access a wrap-around barrier leaves the current resource in at the
     /// end of the frame.
@@ -72,14 +76,18 @@ enum Barrier {
 }
 
 impl Walk {
-        fn push(&mut self, pass: usize, after: bool, b: Barrier) {
+    fn push(&mut self, pass: usize, after: bool, b: Barrier) {
         if self.in_second && pass < self.n {
             self.wrap.push((pass, b));
             if let Barrier::Texture(tb) = b {
                 self.wrap_end = Some((tb.layout_after, tb.access_after));
             }
         }
-        let g = if after { &mut self.after[pass] } else { &mut self.before[pass] };
+        let g = if after {
+            &mut self.after[pass]
+        } else {
+            &mut self.before[pass]
+        };
         match b {
             Barrier::Buffer(bb) => g.buffers.push(bb),
             Barrier::Texture(tb) => g.textures.push(tb),
@@ -88,25 +96,45 @@ impl Walk {
 }
 
 #[allow(clippy::too_many_arguments)]
-fn barrier(resource: Entity, texture: bool, sb: Sync, sa: Sync, ab: Access, aa: Access, lb: Layout, la: Layout) -> Barrier {
+fn barrier(
+    resource: Entity,
+    texture: bool,
+    sb: Sync,
+    sa: Sync,
+    ab: Access,
+    aa: Access,
+    lb: Layout,
+    la: Layout,
+) -> Barrier {
     if texture {
         Barrier::Texture(TextureBarrier {
             sync_before: sb,
             sync_after: sa,
             // An UNDEFINED side carries no access (barrier-spec A3.3).
-            access_before: if lb == Layout::Undefined { Access::NO_ACCESS } else { ab },
+            access_before: if lb == Layout::Undefined {
+                Access::NO_ACCESS
+            } else {
+                ab
+            },
             access_after: aa,
             layout_before: lb,
             layout_after: la,
             resource,
             range: SubresourceRange::ALL,
-            flags: TextureBarrierFlags { discard: lb == Layout::Undefined && la != Layout::Undefined },
+            flags: TextureBarrierFlags {
+                discard: lb == Layout::Undefined && la != Layout::Undefined,
+            },
         })
     } else {
-        Barrier::Buffer(BufferBarrier { sync_before: sb, sync_after: sa, access_before: ab, access_after: aa, resource })
+        Barrier::Buffer(BufferBarrier {
+            sync_before: sb,
+            sync_after: sa,
+            access_before: ab,
+            access_after: aa,
+            resource,
+        })
     }
 }
-
 
 /// The layout a read phase (consecutive reads of a texture) uses: one every reader's queue
 /// can use and whose accesses cover the phase (barrier-spec A5, A6), preferring layouts that
@@ -121,23 +149,51 @@ fn read_layout(uses: &[&ResUse], compressible: bool) -> Option<Layout> {
     let candidates: &[Layout] = if dma {
         &[L::Common]
     } else if compute && graphics {
-        &[L::ShaderResource, L::CopySource, L::GenericRead, L::DirectQueueGenericReadComputeQueueAccessible, L::Common]
+        &[
+            L::ShaderResource,
+            L::CopySource,
+            L::GenericRead,
+            L::DirectQueueGenericReadComputeQueueAccessible,
+            L::Common,
+        ]
     } else if compute {
         &[L::ShaderResource, L::CopySource, L::GenericRead, L::Common]
     } else if compressible {
-        &[L::DepthStencilRead, L::DirectQueueShaderResource, L::CopySource, L::DirectQueueGenericRead, L::GenericRead, L::Common]
+        &[
+            L::DepthStencilRead,
+            L::DirectQueueShaderResource,
+            L::CopySource,
+            L::DirectQueueGenericRead,
+            L::GenericRead,
+            L::Common,
+        ]
     } else {
-        &[L::DepthStencilRead, L::ShaderResource, L::CopySource, L::GenericRead, L::DirectQueueGenericRead, L::Common]
+        &[
+            L::DepthStencilRead,
+            L::ShaderResource,
+            L::CopySource,
+            L::GenericRead,
+            L::DirectQueueGenericRead,
+            L::Common,
+        ]
     };
-    candidates.iter().copied().find(|l| layout_allows(*l).contains(access))
+    candidates
+        .iter()
+        .copied()
+        .find(|l| layout_allows(*l).contains(access))
 }
 
 /// Merge a resource's uses per pass and give texture reads their read-phase layout.
-fn resource_uses(graph: &CompiledGraph, resource: Entity, compressible: bool) -> Result<Vec<ResUse>, String> {
+fn resource_uses(
+    graph: &CompiledGraph,
+    resource: Entity,
+    compressible: bool,
+) -> Result<Vec<ResUse>, String> {
     let mut out: Vec<ResUse> = Vec::new();
     for (i, p) in graph.passes.iter().enumerate() {
         for u in p.uses.iter().filter(|u| u.resource == resource) {
-            let (stages, access, write) = (u.stages.expand(), u.access.access(), u.access.is_write());
+            let (stages, access, write) =
+                (u.stages.expand(), u.access.access(), u.access.is_write());
             match out.last_mut().filter(|x| x.pass == i) {
                 Some(x) => {
                     x.stages |= stages;
@@ -147,7 +203,15 @@ fn resource_uses(graph: &CompiledGraph, resource: Entity, compressible: bool) ->
                         x.layout = u.layout;
                     }
                 }
-                None => out.push(ResUse { pass: i, queue: p.queue, stages, access, write, layout: u.layout }),
+                None => out.push(ResUse {
+                    pass: i,
+                    queue: p.queue,
+                    stages,
+                    access,
+                    write,
+                    layout: u.layout,
+                    shared: false,
+                }),
             }
         }
     }
@@ -158,14 +222,18 @@ fn resource_uses(graph: &CompiledGraph, resource: Entity, compressible: bool) ->
                 start += 1;
                 continue;
             }
-            let end = (start..out.len()).find(|&j| out[j].write).unwrap_or(out.len());
+            let end = (start..out.len())
+                .find(|&j| out[j].write)
+                .unwrap_or(out.len());
             let phase: Vec<&ResUse> = out[start..end].iter().collect();
             let layout = read_layout(&phase, compressible).ok_or_else(|| {
                 let names: Vec<&str> = phase.iter().map(|u| graph.passes[u.pass].name.as_str()).collect();
                 format!("passes {} read one texture in ways no single layout allows at once (barrier-spec A6)", names.join(", "))
             })?;
+            let shared = out[start..end].iter().any(|u| u.queue != out[start].queue);
             for u in &mut out[start..end] {
                 u.layout = Some(layout);
+                u.shared = shared;
             }
             start = end;
         }
@@ -180,20 +248,20 @@ struct Track {
     pending: Vec<Acc>,
     /// The latest write, whether its caches were written back, and the other queues that
     /// invalidated theirs for it since (FS-2).
-        last_write: Option<Acc>,
+    last_write: Option<Acc>,
     written_back: bool,
-        /// Per queue: the stages ordered after, and accesses made visible, of the latest write
+    /// Per queue: the stages ordered after, and accesses made visible, of the latest write
     /// (by acquires on other queues, by later barriers on the writer's).
     covered: Vec<(QueueId, Sync, Access)>,
     /// Per queue: accesses since its last barrier on this resource, and that barrier's
     /// SyncAfter and AccessAfter. Sequential barriers on one queue must chain: SyncBefore
     /// contains the previous SyncAfter (barrier-spec A3.4), AccessBefore stays within the
     /// previous AccessAfter (A9).
-        since: Vec<(QueueId, Sync, Access)>,
+    since: Vec<(QueueId, Sync, Access)>,
     last_after: Vec<(QueueId, Sync, Access)>,
     /// The queue of the last barrier on the resource: when another queue takes it over
     /// behind a fence, the sequence of barriers starts again there.
-        owner: Option<QueueId>,
+    owner: Option<QueueId>,
     /// Walking a plan's first frame: earlier barriers are unknown.
     history_unknown: bool,
 }
@@ -206,10 +274,10 @@ impl Track {
             pending: Vec::new(),
             last_write: None,
             written_back: false,
-                        covered: Vec::new(),
-                        since: Vec::new(),
+            covered: Vec::new(),
+            since: Vec::new(),
             last_after: Vec::new(),
-                        owner: None,
+            owner: None,
             history_unknown: true,
         }
     }
@@ -225,11 +293,11 @@ impl Track {
     }
 
     /// The Before half of a new barrier on `q`, which must also reach `reach` stages.
-            fn before(&mut self, q: QueueId, reach: Sync) -> (Sync, Access) {
+    fn before(&mut self, q: QueueId, reach: Sync) -> (Sync, Access) {
         // A plan's first frame does not know the barriers before it: wait for everything.
         let unknown = self.history_unknown && !self.last_after.iter().any(|x| x.0 == q);
         let reach = if unknown { reach | Sync::ALL } else { reach };
-        
+
         let since = *Self::entry(&mut self.since, q);
         let last = *Self::entry(&mut self.last_after, q);
         let access = if !since.2.is_empty() {
@@ -243,7 +311,7 @@ impl Track {
     }
 
     /// A barrier with this After half was issued on `q`.
-            fn issued(&mut self, q: QueueId, after: Sync, access: Access) {
+    fn issued(&mut self, q: QueueId, after: Sync, access: Access) {
         // The resource changes hands: other queues' earlier accesses were ordered by fences,
         // and their barrier sequences start again (as the validator's per-queue history does).
         if self.owner.is_some_and(|o| o != q) {
@@ -255,7 +323,27 @@ impl Track {
         *Self::entry(&mut self.last_after, q) = (q, after, access);
     }
 
-        fn covers(&self, q: QueueId, stages: Sync, access: Access) -> bool {
+    /// A layout transition writes the texture (barrier-spec D): everything before it is
+    /// ordered before it, and whatever follows must be ordered after it.
+    fn transitioned(&mut self, pass: usize, q: QueueId, before: Sync, after: Sync, access: Access) {
+        // Kept as named (not expanded): ALL must stay legal on every queue type (A5).
+        let acc = Acc {
+            pass,
+            queue: q,
+            stages: before,
+            access,
+            write: true,
+            barrier: true,
+        };
+        self.pending.clear();
+        self.pending.push(acc);
+        self.last_write = Some(acc);
+        self.written_back = true;
+        self.covered.clear();
+        self.cover(q, after.expand(), access);
+    }
+
+    fn covers(&self, q: QueueId, stages: Sync, access: Access) -> bool {
         self.covered
             .iter()
             .any(|c| c.0 == q && c.1.contains(stages) && c.2.contains(access))
@@ -276,40 +364,125 @@ impl Track {
 }
 
 /// Walk one resource's uses of one copy of the frame.
-fn walk_copy(w: &mut Walk, e: Entity, uses: &[ResUse], copy: usize, t: &mut Track, graph: &CompiledGraph) -> Result<(), String> {
+fn walk_copy(
+    w: &mut Walk,
+    e: Entity,
+    uses: &[ResUse],
+    copy: usize,
+    t: &mut Track,
+    graph: &CompiledGraph,
+) -> Result<(), String> {
     for u in uses {
         let v = copy * w.n + u.pass;
         let q = u.queue;
-        let want = if t.texture { u.layout.unwrap_or(Layout::Common) } else { Layout::Undefined };
+        let want = if t.texture {
+            u.layout.unwrap_or(Layout::Common)
+        } else {
+            Layout::Undefined
+        };
         // Activating a transient discards its contents: nothing to write back or acquire.
         let discard = t.texture && t.layout == Layout::Undefined;
+        // A read phase shared by several queues changes layout once, at the end of the writer's
+        // pass, which every reader is fenced or queued after.
+        if let Some(wr) = t.last_write.filter(|wr| {
+            u.shared
+                && !u.write
+                && !wr.barrier
+                && t.layout != want
+                && can_transition(wr.queue, t.layout, want)
+        }) {
+            let (sb, ab) = t.before(wr.queue, wr.stages);
+            w.push(
+                wr.pass,
+                true,
+                barrier(
+                    e,
+                    t.texture,
+                    sb,
+                    Sync::NONE,
+                    ab,
+                    Access::NO_ACCESS,
+                    t.layout,
+                    want,
+                ),
+            );
+            t.issued(wr.queue, Sync::NONE, Access::NO_ACCESS);
+            t.transitioned(wr.pass, wr.queue, sb, Sync::NONE, Access::NO_ACCESS);
+            t.layout = want;
+        }
         let mut acquire = false;
         if let Some(wr) = t.last_write.filter(|wr| wr.queue != q && !discard) {
             if !t.written_back {
                 // The producer writes its caches back at the end of its pass (EB-3), and moves
                 // the layout if the consumer's queue cannot (barrier-spec A5).
-                                let to = if t.texture && !can_transition(q, t.layout, want) && can_transition(wr.queue, t.layout, want) { want } else { t.layout };
+                let to = if t.texture
+                    && !can_transition(q, t.layout, want)
+                    && can_transition(wr.queue, t.layout, want)
+                {
+                    want
+                } else {
+                    t.layout
+                };
                 let (sb, ab) = t.before(wr.queue, wr.stages);
-                w.push(wr.pass, true, barrier(e, t.texture, sb, Sync::NONE, ab, Access::NO_ACCESS, t.layout, to));
+                w.push(
+                    wr.pass,
+                    true,
+                    barrier(
+                        e,
+                        t.texture,
+                        sb,
+                        Sync::NONE,
+                        ab,
+                        Access::NO_ACCESS,
+                        t.layout,
+                        to,
+                    ),
+                );
                 t.issued(wr.queue, Sync::NONE, Access::NO_ACCESS);
                 t.written_back = true;
+                if to != t.layout {
+                    t.transitioned(wr.pass, wr.queue, sb, Sync::NONE, Access::NO_ACCESS);
+                }
                 t.layout = to;
             }
-                        acquire = !t.covers(q, u.stages, u.access);
+            // Writes need no invalidation, only the fence compile plans.
+            acquire = !u.write && !t.covers(q, u.stages, u.access);
         }
         // A read on the writer's own queue needs the write ordered before its stages and
         // visible to its access; an earlier barrier may have covered other stages only.
+        let raster = |s: Sync| s == Sync::RENDER_TARGET || s == Sync::DEPTH_STENCIL;
         let uncovered_read = !u.write
-            && t.last_write.is_some_and(|wr| wr.queue == q)
+            && t.last_write.is_some_and(|wr| {
+                wr.queue == q && !(raster(u.stages) && wr.stages == u.stages && !wr.barrier)
+            })
             && !t.covers(q, u.stages, u.access);
         if t.texture && t.layout != want && !can_transition(q, t.layout, want) {
             // Nobody wrote; let the last queue that touched it move it, after its use.
-            let last = t.pending.iter().rev().find(|a| can_transition(a.queue, t.layout, want)).copied();
+            let last = t
+                .pending
+                .iter()
+                .rev()
+                .find(|a| can_transition(a.queue, t.layout, want))
+                .copied();
             match last {
-                                Some(a) => {
+                Some(a) => {
                     let (sb, ab) = t.before(a.queue, a.stages);
-                    w.push(a.pass, true, barrier(e, true, sb, Sync::NONE, ab, Access::NO_ACCESS, t.layout, want));
+                    w.push(
+                        a.pass,
+                        true,
+                        barrier(
+                            e,
+                            true,
+                            sb,
+                            Sync::NONE,
+                            ab,
+                            Access::NO_ACCESS,
+                            t.layout,
+                            want,
+                        ),
+                    );
                     t.issued(a.queue, Sync::NONE, Access::NO_ACCESS);
+                    t.transitioned(a.pass, a.queue, sb, Sync::NONE, Access::NO_ACCESS);
                     t.layout = want;
                 }
                 None if want == Layout::Common && t.layout == Layout::Undefined => t.layout = want,
@@ -324,43 +497,61 @@ fn walk_copy(w: &mut Walk, e: Entity, uses: &[ResUse], copy: usize, t: &mut Trac
             }
         }
         let same: Vec<Acc> = t.pending.iter().copied().filter(|a| a.queue == q).collect();
-                // Output-merger work on one target is ordered in API order (clears, draws, resolves):
+        // Output-merger work on one target is ordered in API order (clears, draws, resolves):
         // consecutive render-target or depth accesses need no barrier between them.
-        let raster = |s: Sync| s == Sync::RENDER_TARGET || s == Sync::DEPTH_STENCIL;
-                let conflict = uncovered_read
-            || same
-                .iter()
-                .any(|a| (a.write || u.write) && !(raster(u.stages) && a.stages == u.stages));
-                let relayout = t.texture && t.layout != want;
+        let conflict = uncovered_read
+            || (u.write
+                && same
+                    .iter()
+                    .any(|a| !(raster(u.stages) && a.stages == u.stages)));
+        let relayout = t.texture && t.layout != want;
         // The first frame of a plan knows nothing of what came before: every first access on
         // a queue gets a barrier (EB-8a: no barrier-free first access).
         let unknown = t.history_unknown && !t.last_after.iter().any(|x| x.0 == q);
         if conflict || relayout || acquire || unknown {
-                                    let mut reach = same.iter().fold(Sync::NONE, |s, x| s | x.stages);
+            let mut reach = same.iter().fold(Sync::NONE, |s, x| s | x.stages);
             if uncovered_read && let Some(wr) = t.last_write {
                 reach |= wr.stages;
             }
             let (sb, ab) = t.before(q, reach);
-            let (lb, la) = if t.texture { (t.layout, want) } else { (Layout::Undefined, Layout::Undefined) };
-            w.push(v, false, barrier(e, t.texture, sb, u.stages, ab, u.access, lb, la));
+            let (lb, la) = if t.texture {
+                (t.layout, want)
+            } else {
+                (Layout::Undefined, Layout::Undefined)
+            };
+            w.push(
+                v,
+                false,
+                barrier(e, t.texture, sb, u.stages, ab, u.access, lb, la),
+            );
             t.issued(q, u.stages, u.access);
             if same.iter().any(|a| a.write) {
                 t.written_back = true;
             }
-                        t.pending.retain(|a| a.queue != q);
+            t.pending.retain(|a| a.queue != q);
             t.cover(q, u.stages, u.access);
+            if lb != la {
+                t.transitioned(v, q, sb, u.stages, u.access);
+            }
         }
         if t.texture {
             t.layout = want;
         }
-                let acc = Acc { pass: v, queue: q, stages: u.stages, access: u.access, write: u.write };
+        let acc = Acc {
+            pass: v,
+            queue: q,
+            stages: u.stages,
+            access: u.access,
+            write: u.write,
+            barrier: false,
+        };
         t.accessed(q, u.stages, u.access);
         if u.write {
             // Everything before is ordered before this write: by the barrier on this queue,
             // by fences on the others (compile plans those).
             t.pending.clear();
             t.last_write = Some(acc);
-                        t.written_back = false;
+            t.written_back = false;
             t.covered.clear();
         }
         t.pending.push(acc);
@@ -369,13 +560,16 @@ fn walk_copy(w: &mut Walk, e: Entity, uses: &[ResUse], copy: usize, t: &mut Trac
 }
 
 /// Plan minimal enhanced barriers for a compiled graph.
-pub fn plan_enhanced(graph: &CompiledGraph, start: impl Fn(Entity) -> TextureStart) -> Result<BarrierPlan, String> {
+pub fn plan_enhanced(
+    graph: &CompiledGraph,
+    start: impl Fn(Entity) -> TextureStart,
+) -> Result<BarrierPlan, String> {
     let n = graph.passes.len();
     let mut w = Walk {
         n,
         before: vec![BarrierGroup::default(); 2 * n],
         after: vec![BarrierGroup::default(); 2 * n],
-                in_second: false,
+        in_second: false,
         wrap: Vec::new(),
         wrap_end: None,
     };
@@ -390,17 +584,28 @@ pub fn plan_enhanced(graph: &CompiledGraph, start: impl Fn(Entity) -> TextureSta
     let mut plan = BarrierPlan::default();
     for &e in &resources {
         let s = start(e);
-        let texture = graph.passes.iter().flat_map(|p| &p.uses).any(|u: &PlannedUse| u.resource == e && u.layout.is_some());
+        let texture = graph
+            .passes
+            .iter()
+            .flat_map(|p| &p.uses)
+            .any(|u: &PlannedUse| u.resource == e && u.layout.is_some());
         let uses = resource_uses(graph, e, s.compressible)?;
-        let initial = if s.transient || s.chain { Layout::Undefined } else { s.state.layout };
+        let initial = if s.transient || s.chain {
+            Layout::Undefined
+        } else {
+            s.state.layout
+        };
         let initial = if s.chain { Layout::PRESENT } else { initial };
         if texture {
             plan.initial.push((e, s.state.layout, s.state.access));
         }
         let mut t = Track::new(texture, initial);
         w.in_second = false;
-                walk_copy(&mut w, e, &uses, 0, &mut t, graph)?;
-        let end = (t.layout, uses.last().map_or(Access::NO_ACCESS, |u| u.access));
+        walk_copy(&mut w, e, &uses, 0, &mut t, graph)?;
+        let end = (
+            t.layout,
+            uses.last().map_or(Access::NO_ACCESS, |u| u.access),
+        );
         w.wrap_end = None;
         // The frame boundary: a back buffer is a fresh buffer, out of PRESENT, after a wait
         // on present that orders everything before; a transient's contents are gone.
@@ -409,10 +614,10 @@ pub fn plan_enhanced(graph: &CompiledGraph, start: impl Fn(Entity) -> TextureSta
         } else if s.transient {
             t.layout = Layout::Undefined;
         }
-                t.history_unknown = false;
+        t.history_unknown = false;
         w.in_second = true;
         walk_copy(&mut w, e, &uses, 1, &mut t, graph)?;
-                if texture {
+        if texture {
             // Where the frame leaves it: after its last use, or after the barrier that hands it
             // to the next frame's first user.
             let (layout, access) = w.wrap_end.unwrap_or(end);

@@ -29,7 +29,7 @@ pub use enhanced::plan_enhanced;
 pub struct TextureStart {
     pub state: TextureState,
     pub transient: bool,
-        /// A swap chain's back buffer: a different buffer every frame, always PRESENT at start.
+    /// A swap chain's back buffer: a different buffer every frame, always PRESENT at start.
     pub chain: bool,
     /// Colour DCC without texture compatibility, or depth: reading it as a plain shader
     /// resource would force a decompression (EB-4).
@@ -60,13 +60,18 @@ pub fn barrier_system(
     mut fatal: ResMut<crate::frame::Fatal>,
     settings: Res<Settings>,
     frame: Res<crate::model::FrameIndex>,
-        states: Query<(&TextureState, Option<&Lifetime>, Has<SwapChain>, Option<&Texture>)>,
+    states: Query<(
+        &TextureState,
+        Option<&Lifetime>,
+        Has<SwapChain>,
+        Option<&Texture>,
+    )>,
     mut last: Local<Option<(u64, BarrierMode)>>,
 ) {
     let _span = tracy_client::span!("barriers");
     let key = (graph.generation, settings.barriers);
     let steady = plan.initial.iter().all(|(e, l, a)| {
-                states.get(*e).is_ok_and(|(s, lt, chain, _)| {
+        states.get(*e).is_ok_and(|(s, lt, chain, _)| {
             chain || lt == Some(&Lifetime::Transient) || (s.layout == *l && s.access == *a)
         })
     });
@@ -75,7 +80,7 @@ pub fn barrier_system(
         return;
     }
     let start = |e: Entity| match states.get(e) {
-                Ok((s, lt, chain, tex)) => TextureStart {
+        Ok((s, lt, chain, tex)) => TextureStart {
             state: *s,
             transient: lt == Some(&Lifetime::Transient),
             chain,
@@ -102,6 +107,9 @@ pub fn barrier_system(
             *plan = p;
             *last = Some(key);
         }
-        Err(message) => fatal.set(crate::error::RuntimeError::Schedule { frame: frame.0, message }),
+        Err(message) => fatal.set(crate::error::RuntimeError::Schedule {
+            frame: frame.0,
+            message,
+        }),
     }
 }

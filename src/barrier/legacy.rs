@@ -1,0 +1,397 @@
+//! Legacy barriers, translated into enhanced barriers as the Xbox driver does (EB-10, EB-7,
+//! barrier-spec B).
+//!
+//! A transition becomes a texture (or buffer) barrier between the enhanced equivalents of its
+//! two states (`states.rs`). A UAV barrier becomes an UNORDERED_ACCESS -> UNORDERED_ACCESS
+//! barrier with sync ALL_SHADING (barrier-spec A3.7): it drains pixel, vertex and compute before
+//! invalidating, the worst case but correct (EB-10; the pre-translation driver drained only
+//! pixel and compute, wrong when vertex work is not followed by pixel work). An aliasing
+//! barrier knows neither resource's layout nor its users, so it becomes a global ALL -> ALL
+//! barrier that waits at the bottom of the pipe, writes every cache back and invalidates, then
+//! syncs the top of the pipe, without the stream-out flushes the old path emitted (EB-10): the
+//! full stall EB-9d contrasts with UNDEFINED + DISCARD. Lowering translated groups with the
+//! `legacy` option also holds the whole front end (see `lower.rs`).
+
+use super::states::enhanced_state;
+use super::{
+    Access, BarrierError, BarrierGroup, BufferBarrier, GlobalBarrier, Layout, ResourceInfo,
+    ResourceStates, SubresourceRange, Subresources, Sync, TextureBarrier, TextureBarrierFlags,
+    TextureInfo,
+};
+use serde::{Deserialize, Serialize};
+
+/// `D3D12_RESOURCE_BARRIER_FLAGS`: a legacy transition may be one half of a split.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LegacySplit {
+    #[default]
+    None,
+    BeginOnly,
+    EndOnly,
+}
+
+/// `D3D12_RESOURCE_BARRIER_ALL_SUBRESOURCES`.
+pub const ALL_SUBRESOURCES: u32 = u32::MAX;
+
+/// A legacy `ResourceBarrier` (barrier-spec B).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LegacyBarrier<R> {
+    /// A state change of one subresource or, with [`ALL_SUBRESOURCES`], all of them.
+    Transition {
+        resource: R,
+        subresource: u32,
+        before: ResourceStates,
+        after: ResourceStates,
+        split: LegacySplit,
+    },
+    /// Order UAV accesses of one resource, or of all (`None`).
+    Uav { resource: Option<R> },
+    /// Switch which of two placed resources owns the memory; either may be `None` (all).
+    Aliasing { before: Option<R>, after: Option<R> },
+}
+
+/// The enhanced barriers the driver issues for `barriers` (EB-10). Same-state transitions
+/// vanish; every refusal is collected.
+pub fn translate<R: Clone>(
+    barriers: &[LegacyBarrier<R>],
+    info: impl Fn(&R) -> Option<ResourceInfo>,
+) -> Result<BarrierGroup<R>, Vec<BarrierError>> {
+    let mut group = BarrierGroup::default();
+    let mut errors = Vec::new();
+    for b in barriers {
+        let done = match b {
+            LegacyBarrier::Transition {
+                resource,
+                subresource,
+                before,
+                after,
+                split,
+            } => info(resource)
+                .ok_or_else(|| vec![BarrierError::UnknownResource])
+                .and_then(|i| {
+                    let t = Transition {
+                        subresource: *subresource,
+                        before: *before,
+                        after: *after,
+                        split: *split,
+                    };
+                    transition(&mut group, resource, &i, t)
+                }),
+            LegacyBarrier::Uav { resource: None } => {
+                let (s, a) = (Sync::ALL_SHADING, Access::UNORDERED_ACCESS);
+                group.global.push(global(s, a));
+                Ok(())
+            }
+            LegacyBarrier::Uav { resource: Some(r) } => match info(r) {
+                Some(i) => {
+                    uav(&mut group, r, &i);
+                    Ok(())
+                }
+                None => Err(vec![BarrierError::UnknownResource]),
+            },
+            // Bottom-of-pipe wait, every cache written back and invalidated, top-of-pipe sync.
+            LegacyBarrier::Aliasing { .. } => {
+                group.global.push(global(Sync::ALL, Access::COMMON));
+                Ok(())
+            }
+        };
+        if let Err(e) = done {
+            errors.extend(e);
+        }
+    }
+    if errors.is_empty() {
+        Ok(group)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The fields of a legacy transition besides its resource.
+#[derive(Clone, Copy)]
+struct Transition {
+    subresource: u32,
+    before: ResourceStates,
+    after: ResourceStates,
+    split: LegacySplit,
+}
+
+/// A transition between the enhanced equivalents of two states (barrier-spec B).
+fn transition<R: Clone>(
+    group: &mut BarrierGroup<R>,
+    resource: &R,
+    info: &ResourceInfo,
+    t: Transition,
+) -> Result<(), Vec<BarrierError>> {
+    if t.before == t.after {
+        return Ok(());
+    }
+    let (b, a) = match (
+        enhanced_state(t.before, info),
+        enhanced_state(t.after, info),
+    ) {
+        (Ok(b), Ok(a)) => (b, a),
+        (b, a) => return Err(b.err().into_iter().chain(a.err()).collect()),
+    };
+    let (sync_before, sync_after) = match t.split {
+        LegacySplit::None => (b.sync, a.sync),
+        LegacySplit::BeginOnly => (b.sync, Sync::SPLIT),
+        LegacySplit::EndOnly => (Sync::SPLIT, a.sync),
+    };
+    let resource = resource.clone();
+    match (b.layout, a.layout) {
+        (Some(layout_before), Some(layout_after)) => group.textures.push(TextureBarrier {
+            sync_before,
+            sync_after,
+            access_before: b.access,
+            access_after: a.access,
+            layout_before,
+            layout_after,
+            resource,
+            range: legacy_range(t.subresource),
+            flags: TextureBarrierFlags::default(),
+        }),
+        _ => group.buffers.push(BufferBarrier {
+            sync_before,
+            sync_after,
+            access_before: b.access,
+            access_after: a.access,
+            resource,
+        }),
+    }
+    Ok(())
+}
+
+/// A UAV barrier on one resource: UNORDERED_ACCESS on both sides, sync ALL_SHADING (A3.7).
+fn uav<R: Clone>(group: &mut BarrierGroup<R>, resource: &R, info: &ResourceInfo) {
+    let (sync, access) = (Sync::ALL_SHADING, Access::UNORDERED_ACCESS);
+    let resource = resource.clone();
+    match info {
+        ResourceInfo::Buffer => group.buffers.push(BufferBarrier {
+            sync_before: sync,
+            sync_after: sync,
+            access_before: access,
+            access_after: access,
+            resource,
+        }),
+        ResourceInfo::Texture(_) => group.textures.push(TextureBarrier {
+            sync_before: sync,
+            sync_after: sync,
+            access_before: access,
+            access_after: access,
+            layout_before: Layout::UnorderedAccess,
+            layout_after: Layout::UnorderedAccess,
+            resource,
+            range: SubresourceRange::ALL,
+            flags: TextureBarrierFlags::default(),
+        }),
+    }
+}
+
+/// A global barrier with the same sync and access on both sides.
+fn global(sync: Sync, access: Access) -> GlobalBarrier {
+    GlobalBarrier {
+        sync_before: sync,
+        sync_after: sync,
+        access_before: access,
+        access_after: access,
+    }
+}
+
+/// The subresources a legacy subresource index names on `tex`.
+pub fn legacy_subresources(
+    subresource: u32,
+    tex: &TextureInfo,
+) -> Result<Subresources, BarrierError> {
+    Subresources::resolve(&legacy_range(subresource), tex)
+}
+
+/// A legacy subresource index as an enhanced range (mip count 0: index form, A2).
+fn legacy_range(subresource: u32) -> SubresourceRange {
+    if subresource == ALL_SUBRESOURCES {
+        return SubresourceRange::ALL;
+    }
+    SubresourceRange {
+        first_mip: subresource,
+        mip_count: 0,
+        first_slice: 0,
+        slice_count: 0,
+        first_plane: 0,
+        plane_count: 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ResourceStates as S;
+
+    const TEX: u32 = 1;
+    const BUF: u32 = 2;
+
+    fn info(r: &u32) -> Option<ResourceInfo> {
+        match *r {
+            TEX => Some(ResourceInfo::Texture(TextureInfo::render_target(3, 2, 0))),
+            BUF => Some(ResourceInfo::Buffer),
+            _ => None,
+        }
+    }
+
+    fn transition(resource: u32, subresource: u32, before: S, after: S) -> LegacyBarrier<u32> {
+        let split = LegacySplit::None;
+        LegacyBarrier::Transition {
+            resource,
+            subresource,
+            before,
+            after,
+            split,
+        }
+    }
+
+    #[test]
+    fn transitions_become_texture_or_buffer_barriers() {
+        let g = translate(
+            &[transition(
+                TEX,
+                4,
+                S::RENDER_TARGET,
+                S::PIXEL_SHADER_RESOURCE,
+            )],
+            info,
+        )
+        .unwrap();
+        let t = g.textures[0];
+        assert_eq!(
+            (t.sync_before, t.sync_after),
+            (Sync::RENDER_TARGET, Sync::PIXEL_SHADING)
+        );
+        assert_eq!(
+            (t.access_before, t.access_after),
+            (Access::RENDER_TARGET, Access::SHADER_RESOURCE)
+        );
+        assert_eq!(
+            (t.layout_before, t.layout_after),
+            (Layout::RenderTarget, Layout::ShaderResource)
+        );
+        assert_eq!(
+            (t.range.first_mip, t.range.mip_count),
+            (4, 0),
+            "subresource-index form"
+        );
+        let g = translate(
+            &[transition(
+                BUF,
+                ALL_SUBRESOURCES,
+                S::COPY_DEST,
+                S::GENERIC_READ,
+            )],
+            info,
+        )
+        .unwrap();
+        let b = g.buffers[0];
+        assert_eq!(
+            (b.sync_before, b.access_before),
+            (Sync::COPY, Access::COPY_DEST)
+        );
+        assert!(
+            b.access_after
+                .contains(Access::VERTEX_BUFFER | Access::INDEX_BUFFER | Access::INDIRECT_ARGUMENT)
+        );
+        // Whole-resource transitions and same-state no-ops.
+        let g = translate(
+            &[transition(TEX, ALL_SUBRESOURCES, S::COMMON, S::COPY_DEST)],
+            info,
+        )
+        .unwrap();
+        assert!(g.textures[0].range.is_all());
+        assert!(
+            translate(&[transition(TEX, 0, S::COPY_DEST, S::COPY_DEST)], info)
+                .unwrap()
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn split_flags_mark_the_halves() {
+        let split = |split| LegacyBarrier::Transition {
+            resource: TEX,
+            subresource: 0,
+            before: S::RENDER_TARGET,
+            after: S::COPY_SOURCE,
+            split,
+        };
+        let begin = translate(&[split(LegacySplit::BeginOnly)], info)
+            .unwrap()
+            .textures[0];
+        let end = translate(&[split(LegacySplit::EndOnly)], info)
+            .unwrap()
+            .textures[0];
+        assert_eq!(
+            (begin.sync_before, begin.sync_after),
+            (Sync::RENDER_TARGET, Sync::SPLIT)
+        );
+        assert_eq!((end.sync_before, end.sync_after), (Sync::SPLIT, Sync::COPY));
+    }
+
+    #[test]
+    fn eb10_uav_barriers_sync_all_shading() {
+        let g = translate(
+            &[
+                LegacyBarrier::Uav { resource: None },
+                LegacyBarrier::Uav {
+                    resource: Some(TEX),
+                },
+                LegacyBarrier::Uav {
+                    resource: Some(BUF),
+                },
+            ],
+            info,
+        )
+        .unwrap();
+        assert_eq!(
+            g.global,
+            [global(Sync::ALL_SHADING, Access::UNORDERED_ACCESS)]
+        );
+        let t = g.textures[0];
+        assert_eq!(
+            (t.sync_before, t.sync_after, t.access_before),
+            (
+                Sync::ALL_SHADING,
+                Sync::ALL_SHADING,
+                Access::UNORDERED_ACCESS
+            )
+        );
+        assert_eq!(
+            (t.layout_before, t.layout_after),
+            (Layout::UnorderedAccess, Layout::UnorderedAccess)
+        );
+        assert_eq!(g.buffers[0].sync_before, Sync::ALL_SHADING);
+    }
+
+    #[test]
+    fn eb10_aliasing_is_a_global_all_barrier() {
+        let g = translate(
+            &[LegacyBarrier::Aliasing {
+                before: Some(TEX),
+                after: None,
+            }],
+            info,
+        )
+        .unwrap();
+        assert_eq!(g.global, [global(Sync::ALL, Access::COMMON)]);
+        assert!(g.textures.is_empty() && g.buffers.is_empty());
+    }
+
+    #[test]
+    fn refusals_are_collected() {
+        let bad = [
+            transition(9, 0, S::COMMON, S::RENDER_TARGET),
+            transition(BUF, 0, S::COMMON, S::RENDER_TARGET),
+            LegacyBarrier::Uav { resource: Some(9) },
+        ];
+        let errs = translate(&bad, info).unwrap_err();
+        let names: Vec<_> = errs.iter().map(BarrierError::name).collect();
+        assert_eq!(
+            names,
+            ["UnknownResource", "InvalidLegacyState", "UnknownResource"]
+        );
+    }
+}

@@ -1,0 +1,269 @@
+//! What each command asks of the simulated GPU, decided once, when it is submitted.
+//!
+//! The simulation never looks at a [`Command`] again: submission turns it into an [`Op`], plain
+//! numbers the event loop can run without touching memory, the profile or the barrier
+//! vocabulary. A work item (draw, dispatch, copy, clear, decompression) becomes the pipeline
+//! stages it occupies, its shading work in milli-CU nanoseconds, the widest share of the
+//! compute units it can use, and a floor: the time its fixed-function part takes however many
+//! CUs it gets (geometry set-up, the colour and depth back-ends, launch overhead, memory
+//! transfers). A draw that is geometry-bound spreads its shading over that floor and so needs
+//! only a few CUs at a time, which is exactly the gap asynchronous compute fills (CC-1). The
+//! fixed-function units are one per graphics pipe, so draws (and decompressions) of a queue
+//! are serialised among themselves; copies and clears are too, unless the list says
+//! `DONT_SYNC_ON_COPY` (EB-8d); dispatches are not.
+//! Barriers are priced by [`barrier_work`]; fences, presents and timestamps are bottom-of-pipe
+//! events; waits, suspend and resume act on the front end.
+
+use super::barrier_cost::{BarrierWork, barrier_work};
+use super::stages::StageMask;
+use super::{Command, FenceId, Memory, ObjectDesc, ObjectKey, Profile, QueueId, SwapChainKey};
+
+/// A command as the simulation runs it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// Front-end work only: state, bindings, maps, kickoffs, hints.
+    Front,
+    /// A work item occupying pipeline stages.
+    Work(WorkItem),
+    /// A barrier: drains, blocks, cache and compression work (EB-2..EB-5).
+    Barrier(BarrierWork),
+    /// Signal a fence at the bottom of the pipe (FN-2).
+    Fence(FenceId),
+    /// Halt the front end until a fence has signalled (FN-2).
+    Wait(FenceId),
+    /// Halt the front end until a buffer has left presentation (FS-5).
+    WaitPresent(ObjectKey),
+    /// Flip `buffer` at the first vertical blank after the bottom of the pipe (RL-5).
+    Present {
+        chain: SwapChainKey,
+        buffer: ObjectKey,
+        period_ns: u64,
+    },
+    /// Write the 100 MHz GPU clock to a query slot at the bottom of the pipe (CC-7).
+    Timestamp(u32),
+    /// Lock compute and DMA once their work has drained (CC-8).
+    Suspend,
+    /// Unlock compute and DMA (CC-8, FS-11).
+    Resume,
+}
+
+/// Which in-order stream of its queue a work item is serialised in, if any.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Serial {
+    /// Runs concurrently with whatever nothing orders it against.
+    #[default]
+    None,
+    /// Copies and clears, unless `DONT_SYNC_ON_COPY` (EB-8d); everything on a DMA engine.
+    Copy,
+    /// Draws and decompressions: one geometry front end and one set of back-ends per graphics
+    /// pipe process them in order, so their fixed-function parts cannot overlap.
+    Geometry,
+}
+
+impl Serial {
+    /// Index of the stream's counters (`None` has none).
+    pub fn stream(self) -> Option<usize> {
+        match self {
+            Serial::None => None,
+            Serial::Copy => Some(0),
+            Serial::Geometry => Some(1),
+        }
+    }
+}
+
+/// A work item's demands (see the module documentation).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WorkItem {
+    pub stages: StageMask,
+    /// Shading work, milli-CU nanoseconds.
+    pub work: u64,
+    /// Widest CU share it can use, milli-CUs.
+    pub cap: u32,
+    /// Fixed-function minimum duration, ns.
+    pub floor_ns: u64,
+    /// The in-order stream it waits in, behind earlier items of the same stream.
+    pub serial: Serial,
+    /// A decompression: its time is reported as such.
+    pub decompress: bool,
+}
+
+/// What converting a command needs to know besides the command.
+pub struct OpContext<'a> {
+    pub queue: QueueId,
+    pub memory: &'a Memory,
+    pub profile: &'a Profile,
+    /// Barriers are legacy ones (they hold the whole front end).
+    pub legacy: bool,
+    /// The `DONT_SYNC_ON_COPY` hint is in effect (EB-8d).
+    pub dont_sync_on_copy: bool,
+    /// For a Present: the buffer the CPU rotated out, and the chain's flip period.
+    pub shown: Option<(ObjectKey, u64)>,
+}
+
+/// The op a command becomes on `ctx.queue`.
+pub fn op_for(cmd: &Command, ctx: &OpContext) -> Op {
+    match cmd {
+        Command::Barrier(group) => Op::Barrier(barrier_work(
+            group,
+            ctx.queue,
+            ctx.legacy,
+            ctx.memory,
+            ctx.profile,
+        )),
+        Command::InsertFence { fence, .. } => Op::Fence(*fence),
+        Command::WaitFence(f) => Op::Wait(*f),
+        Command::WaitOnPresent(b) => Op::WaitPresent(ctx.memory.resource_of(*b).unwrap_or(*b)),
+        Command::Present(chain) => match ctx.shown {
+            Some((buffer, period_ns)) => Op::Present {
+                chain: *chain,
+                buffer,
+                period_ns,
+            },
+            None => Op::Front,
+        },
+        Command::WriteTimestamp(slot) => Op::Timestamp(*slot),
+        Command::Suspend => Op::Suspend,
+        Command::Resume => Op::Resume,
+        _ => work_item(cmd, ctx).map_or(Op::Front, Op::Work),
+    }
+}
+
+/// The widest share that finishes `work` within `floor`: a fixed-function-bound item spreads
+/// its shading over its floor (at least one milli-CU), an unbounded one may take every CU.
+fn cap_for(work: u64, floor_ns: u64, capacity: u32) -> u32 {
+    if work == 0 {
+        return 0;
+    }
+    if floor_ns == 0 {
+        return capacity;
+    }
+    work.div_ceil(floor_ns).clamp(1, capacity as u64) as u32
+}
+
+fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
+    let p = ctx.profile;
+    let capacity = p.capacity_mcu();
+    let dma = matches!(ctx.queue, QueueId::Dma { .. });
+    let serial = if dma || !ctx.dont_sync_on_copy {
+        Serial::Copy
+    } else {
+        Serial::None
+    };
+    let bytes = |k: ObjectKey| {
+        ctx.memory
+            .resource_of(k)
+            .and_then(|r| ctx.memory.get(r))
+            .map_or((0, false), |o| {
+                let meta = matches!(&o.desc, ObjectDesc::Texture(t)
+                    if t.flags.render_target || t.flags.depth_stencil);
+                (o.bytes, meta)
+            })
+    };
+    let bandwidth = if dma {
+        p.dma_bytes_per_us
+    } else {
+        p.memory_bytes_per_us
+    };
+    let transfer = |stages, n: u64, serial| WorkItem {
+        stages,
+        floor_ns: Profile::transfer_ns(n, bandwidth),
+        serial,
+        ..WorkItem::default()
+    };
+    Some(match *cmd {
+        Command::Draw {
+            draws,
+            vertices,
+            pixels,
+        } => {
+            let lanes = vertices.saturating_mul(p.vertex_cycles as u64)
+                + pixels.saturating_mul(p.pixel_cycles as u64);
+            let work = p.work_mcu_ns(lanes);
+            let floor_ns = p
+                .rate_ns(vertices, p.vertices_per_clock)
+                .max(p.rate_ns(pixels, p.pixels_per_clock))
+                .max(draws as u64 * p.draw_ns);
+            WorkItem {
+                stages: StageMask::from_sync(cmd.stages()),
+                work,
+                cap: cap_for(work, floor_ns, capacity),
+                floor_ns,
+                serial: Serial::Geometry,
+                ..WorkItem::default()
+            }
+        }
+        Command::Dispatch {
+            dispatches,
+            threads,
+        } => {
+            let work = p.work_mcu_ns(threads.saturating_mul(p.thread_cycles as u64));
+            let floor_ns = dispatches as u64 * p.dispatch_ns;
+            WorkItem {
+                stages: StageMask::COMPUTE,
+                work,
+                cap: cap_for(work, floor_ns, capacity),
+                floor_ns,
+                ..WorkItem::default()
+            }
+        }
+        Command::CopyResource { bytes: n, .. } => transfer(StageMask::COPY, n, serial),
+        // A fast clear writes metadata only (a byte per 256-byte block); a surface without
+        // metadata is written whole.
+        Command::ClearRenderTarget(k) | Command::ClearDepthStencil(k) => {
+            let (n, meta) = bytes(k);
+            let stages = StageMask::from_sync(cmd.stages());
+            transfer(stages, if meta { n / 256 } else { n }, serial)
+        }
+        Command::ClearUnorderedAccess(k) => transfer(StageMask::COMPUTE, bytes(k).0, serial),
+        // Decompression reads and writes the whole surface (FS-4, EB-8b).
+        Command::Decompress(k) => {
+            let (n, meta) = bytes(k);
+            let n = if meta { n.saturating_mul(2) } else { 0 };
+            WorkItem {
+                decompress: true,
+                ..transfer(StageMask::CB.union(StageMask::DB), n, Serial::Geometry)
+            }
+        }
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn geometry_bound_draws_use_few_compute_units() {
+        let p = Profile::default();
+        let memory = Memory::default();
+        let ctx = OpContext {
+            queue: QueueId::Graphics,
+            memory: &memory,
+            profile: &p,
+            legacy: false,
+            dont_sync_on_copy: false,
+            shown: None,
+        };
+        let draw = Command::Draw {
+            draws: 600,
+            vertices: 2_000_000,
+            pixels: 4_194_304,
+        };
+        let Op::Work(w) = op_for(&draw, &ctx) else {
+            panic!("a draw is a work item")
+        };
+        assert!(w.cap < p.capacity_mcu() / 2, "{w:?}");
+        assert_eq!(w.floor_ns, p.rate_ns(2_000_000, p.vertices_per_clock));
+        let Op::Work(d) = op_for(
+            &Command::Dispatch {
+                dispatches: 1,
+                threads: 1 << 24,
+            },
+            &ctx,
+        ) else {
+            panic!("a dispatch is a work item")
+        };
+        assert_eq!(d.cap, p.capacity_mcu());
+        assert_eq!(op_for(&Command::Kickoff, &ctx), Op::Front);
+    }
+}

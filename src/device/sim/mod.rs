@@ -1,0 +1,341 @@
+//! The timing model: a deterministic discrete-event simulation of the GPU.
+//!
+//! Why discrete events: everything the seeds say costs something is a matter of *when*. A
+//! drain costs the in-flight work it waits for, asynchronous compute gains what it overlaps
+//! and loses what it steals, a fence passes when its queue gets there. A model that adds up
+//! per-command costs cannot say any of that; one that advances a clock from event to event,
+//! with the state of every engine in between, can, and with integer nanoseconds it gives the
+//! same numbers on every machine and build.
+//!
+//! The state: per queue, a front end reading its stream in order (a command slot each, halted
+//! by waits, kickoffs, suspend and a full pipeline); work items in flight, each occupying
+//! pipeline stages, holding a share of the compute units, and bounded below by its
+//! fixed-function floor; bottom-of-pipe actions (barriers, fences, presents, timestamps)
+//! completing in order once what they drain has finished. Events are front ends becoming
+//! ready, items finishing their work or floor, actions finishing their cache and compression
+//! work, and hang deadlines. At each event the compute units are shared again
+//! ([`share`]), so rates are piecewise constant in between and every time is exact.
+//!
+//! Time only moves forward to where the CPU has been: [`Gpu::advance`] processes events up to
+//! a horizon (the latest CPU time the device was told about), because work submitted later
+//! may compete for compute units from then on. Waiting for a fence is a promise that the CPU
+//! submits nothing until it passes, so it may run as far as the fence needs. A GPU that can
+//! never reach a fence is diagnosed ([`diagnose`]) instead of looped on.
+
+mod actions;
+mod diagnose;
+mod fences;
+mod front;
+mod items;
+pub(crate) mod record;
+mod scanout;
+mod share;
+
+use hashbrown::HashMap;
+use slotmap::SecondaryMap;
+use std::collections::VecDeque;
+
+use super::cost::Op;
+use super::{FenceId, ObjectKey, Profile, QUEUE_COUNT, QueueId};
+use actions::Action;
+pub(crate) use diagnose::Fault;
+use fences::FenceTable;
+use items::Item;
+pub(crate) use record::Path;
+use record::{Executed, Stall};
+use scanout::Scanout;
+
+/// Who a command belongs to: for records, diagnostics and lifetime (FS-6).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Meta {
+    pub frame: u64,
+    pub label: u32,
+    pub name: &'static str,
+    /// Objects the command references, views resolved to their resources too.
+    pub refs: Vec<ObjectKey>,
+}
+
+/// A submitted command waiting for its queue's front end.
+pub(crate) struct Pending {
+    pub op: Op,
+    pub meta: Meta,
+    pub submit_ns: u64,
+}
+
+/// What a halted front end waits for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum FrontWait {
+    #[default]
+    None,
+    Fence(FenceId),
+    Present(ObjectKey),
+    /// A barrier that holds the front end, or Suspend.
+    Action,
+    /// As many work items in flight as the queue holds.
+    Full,
+    /// Compute and DMA while suspended (CC-8).
+    Locked,
+}
+
+#[derive(Default)]
+pub(crate) struct QueueState {
+    pub stream: VecDeque<Pending>,
+    /// Commands at the front of `stream` that have been kicked off (FN-3).
+    pub kicked: usize,
+    /// The front end finished its last command at this time.
+    pub fe_free: u64,
+    pub fe_path: Path,
+    pub wait: FrontWait,
+    /// Work items issued and not finished, in issue order (slots into `Gpu::items`).
+    pub in_flight: Vec<u32>,
+    /// The launched ones among them.
+    pub launched: Vec<u32>,
+    /// Earliest event of a launched item: its work or floor done, or its hang deadline.
+    pub items_next: u64,
+    /// Held items may have become launchable (an action or serialised item finished).
+    pub gate_dirty: bool,
+    /// The front action's drain may be satisfied (an item finished, an action arrived).
+    pub drain_check: bool,
+    /// Something on another queue may have released this one: look at it at `now`.
+    pub dirty: bool,
+    /// Bottom-of-pipe actions not finished, in order.
+    pub actions: VecDeque<Action>,
+    pub actions_issued: u64,
+    pub actions_done: u64,
+    /// Items issued and finished per serialised stream (copies and clears; draws).
+    pub serial_issued: [u64; 2],
+    pub serial_done: [u64; 2],
+    /// Path of the latest action or serialised item to finish (what releases gated items).
+    pub release_path: Path,
+    /// CUs this queue may use, milli-CUs (CC-2).
+    pub cu_limit: u32,
+    /// End of the last command finished.
+    pub last_end: u64,
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct RefState {
+    pub pending: u32,
+    pub last_end: u64,
+}
+
+/// The GPU side of the device.
+pub(crate) struct Gpu {
+    pub now: u64,
+    /// Events up to this time may be processed (the CPU's latest known time).
+    pub horizon: u64,
+    pub queues: [QueueState; QUEUE_COUNT],
+    items: Vec<Item>,
+    free_items: Vec<u32>,
+    shares_dirty: bool,
+    seq: u64,
+    pub fences: FenceTable,
+    pub scanout: Scanout,
+    pub refs: SecondaryMap<ObjectKey, RefState>,
+    pub timestamps: HashMap<u32, u64>,
+    pub suspended: bool,
+    pub fault: Option<Fault>,
+    pub executed: Vec<Executed>,
+    produced: usize,
+    scratch: share::Scratch,
+}
+
+impl Gpu {
+    /// A GPU whose pipe-0 compute queues start limited to `pipe0_cu_limit` CUs (CC-2).
+    pub fn new(profile: &Profile) -> Gpu {
+        let mut gpu = Gpu {
+            now: 0,
+            horizon: 0,
+            queues: Default::default(),
+            items: Vec::new(),
+            free_items: Vec::new(),
+            shares_dirty: false,
+            seq: 0,
+            fences: FenceTable::default(),
+            scanout: Scanout::default(),
+            refs: SecondaryMap::new(),
+            timestamps: HashMap::new(),
+            suspended: false,
+            fault: None,
+            executed: Vec::new(),
+            produced: 0,
+            scratch: share::Scratch::default(),
+        };
+        for q in &mut gpu.queues {
+            q.items_next = u64::MAX;
+        }
+        gpu.reset_limits(profile);
+        gpu
+    }
+
+    /// Every queue's CU limit back to the profile's defaults (CC-2).
+    pub fn reset_limits(&mut self, profile: &Profile) {
+        for (i, q) in self.queues.iter_mut().enumerate() {
+            q.cu_limit = match QueueId::from_index(i) {
+                Some(QueueId::Compute { pipe: 0, .. }) => {
+                    profile.pipe0_cu_limit.saturating_mul(1000)
+                }
+                _ => u32::MAX,
+            };
+        }
+    }
+
+    /// Append a submitted command to `queue`'s stream; `kicks` flushes everything pending.
+    pub fn push(&mut self, queue: QueueId, pending: Pending, kicks: bool) {
+        for &r in &pending.meta.refs {
+            if let Some(state) = self.refs.entry(r) {
+                state.or_default().pending += 1;
+            }
+        }
+        if let Op::Fence(f) = pending.op {
+            self.fences.register(f);
+        }
+        let q = &mut self.queues[queue.index()];
+        q.stream.push_back(pending);
+        if kicks {
+            q.kicked = q.stream.len();
+        }
+    }
+
+    /// Process every event up to `until`, or until `stop` has signalled. Returns the number
+    /// of commands finished.
+    pub fn advance(&mut self, until: u64, stop: Option<FenceId>, profile: &Profile) -> usize {
+        self.produced = 0;
+        loop {
+            if self.fault.is_some() {
+                break;
+            }
+            self.settle_now(profile);
+            if self.fault.is_some() || stop.is_some_and(|f| self.fences.signal(f).is_some()) {
+                break;
+            }
+            match self.next_event() {
+                Some(t) if t <= until => self.now = t,
+                _ => break,
+            }
+        }
+        self.produced
+    }
+
+    /// Everything that happens at `now`, queue by queue, until nothing more does; then the
+    /// compute units are shared again if anyone's demand changed.
+    fn settle_now(&mut self, profile: &Profile) {
+        loop {
+            let mut any = false;
+            for qi in 0..QUEUE_COUNT {
+                if self.queues[qi].dirty || self.queue_next(qi) <= self.now {
+                    self.process(qi, profile);
+                    any = true;
+                    if self.fault.is_some() {
+                        return;
+                    }
+                }
+            }
+            if self.shares_dirty {
+                self.share(profile);
+                any = true;
+            }
+            if !any {
+                return;
+            }
+        }
+    }
+
+    /// One queue at `now`: finished items, finished actions, released items, front end.
+    fn process(&mut self, qi: usize, profile: &Profile) {
+        self.queues[qi].dirty = false;
+        loop {
+            let mut moved = false;
+            if self.queues[qi].items_next <= self.now {
+                moved |= self.complete_items(qi, profile);
+            }
+            moved |= self.complete_actions(qi);
+            if self.queues[qi].gate_dirty {
+                moved |= self.launch_gated(qi, profile);
+            }
+            while self.front_step(qi, profile) {
+                moved = true;
+            }
+            if self.fault.is_some() || !moved {
+                return;
+            }
+        }
+    }
+
+    /// Look at every queue at `now` (a fence signalled, a buffer's flip was decided, the GPU
+    /// was suspended or resumed).
+    fn wake_all(&mut self) {
+        for q in &mut self.queues {
+            q.dirty = true;
+        }
+    }
+
+    /// When queue `qi` next has something to do (`u64::MAX`: not until woken).
+    fn queue_next(&self, qi: usize) -> u64 {
+        let q = &self.queues[qi];
+        let mut next = q.items_next;
+        if q.kicked > 0
+            && q.wait == FrontWait::None
+            && let Some(p) = q.stream.front()
+        {
+            next = next.min(q.fe_free.max(p.submit_ns));
+        }
+        if let Some(a) = q.actions.front()
+            && let Some(done) = a.done_at
+        {
+            next = next.min(done);
+        }
+        next
+    }
+
+    /// The earliest future event, if any.
+    fn next_event(&self) -> Option<u64> {
+        let next = (0..QUEUE_COUNT).map(|qi| self.queue_next(qi)).min()?;
+        (next != u64::MAX).then_some(next.max(self.now))
+    }
+
+    /// Record a finished command.
+    fn emit(&mut self, queue: QueueId, meta: Meta, rec: RecordTimes) {
+        for &r in &meta.refs {
+            if let Some(state) = self.refs.get_mut(r) {
+                state.pending = state.pending.saturating_sub(1);
+                state.last_end = state.last_end.max(rec.end);
+            }
+        }
+        let q = &mut self.queues[queue.index()];
+        q.last_end = q.last_end.max(rec.end);
+        self.produced += 1;
+        self.executed.push(Executed {
+            queue,
+            frame: meta.frame,
+            label: meta.label,
+            name: meta.name,
+            issue_ns: rec.issue,
+            start_ns: rec.start,
+            end_ns: rec.end,
+            stall_ns: rec.stall.1,
+            stall: rec.stall.0,
+            cache_ns: rec.cache,
+            decompress_ns: rec.decompress,
+            path_ns: rec.path.ns,
+        });
+    }
+
+    /// The next global issue number (orders items and actions across queues).
+    fn next_seq(&mut self) -> u64 {
+        self.seq += 1;
+        self.seq
+    }
+}
+
+/// The times of a finished command.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct RecordTimes {
+    pub issue: u64,
+    pub start: u64,
+    pub end: u64,
+    pub stall: (Stall, u64),
+    pub cache: u64,
+    pub decompress: u64,
+    pub path: Path,
+}

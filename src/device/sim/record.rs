@@ -1,0 +1,95 @@
+//! What the simulation reports per command: the timeline the statistics, the trace exporter
+//! and the validator read.
+//!
+//! Every command yields one [`Executed`] record when it is finished: front-end commands when
+//! the front end has read them, work items when they complete, barriers, fences, presents and
+//! timestamps when their bottom-of-pipe action is done. Records come in completion order, so
+//! per queue they are in order for everything but concurrent work items.
+//!
+//! A record also carries the length of the frame's critical path up to its end: the longest
+//! chain of commands, each waiting for the one before (front-end order, a drain, a block, a
+//! fence), counting only what each command does itself (its work, its cache and compression
+//! work, its front-end slot), never time spent waiting. Chains start fresh at a frame
+//! boundary. The longest path over a frame's records is that frame's critical path.
+
+use super::super::QueueId;
+
+/// Why a command started later than its queue was ready for it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Stall {
+    #[default]
+    None,
+    /// Waiting on a fence from another queue (FN-2).
+    Fence,
+    /// Waiting for a buffer to leave presentation (FS-5).
+    Present,
+    /// Waiting for the CPU to submit or kick off the work (FN-3).
+    Submit,
+    /// A barrier waiting for in-flight work on the stages it drains, or a serialised copy
+    /// waiting for the copy before it (EB-2, EB-8d).
+    Drain,
+    /// A work item held because an earlier barrier blocks one of its stages (EB-2).
+    Block,
+    /// A compute or DMA queue locked by Suspend (CC-8).
+    Suspend,
+    /// The queue already had as many work items in flight as it can hold.
+    Busy,
+}
+
+/// One executed command on the GPU timeline.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Executed {
+    pub queue: QueueId,
+    pub frame: u64,
+    pub label: u32,
+    pub name: &'static str,
+    /// When the front end reached the command.
+    pub issue_ns: u64,
+    /// When it began its own work (a work item's launch; a barrier's or bottom-of-pipe event's
+    /// issue) and when it was done.
+    pub start_ns: u64,
+    pub end_ns: u64,
+    /// Time it waited, and why (the longer wait if it waited twice).
+    pub stall_ns: u64,
+    pub stall: Stall,
+    /// Part of its duration spent writing back and invalidating caches (EB-3).
+    pub cache_ns: u64,
+    /// Part of its duration spent decompressing or initialising metadata (EB-4, EB-5).
+    pub decompress_ns: u64,
+    /// The frame's critical path up to this command's end, ns.
+    pub path_ns: u64,
+}
+
+/// A critical-path length, tagged with the frame it belongs to: a predecessor from an earlier
+/// frame starts the chain afresh.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Path {
+    pub frame: u64,
+    pub ns: u64,
+}
+
+impl Path {
+    /// The length this path contributes to a command of `frame`.
+    pub fn within(self, frame: u64) -> u64 {
+        if self.frame == frame { self.ns } else { 0 }
+    }
+
+    /// The longer of two predecessors, seen from `frame`, plus `own` work.
+    pub fn after(frame: u64, preds: &[Path], own: u64) -> Path {
+        let longest = preds.iter().map(|p| p.within(frame)).max().unwrap_or(0);
+        Path {
+            frame,
+            ns: longest + own,
+        }
+    }
+
+    /// Fold another predecessor into this one (same frame as `self`).
+    pub fn absorb(&mut self, other: Path) {
+        self.ns = self.ns.max(other.within(self.frame));
+    }
+}
+
+/// The longer of two waits, with its reason.
+pub(crate) fn longer(a: (Stall, u64), b: (Stall, u64)) -> (Stall, u64) {
+    if b.1 > a.1 { b } else { a }
+}

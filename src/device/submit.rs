@@ -1,0 +1,171 @@
+//! Submission: what happens on the CPU side when a context plays a list back on a queue.
+//!
+//! The device checks that the queue can run each command, resolves the objects it names
+//! (using a destroyed one is an error, FS-6), applies the CPU-side effects (a view re-pointed,
+//! a swap chain rotated, a fence registered, a kickoff), decides what the command will cost
+//! ([`op_for`]) and queues it for the simulation.
+
+use super::cost::{OpContext, op_for};
+use super::sim::{Meta, Pending};
+use super::{Command, Device, DeviceError, ObjectKey, QueueId, Submitted};
+use crate::model::Semantics;
+
+impl Device {
+    /// Submit commands to `queue` at CPU time `cpu_ns`, as the immediate (or compute, or DMA)
+    /// context plays them back: one submission is one command list, so a `DontSyncOnCopy`
+    /// hint lasts until its end (EB-8d). CPU-side effects (view placement, present rotation,
+    /// fence registration, kickoff) happen now; GPU execution happens as time advances.
+    pub fn submit(
+        &mut self,
+        queue: QueueId,
+        frame: u64,
+        label: u32,
+        commands: impl IntoIterator<Item = Command>,
+        cpu_ns: u64,
+    ) -> Result<(), DeviceError> {
+        if !queue.is_valid() {
+            return Err(DeviceError::NoSuchQueue { queue });
+        }
+        let mut dont_sync_on_copy = false;
+        for cmd in commands {
+            check_queue(&cmd, queue)?;
+            let traced = self
+                .trace
+                .is_some()
+                .then(|| (cmd.clone(), self.present.back_buffers()));
+            let mut refs = Vec::new();
+            cmd.objects(&mut refs);
+            for i in 0..refs.len() {
+                let resource = self.memory.resource_of(refs[i])?;
+                if resource != refs[i] {
+                    refs.push(resource);
+                }
+            }
+            let mut shown = None;
+            match &cmd {
+                Command::PlaceSwapChainView { view, buffer } => {
+                    self.memory.repoint(*view, *buffer)?
+                }
+                Command::Present(chain) => {
+                    let b = self
+                        .present
+                        .present_cpu(*chain)
+                        .ok_or(DeviceError::NoSwapChain)?;
+                    let interval = self.present.chain(*chain).map_or(1, |c| c.vsync_interval);
+                    refs.push(b);
+                    shown = Some((b, self.profile.vsync_period_ns * interval as u64));
+                }
+                Command::DontSyncOnCopy(on) => dont_sync_on_copy = *on,
+                _ => {}
+            }
+            let op = op_for(
+                &cmd,
+                &OpContext {
+                    queue,
+                    memory: &self.memory,
+                    profile: &self.profile,
+                    legacy: self.semantics == Semantics::Legacy,
+                    dont_sync_on_copy,
+                    shown,
+                },
+            );
+            let kicks = matches!(
+                cmd,
+                Command::Kickoff
+                    | Command::Present(_)
+                    | Command::Suspend
+                    | Command::Resume
+                    | Command::InsertFence { kickoff: true, .. }
+            );
+            let meta = Meta {
+                frame,
+                label,
+                name: cmd.name(),
+                refs,
+            };
+            let gpu = self.gpu_mut();
+            gpu.horizon = gpu.horizon.max(cpu_ns);
+            let submit_ns = cpu_ns;
+            gpu.push(
+                queue,
+                Pending {
+                    op,
+                    meta,
+                    submit_ns,
+                },
+                kicks,
+            );
+            if let Some((command, back_buffers)) = traced {
+                self.record_trace(queue, frame, label, command, back_buffers);
+            }
+        }
+        Ok(())
+    }
+
+    fn record_trace(
+        &mut self,
+        queue: QueueId,
+        frame: u64,
+        label: u32,
+        command: Command,
+        back_buffers: Vec<ObjectKey>,
+    ) {
+        let views: Vec<ObjectKey> = match &command {
+            Command::SetRenderTargets { rtvs, .. } => rtvs.clone(),
+            Command::ClearRenderTarget(v) => vec![*v],
+            _ => Vec::new(),
+        };
+        let writes = views
+            .iter()
+            .filter_map(|v| self.memory.resource_of(*v).ok())
+            .collect();
+        if let Some(trace) = self.trace.as_mut() {
+            trace.push(Submitted {
+                queue,
+                frame,
+                label,
+                command,
+                writes,
+                back_buffers,
+            });
+        }
+    }
+}
+
+/// Refuse commands a queue cannot run (barrier-spec A5; Suspend and Resume are immediate-
+/// context calls, CC-8).
+fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
+    let graphics_only = matches!(
+        cmd,
+        Command::Draw { .. }
+            | Command::SetRenderTargets { .. }
+            | Command::SetViewport { .. }
+            | Command::ClearRenderTarget(_)
+            | Command::ClearDepthStencil(_)
+            | Command::Decompress(_)
+            | Command::WaitOnPresent(_)
+            | Command::Present(_)
+            | Command::Suspend
+            | Command::Resume
+    );
+    let copy_ok = matches!(
+        cmd,
+        Command::CopyResource { .. }
+            | Command::Map { .. }
+            | Command::Unmap(_)
+            | Command::InsertFence { .. }
+            | Command::WaitFence(_)
+            | Command::Kickoff
+            | Command::Barrier(_)
+            | Command::WriteTimestamp(_)
+            | Command::DontSyncOnCopy(_)
+    );
+    let dma = matches!(queue, QueueId::Dma { .. });
+    if (graphics_only && queue != QueueId::Graphics) || (dma && !copy_ok) {
+        return Err(DeviceError::WrongQueue {
+            command: cmd.name(),
+            queue,
+        });
+    }
+    Ok(())
+}

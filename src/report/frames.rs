@@ -1,0 +1,172 @@
+//! Per-frame GPU accounting: busy time per queue, the frame's GPU time, the overlap of
+//! graphics and compute, the critical path and the lower bound.
+//!
+//! Busy time is a union of intervals, not a sum of durations: work items on one queue run
+//! concurrently, and summing them would count the same nanosecond twice. A frame's GPU time
+//! (`work`) is the union over all queues of the intervals in which one of the frame's commands
+//! was executing: time the GPU spent waiting for the display or the CPU, or with every queue
+//! waiting on another, is not part of it, which is what makes it comparable between runs that
+//! vsync hides (the interval between frame completions is 16.7 ms whenever presents wait for
+//! the display). The lower bound is the longer of the critical path and the busiest queue's
+//! busy time: no schedule of the same commands on the same GPU could make the frame shorter
+//! than either. Books stay open while records may still arrive, then shrink to a few numbers.
+
+use crate::device::{Executed, QUEUE_COUNT, QueueId};
+
+/// Sorted, disjoint, non-empty `[start, end)` intervals.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Intervals(Vec<(u64, u64)>);
+
+impl Intervals {
+    /// Add `[start, end)`, merging with what it touches.
+    pub fn insert(&mut self, start: u64, end: u64) {
+        if end <= start {
+            return;
+        }
+        let v = &mut self.0;
+        // Records mostly arrive in order: extend the last interval when possible.
+        if let Some(last) = v.last_mut() {
+            if start >= last.0 && start <= last.1 {
+                last.1 = last.1.max(end);
+                return;
+            }
+            if start > last.1 {
+                v.push((start, end));
+                return;
+            }
+        }
+        let first = v.partition_point(|&(_, e)| e < start);
+        let last = v.partition_point(|&(s, _)| s <= end);
+        if first == last {
+            v.insert(first, (start, end));
+            return;
+        }
+        let merged = (v[first].0.min(start), v[last - 1].1.max(end));
+        v.splice(first..last, [merged]);
+    }
+
+    /// Total length.
+    pub fn len_ns(&self) -> u64 {
+        self.0.iter().map(|(s, e)| e - s).sum()
+    }
+
+    /// Union with another set.
+    pub fn union(&self, other: &Intervals) -> Intervals {
+        let mut out = self.clone();
+        for &(s, e) in &other.0 {
+            out.insert(s, e);
+        }
+        out
+    }
+
+    /// Length of the intersection with another set.
+    pub fn overlap_ns(&self, other: &Intervals) -> u64 {
+        let (a, b) = (&self.0, &other.0);
+        let (mut i, mut j, mut total) = (0, 0, 0);
+        while i < a.len() && j < b.len() {
+            let lo = a[i].0.max(b[j].0);
+            let hi = a[i].1.min(b[j].1);
+            total += hi.saturating_sub(lo);
+            if a[i].1 < b[j].1 {
+                i += 1;
+            } else {
+                j += 1;
+            }
+        }
+        total
+    }
+}
+
+/// One frame's GPU numbers, ns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrameGpu {
+    /// Union over all queues of the frame's executing intervals.
+    pub work_ns: u64,
+    /// Longest chain of dependent commands (their own work only).
+    pub critical_ns: u64,
+    /// Busy time of the busiest queue.
+    pub busiest_ns: u64,
+    /// Time graphics and some compute queue were both busy with the frame.
+    pub overlap_ns: u64,
+    /// Busy time per queue family (graphics, compute, dma): sums of per-queue unions.
+    pub busy_ns: [u64; 3],
+}
+
+impl FrameGpu {
+    /// max(critical path, busiest queue).
+    pub fn lower_bound_ns(&self) -> u64 {
+        self.critical_ns.max(self.busiest_ns)
+    }
+}
+
+/// An open frame: intervals per queue and the longest path so far.
+#[derive(Clone, Debug, Default)]
+pub struct FrameBook {
+    queues: [Intervals; QUEUE_COUNT],
+    critical_ns: u64,
+}
+
+/// Report family of a queue: 0 graphics, 1 compute, 2 DMA.
+pub fn family_index(q: QueueId) -> usize {
+    match q {
+        QueueId::Graphics => 0,
+        QueueId::Compute { .. } => 1,
+        QueueId::Dma { .. } => 2,
+    }
+}
+
+impl FrameBook {
+    /// Fold one executed command in.
+    pub fn add(&mut self, x: &Executed) {
+        self.queues[x.queue.index()].insert(x.start_ns, x.end_ns);
+        self.critical_ns = self.critical_ns.max(x.path_ns);
+    }
+
+    /// The frame's numbers.
+    pub fn close(&self) -> FrameGpu {
+        let mut out = FrameGpu {
+            critical_ns: self.critical_ns,
+            ..FrameGpu::default()
+        };
+        let mut all = Intervals::default();
+        let mut compute = Intervals::default();
+        for (i, q) in self.queues.iter().enumerate() {
+            let Some(queue) = QueueId::from_index(i) else {
+                continue;
+            };
+            let busy = q.len_ns();
+            out.busy_ns[family_index(queue)] += busy;
+            out.busiest_ns = out.busiest_ns.max(busy);
+            all = all.union(q);
+            if matches!(queue, QueueId::Compute { .. }) {
+                compute = compute.union(q);
+            }
+        }
+        out.work_ns = all.len_ns();
+        out.overlap_ns = self.queues[0].overlap_ns(&compute);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn intervals_merge_and_intersect() {
+        let mut a = Intervals::default();
+        a.insert(0, 10);
+        a.insert(20, 30);
+        a.insert(5, 25);
+        assert_eq!(a.0, vec![(0, 30)]);
+        a.insert(40, 50);
+        a.insert(35, 36);
+        a.insert(7, 7);
+        assert_eq!(a.0, vec![(0, 30), (35, 36), (40, 50)]);
+        assert_eq!(a.len_ns(), 41);
+        let mut b = Intervals::default();
+        b.insert(25, 45);
+        assert_eq!(a.overlap_ns(&b), 5 + 1 + 5);
+        assert_eq!(a.union(&b).len_ns(), 50);
+    }
+}

@@ -1,0 +1,239 @@
+//! The rules a command script must pass before anything runs: every name means an object of
+//! a kind its slot takes, every fence waited on is inserted somewhere, and what only makes
+//! sense in a whole frame stays out of a pass.
+//!
+//! A script executes as written, so the device and the validation layer judge the stream
+//! itself: a script that binds a released buffer or waits on present after presenting is
+//! *allowed* here, because finding that is what `fastframe check` is for. What loading
+//! refuses is a script that cannot mean anything: a misspelt name (with suggestions, at the
+//! quoted name's line and column, like every other scene error), a buffer bound as a render
+//! target, a fence nobody inserts, a view bound in a slot of another kind, a buffer index a
+//! swap chain does not have. Scripts of passes may not `CreateView`, `Release` or `Present`:
+//! a pass's list is recorded ahead of its submission and the runtime presents the frame.
+
+use hashbrown::{HashMap, HashSet};
+
+use super::error::SceneError;
+use super::fit;
+use super::format::{PassDef, SceneFile, ViewDef};
+use super::index::Kinds;
+use super::names::suggest;
+use super::script::split_index;
+use super::script_refs::{Names, Scope, buffer_index, location, owner, reference, view_fits};
+use super::validate::Check;
+use crate::model::{Script, ScriptCommand, ViewKind};
+
+/// Rules: every script of `scene` (the frame script and every pass script) is meaningful.
+pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
+    let fences = fence_names(c, scene);
+    for id in 0..c.index.defs.len() {
+        let Some(pass) = c.index.def(id).and_then(|d| d.pass.as_ref()) else {
+            continue;
+        };
+        uses(c, id, pass)?;
+        if let Some(commands) = &pass.script {
+            let names = Names {
+                locals: HashMap::new(),
+                fences: &fences,
+            };
+            for cmd in commands {
+                command(c, Scope::Pass(id), &names, cmd)?;
+            }
+        }
+    }
+    match &scene.script {
+        Some(script) => frame(c, script, &fences),
+        None => Ok(()),
+    }
+}
+
+/// Rule: a scene view of `"chain[i]"` views a swap chain that has buffer `i`, with a kind
+/// and range that fit it. `None` when `v.of` is not such a name (the ordinary rules apply).
+pub fn indexed_view(c: &Check, id: usize, v: &ViewDef) -> Option<Result<(), SceneError>> {
+    if c.index.id(&v.of).is_some() {
+        return None;
+    }
+    let (chain, index) = split_index(&v.of)?;
+    c.index.id(chain)?;
+    let at = || c.loc.def_key_value(id, "of", 0);
+    Some((|| {
+        let chain_id = c.resolve(at, Some(id), chain, Kinds::SWAP_CHAIN)?;
+        buffer_index(c, at(), Some(id), chain_id, index)?;
+        let Some((_, res)) = c.index.resource(chain_id) else {
+            return Ok(());
+        };
+        let what = format!("swap chain {chain:?}");
+        if let Some(problem) = fit::view_kind(v.kind, &res, &what) {
+            return Err(c.misuse(c.loc.def_key(id, "kind", 0), id, problem));
+        }
+        if let Some((key, problem)) = fit::view_range(v, &res) {
+            return Err(c.out_of_range(c.loc.def_key(id, key, 0), Some(id), problem));
+        }
+        Ok(())
+    })())
+}
+
+/// Every fence name an `InsertFence` of any script introduces.
+fn fence_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
+    let pass_commands = (0..c.index.defs.len())
+        .filter_map(|id| c.index.def(id)?.pass.as_ref()?.script.as_ref())
+        .flatten();
+    let frame_commands = (scene.script.iter())
+        .flat_map(|s| s.frames.iter().flatten())
+        .flat_map(|s| s.commands.iter());
+    (pass_commands.chain(frame_commands))
+        .filter_map(|c| match c {
+            ScriptCommand::InsertFence { name, .. } => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Rules of the frame script: at least one frame, `repeat_from` within them, every command.
+fn frame(c: &Check, script: &Script<String>, fences: &HashSet<&str>) -> Result<(), SceneError> {
+    let len = script.frames.len();
+    if len == 0 {
+        return Err(c.out_of_range(
+            c.loc.top("script"),
+            None,
+            "a frame script needs at least one frame: `script: (frames: [[...]])`".into(),
+        ));
+    }
+    if script.repeat_from >= len {
+        return Err(c.out_of_range(
+            c.loc.top("script"),
+            None,
+            format!(
+                "repeat_from {} is past the last frame list (there are {len}, counted from 0)",
+                script.repeat_from
+            ),
+        ));
+    }
+    let mut locals = HashMap::new();
+    let all = || {
+        script
+            .frames
+            .iter()
+            .flatten()
+            .flat_map(|s| s.commands.iter())
+    };
+    for cmd in all() {
+        if let ScriptCommand::CreateView { name, kind, .. } = cmd {
+            locals.entry(name.as_str()).or_insert(*kind);
+        }
+    }
+    let names = Names { locals, fences };
+    for cmd in all() {
+        command(c, Scope::Frame, &names, cmd)?;
+    }
+    Ok(())
+}
+
+/// Rule: a pass use never targets a view of one particular swap-chain buffer; passes write
+/// the back buffer through the swap chain, which the runtime rotates (FS-9).
+fn uses(c: &Check, id: usize, pass: &PassDef) -> Result<(), SceneError> {
+    for (j, u) in pass.uses.iter().enumerate() {
+        let of = (c.index.id(&u.target))
+            .and_then(|t| c.index.def(t)?.view.as_ref())
+            .map(|v| v.of.as_str());
+        if let Some(of) = of
+            && c.index.id(of).is_none()
+            && split_index(of).is_some()
+        {
+            return Err(c.misuse(
+                c.loc.def_key_value(id, "target", j),
+                id,
+                format!(
+                    "view {:?} views one buffer of a swap chain ({of:?}): only scripts may use it; a pass writes the back buffer through the swap chain itself (FS-9)",
+                    u.target
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Rules of one command: its scope allows it, its names resolve, its views fit its slots.
+fn command(
+    c: &Check,
+    scope: Scope,
+    names: &Names,
+    cmd: &ScriptCommand<String>,
+) -> Result<(), SceneError> {
+    if let Scope::Pass(id) = scope
+        && matches!(
+            cmd,
+            ScriptCommand::CreateView { .. }
+                | ScriptCommand::Release(_)
+                | ScriptCommand::Present(_)
+        )
+    {
+        return Err(c.misuse(
+            c.loc.def_key(id, "script", 0),
+            id,
+            format!(
+                "{} is not allowed in a pass script: a pass's list is recorded before it is submitted and the runtime presents the frame; use a frame script (`script: (frames: ...)`)",
+                cmd.name()
+            ),
+        ));
+    }
+    for (slot, name) in cmd.refs() {
+        reference(c, scope, names, slot, name)?;
+    }
+    let want = |list: &[String], kinds: &[ViewKind]| -> Result<(), SceneError> {
+        for name in list {
+            view_fits(c, scope, names, name, kinds, cmd.name())?;
+        }
+        Ok(())
+    };
+    match cmd {
+        ScriptCommand::SetRenderTargets { rtvs, dsv } => {
+            want(rtvs, &[ViewKind::Rtv])?;
+            want(dsv.as_slice(), &[ViewKind::Dsv])
+        }
+        ScriptCommand::SetResources { views, .. } => want(views, &[ViewKind::Srv, ViewKind::Uav]),
+        ScriptCommand::ClearRenderTarget(v) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),
+        ScriptCommand::ClearDepthStencil(v) => want(std::slice::from_ref(v), &[ViewKind::Dsv]),
+        ScriptCommand::ClearUnorderedAccess(v) => want(std::slice::from_ref(v), &[ViewKind::Uav]),
+        ScriptCommand::WaitFence(name) if !names.fences.contains(name.as_str()) => {
+            Err(SceneError::UnknownName {
+                location: location(c, scope, name),
+                entity: owner(c, scope),
+                name: name.clone(),
+                suggestions: suggest(name, names.fences.iter().copied()),
+            })
+        }
+        ScriptCommand::CreateView { name, of, kind } => create_view(c, scope, name, of, *kind),
+        _ => Ok(()),
+    }
+}
+
+/// Rules: a `CreateView` name is not a scene name, and the view fits what it views.
+fn create_view(
+    c: &Check,
+    scope: Scope,
+    name: &str,
+    of: &str,
+    kind: ViewKind,
+) -> Result<(), SceneError> {
+    if let Some(first) = c.index.id(name) {
+        return Err(SceneError::DuplicateName {
+            location: location(c, scope, name),
+            entity: name.to_string(),
+            first: c.loc.def(first),
+        });
+    }
+    let base = split_index(of).filter(|_| c.index.id(of).is_none());
+    let viewed = base.map_or(of, |(chain, _)| chain);
+    let Some(res) = c.index.id(viewed).and_then(|id| c.index.resource(id)) else {
+        return Ok(());
+    };
+    match fit::view_kind(kind, &res.1, &format!("{viewed:?}")) {
+        Some(problem) => Err(SceneError::Misuse {
+            location: location(c, scope, of),
+            entity: owner(c, scope),
+            message: problem,
+        }),
+        None => Ok(()),
+    }
+}

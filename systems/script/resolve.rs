@@ -1,0 +1,269 @@
+//! Names to device handles, when a command executes, and script commands to device
+//! commands.
+//!
+//! A name's meaning is only fixed at execution: a swap chain is the buffer at index 0 right
+//! now (RL-5), a `CreateView` name is whichever view the script made last under it (RL-6),
+//! a scene view of a swap chain is made the first time it is used (and again for the new
+//! buffer after a resize). Resolving also records which entities a frame touched, on which
+//! queue, so the end-of-frame fences can gate their release (FS-6). Fence names become fresh
+//! device fences at each insert (FN-1); a wait names the latest.
+
+use bevy_ecs::name::Name;
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemParam;
+
+use super::super::begin::GpuChain;
+use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId, SwapChainKey};
+use crate::model::*;
+
+/// What names resolve against.
+#[derive(SystemParam)]
+pub struct Targets<'w, 's> {
+    names: Query<'w, 's, &'static Name>,
+    objects: Query<'w, 's, &'static GpuObject>,
+    chains: Query<'w, 's, (&'static GpuChain, &'static BackBuffer)>,
+    buffers: Query<
+        'w,
+        's,
+        (Entity, &'static SwapChainBuffer, &'static GpuObject),
+        Without<ReleaseRequest>,
+    >,
+    views: Query<'w, 's, (&'static View, Option<&'static ChainBufferIndex>)>,
+}
+
+/// One command, lowered: for the device, or a CPU-side call.
+pub(super) enum Step {
+    Device(Command),
+    CreateView {
+        name: String,
+        of: ObjectKey,
+        kind: ViewKind,
+    },
+    /// `None`: a `CreateView` name not made yet (nothing to release).
+    Release(Option<ObjectKey>),
+}
+
+/// Resolves names to device handles at execution time.
+pub(super) struct Resolver<'a, 'w, 's> {
+    pub device: &'a mut Device,
+    pub state: &'a mut ScriptState,
+    pub targets: &'a Targets<'w, 's>,
+    pub queue: QueueId,
+    /// In a pass script a swap chain in a view slot is the view the runtime rotated (FS-9).
+    pub pass: bool,
+    /// Entities touched, for the end-of-frame fences that gate their release (FS-6).
+    pub used: Vec<(Entity, QueueId)>,
+}
+
+impl Resolver<'_, '_, '_> {
+    fn name(&self, e: Entity) -> String {
+        (self.targets.names.get(e)).map_or_else(|_| e.to_string(), |n| n.as_str().to_string())
+    }
+
+    /// Buffer `index` (by creation index) of `chain`: its entity and device object.
+    fn chain_buffer(&self, chain: Entity, index: u32) -> Result<(Entity, ObjectKey), String> {
+        (self.targets.buffers.iter())
+            .find(|(_, b, _)| b.chain == chain && b.index == index)
+            .map(|(e, _, o)| (e, o.0))
+            .ok_or_else(|| format!("{}[{index}] does not exist", self.name(chain)))
+    }
+
+    /// The buffer at index 0 of `chain` now, and its entity.
+    fn back_buffer(&mut self, chain: Entity, gpu: &GpuChain) -> Result<ObjectKey, String> {
+        let key = (self.device.swap_chain_buffer(gpu.key, 0))
+            .ok_or_else(|| format!("swap chain {} has no buffers", self.name(chain)))?;
+        if let Some((b, _, _)) = self.targets.buffers.iter().find(|(_, _, o)| o.0 == key) {
+            self.used.push((b, self.queue));
+        }
+        Ok(key)
+    }
+
+    /// The device view of a scene view of a swap chain, made at first use: of its buffer
+    /// (made again when a resize replaced that buffer), or of the buffer at index 0 then.
+    fn chain_view(
+        &mut self,
+        e: Entity,
+        view: &View,
+        index: Option<&ChainBufferIndex>,
+        gpu: &GpuChain,
+    ) -> Result<ObjectKey, String> {
+        let made = self.state.chain_views.get(&e).copied();
+        let buffer = match index {
+            Some(i) => {
+                let (b, key) = self.chain_buffer(view.of, i.0)?;
+                self.used.push((b, self.queue));
+                key
+            }
+            None => match made {
+                Some((v, _)) => return Ok(v),
+                None => self.back_buffer(view.of, gpu)?,
+            },
+        };
+        if let Some((v, b)) = made
+            && b == buffer
+        {
+            return Ok(v);
+        }
+        let desc = ObjectDesc::View {
+            of: buffer,
+            kind: view.kind,
+        };
+        let v = (self.device.create(&self.name(e), desc)).map_err(|e| e.to_string())?;
+        self.state.chain_views.insert(e, (v, buffer));
+        Ok(v)
+    }
+
+    /// The device object `target` stands for in `slot` now.
+    fn key(&mut self, slot: Slot, target: &Target) -> Result<ObjectKey, String> {
+        let q = self.queue;
+        let e = match target {
+            Target::Local(name) => {
+                return (self.state.views.get(name).copied())
+                    .ok_or_else(|| format!("view {name:?} is used before CreateView made it"));
+            }
+            Target::ChainBuffer { chain, index } => {
+                let (b, key) = self.chain_buffer(*chain, *index)?;
+                self.used.extend([(*chain, q), (b, q)]);
+                return Ok(key);
+            }
+            Target::Entity(e) => *e,
+        };
+        self.used.push((e, q));
+        if let Ok(obj) = self.targets.objects.get(e) {
+            if let Ok((view, _)) = self.targets.views.get(e) {
+                self.used.push((view.of, q));
+            }
+            return Ok(obj.0);
+        }
+        if let Ok((gpu, back)) = self.targets.chains.get(e) {
+            if slot == Slot::View && self.pass {
+                return (back.view)
+                    .ok_or_else(|| format!("swap chain {} has no view this frame", self.name(e)));
+            }
+            let gpu = *gpu;
+            return self.back_buffer(e, &gpu);
+        }
+        if let Ok((view, index)) = self.targets.views.get(e)
+            && let Ok((gpu, _)) = self.targets.chains.get(view.of)
+        {
+            let (view, index, gpu) = (view.clone(), index.copied(), *gpu);
+            self.used.push((view.of, q));
+            return self.chain_view(e, &view, index.as_ref(), &gpu);
+        }
+        Err(format!(
+            "{} has no device object: it is dormant, or its release completed",
+            self.name(e)
+        ))
+    }
+
+    /// The device swap chain `target` names.
+    fn chain(&mut self, target: &Target) -> Result<SwapChainKey, String> {
+        let e = match target {
+            Target::Entity(e) => *e,
+            _ => return Err("Present needs a swap chain".into()),
+        };
+        self.used.push((e, self.queue));
+        let (gpu, _) = (self.targets.chains.get(e))
+            .map_err(|_| format!("swap chain {} does not exist yet", self.name(e)))?;
+        Ok(gpu.key)
+    }
+
+    /// Lower one command. Fence names get fresh device fences (FN-1).
+    pub fn lower(&mut self, cmd: &ScriptCommand<Target>) -> Result<Step, String> {
+        use ScriptCommand as S;
+        let command = match cmd {
+            S::Present(chain) => Command::Present(self.chain(chain)?),
+            S::InsertFence { name, kickoff } => {
+                let fence = self.device.next_fence(self.queue);
+                self.state.fences.insert(name.clone(), fence);
+                Command::InsertFence {
+                    fence,
+                    kickoff: *kickoff,
+                }
+            }
+            // Before any insert of the name: a fence that does not exist yet (FN-3).
+            S::WaitFence(name) => Command::WaitFence(match self.state.fences.get(name) {
+                Some(f) => *f,
+                None => self.device.next_fence(self.queue),
+            }),
+            S::CreateView { name, of, kind } => {
+                return Ok(Step::CreateView {
+                    name: name.clone(),
+                    of: self.key(Slot::ViewOf, of)?,
+                    kind: *kind,
+                });
+            }
+            S::Release(Target::Local(name)) => {
+                return Ok(Step::Release(self.state.views.get(name).copied()));
+            }
+            S::Release(target) => return Ok(Step::Release(Some(self.key(Slot::Release, target)?))),
+            other => device_command(other.try_map(|slot, t| self.key(slot, t))?)
+                .ok_or_else(|| format!("{} cannot be lowered", other.name()))?,
+        };
+        Ok(Step::Device(command))
+    }
+}
+
+/// A script command with device handles as the device command it is; `None` for the ones
+/// lowered by hand (fences, present, CPU-side calls).
+fn device_command(cmd: ScriptCommand<ObjectKey>) -> Option<Command> {
+    use ScriptCommand as S;
+    Some(match cmd {
+        S::SetRenderTargets { rtvs, dsv } => Command::SetRenderTargets { rtvs, dsv },
+        S::SetViewport { width, height } => Command::SetViewport { width, height },
+        S::SetPipelineState(p) => Command::SetPipelineState(p),
+        S::SetResources {
+            stage,
+            first_slot,
+            views,
+        } => Command::SetResources {
+            stage,
+            first_slot,
+            views,
+        },
+        S::SetVertexBuffers(buffers) => Command::SetVertexBuffers { buffers },
+        S::SetIndexBuffer(b) => Command::SetIndexBuffer(b),
+        S::SetConstantBuffers { stage, buffers } => Command::SetConstantBuffers { stage, buffers },
+        S::ClearState => Command::ClearState,
+        S::Draw {
+            draws,
+            vertices,
+            pixels,
+        } => Command::Draw {
+            draws,
+            vertices,
+            pixels,
+        },
+        S::Dispatch {
+            dispatches,
+            threads,
+        } => Command::Dispatch {
+            dispatches,
+            threads,
+        },
+        S::CopyResource { src, dst, bytes } => Command::CopyResource { src, dst, bytes },
+        S::ClearRenderTarget(v) => Command::ClearRenderTarget(v),
+        S::ClearDepthStencil(v) => Command::ClearDepthStencil(v),
+        S::ClearUnorderedAccess(v) => Command::ClearUnorderedAccess(v),
+        S::Barrier {
+            global,
+            buffers,
+            textures,
+        } => Command::Barrier(barrier_group(&global, &buffers, &textures)),
+        S::Kickoff => Command::Kickoff,
+        S::WaitOnPresent(b) => Command::WaitOnPresent(b),
+        S::Decompress(r) => Command::Decompress(r),
+        S::PlaceSwapChainView { view, buffer } => Command::PlaceSwapChainView { view, buffer },
+        S::Map { resource, mode } => Command::Map { resource, mode },
+        S::Unmap(r) => Command::Unmap(r),
+        S::DontSyncOnCopy(on) => Command::DontSyncOnCopy(on),
+        S::WriteTimestamp(slot) => Command::WriteTimestamp(slot),
+        S::Suspend => Command::Suspend,
+        S::Resume => Command::Resume,
+        S::InsertFence { .. }
+        | S::WaitFence(_)
+        | S::Present(_)
+        | S::CreateView { .. }
+        | S::Release(_) => return None,
+    })
+}

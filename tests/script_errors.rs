@@ -1,0 +1,155 @@
+//! Scripts that cannot mean anything are load errors, like every other scene error: each
+//! with its line and column (at the quoted name), what was expected, and for an unknown name
+//! the closest names its slot takes; next to each, the corrected script, which loads.
+
+use bevy_ecs::prelude::*;
+use fastframe::scene::{self, SceneError};
+
+// Each case splices one script line into this scene: the line is line 12 and
+// starts at column 9.
+
+fn scene(line: &str) -> String {
+    format!(
+        r#"// Script error tests.
+Scene(
+    entities: [
+        (name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
+        (name: "rtv", view: (of: "swapchain", kind: Rtv)),
+        (name: "depth", texture: (format: D32Float, extent: (64, 64), flags: (depth_stencil: true))),
+        (name: "dsv", view: (of: "depth", kind: Dsv)),
+        (name: "vb", buffer: (size: 256)),
+        (name: "main", pass: (uses: [(target: "swapchain", access: RenderTarget)])),
+    ],
+    script: (frames: [[(commands: [
+        {line}
+    ])]]),
+)
+"#
+    )
+}
+
+fn load(text: &str) -> Result<World, SceneError> {
+    let mut world = World::new();
+    scene::load_str(text, "s.ron", &mut world).map(|()| world)
+}
+
+/// `bad` fails at the first occurrence of `at` in it, saying `says`; `good` loads.
+fn fails(bad: &str, at: &str, says: &str, good: &str) {
+    let err = match load(&scene(bad)) {
+        Ok(_) => panic!("loaded, but should fail: {bad}"),
+        Err(e) => e,
+    };
+    let column = 9 + bad.find(at).unwrap_or_else(|| panic!("{at} not in {bad}"));
+    let shown = err.to_string();
+    assert_eq!(
+        (err.location().line, err.location().column),
+        (12, column),
+        "{shown}"
+    );
+    assert!(shown.contains(says), "{shown:?} does not say {says:?}");
+    if let Err(e) = load(&scene(good)) {
+        panic!("the corrected script fails: {e}");
+    }
+}
+
+#[test]
+fn unknown_names_are_located_and_suggested() {
+    fails(
+        r#"ClearRenderTarget("rvt"),"#,
+        r#""rvt""#,
+        r#"unknown name "rvt" (did you mean "rtv"?)"#,
+        r#"ClearRenderTarget("rtv"),"#,
+    );
+    fails(
+        r#"CreateView(name: "ring0", of: "swapchain", kind: Rtv), ClearRenderTarget("ring1"),"#,
+        r#""ring1""#,
+        r#"(did you mean "ring0"?)"#,
+        r#"CreateView(name: "ring0", of: "swapchain", kind: Rtv), ClearRenderTarget("ring0"),"#,
+    );
+    fails(
+        r#"InsertFence(name: "done"), WaitFence("dnoe"),"#,
+        r#""dnoe""#,
+        r#"unknown name "dnoe" (did you mean "done"?)"#,
+        r#"InsertFence(name: "done"), WaitFence("done"),"#,
+    );
+}
+
+#[test]
+fn names_must_fit_their_slots() {
+    fails(
+        r#"SetVertexBuffers(["depth"]),"#,
+        r#""depth""#,
+        r#""depth" is a texture, expected a buffer"#,
+        r#"SetVertexBuffers(["vb"]),"#,
+    );
+    // A frame script makes or declares its views; the chain itself is not one.
+    fails(
+        r#"SetRenderTargets(rtvs: ["swapchain"]),"#,
+        r#""swapchain""#,
+        r#"expected a view"#,
+        r#"SetRenderTargets(rtvs: ["rtv"]),"#,
+    );
+    fails(
+        r#"SetRenderTargets(rtvs: ["dsv"]),"#,
+        r#""dsv""#,
+        r#"SetRenderTargets binds Rtv views, but "dsv" is a Dsv view"#,
+        r#"SetRenderTargets(rtvs: ["rtv"], dsv: Some("dsv")),"#,
+    );
+    fails(
+        r#"Present("swapchain[0]"),"#,
+        r#""swapchain[0]""#,
+        r#"expected a swap chain"#,
+        r#"Present("swapchain"),"#,
+    );
+    fails(
+        r#"WaitOnPresent("swapchain[2]"),"#,
+        r#""swapchain[2]""#,
+        r#"swap chain "swapchain" has 2 buffers, swapchain[0] to swapchain[1]"#,
+        r#"WaitOnPresent("swapchain[1]"),"#,
+    );
+    fails(
+        r#"CreateView(name: "vb", of: "swapchain", kind: Rtv),"#,
+        r#""vb""#,
+        r#"duplicate name "vb""#,
+        r#"CreateView(name: "vb2", of: "swapchain", kind: Rtv),"#,
+    );
+    fails(
+        r#"CreateView(name: "v", of: "depth", kind: Rtv),"#,
+        r#""depth""#,
+        r#"needs a colour format"#,
+        r#"CreateView(name: "v", of: "depth", kind: Dsv),"#,
+    );
+}
+
+#[test]
+fn misspelt_commands_are_syntax_errors_with_suggestions() {
+    let err = load(&scene(r#"ClearRenderTraget("rtv"),"#)).expect_err("no such command");
+    assert!(err.to_string().contains("`ClearRenderTarget`"), "{err}");
+    assert_eq!(err.location().line, 12);
+}
+
+#[test]
+fn frame_lists_and_pass_scripts_have_their_own_rules() {
+    let text = scene("Kickoff,").replace("]]),\n)", "]], repeat_from: 1),\n)");
+    let err = load(&text).expect_err("one frame list");
+    assert!(err.to_string().contains("repeat_from 1 is past"), "{err}");
+    let pass = r#"(name: "p", pass: (uses: [(target: "swapchain", access: RenderTarget)], script: [Present("swapchain")])),"#;
+    let text = scene("Kickoff,").replace(
+        "        (name: \"main\"",
+        &format!("        {pass}\n        (name: \"main\""),
+    );
+    let err = load(&text).expect_err("a pass does not present");
+    assert!(
+        err.to_string()
+            .contains("Present is not allowed in a pass script"),
+        "{err}"
+    );
+    assert_eq!(err.entity(), Some("p"));
+    // A view of one swap-chain buffer is for scripts; passes write the chain.
+    let text = scene("Kickoff,").replace(
+        "(target: \"swapchain\", access: RenderTarget)])),",
+        "(target: \"rtv1\", access: RenderTarget)])),\n        (name: \"rtv1\", view: (of: \"swapchain[1]\", kind: Rtv)),",
+    );
+    let err = load(&text).expect_err("only scripts use rtv1");
+    assert!(err.to_string().contains("only scripts may use it"), "{err}");
+}
