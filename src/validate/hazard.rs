@@ -109,6 +109,12 @@ pub struct HazardTracker {
     fences: HashMap<FenceId, Clock>,
     /// Recent fences per queue with their stream positions, for release checks (FS-6).
     recent_fences: [Vec<(u64, FenceId)>; QUEUE_COUNT],
+    /// Per queue: how far its own stream is known complete through a round trip of fences
+    /// (this queue signalled, another waited and signalled, this one waited).
+    completed: [u64; QUEUE_COUNT],
+    /// Views and buffers bound directly: the last position each was used at, per queue
+    /// (their memory has its own records; this is for releasing them, FS-6).
+    uses: HashMap<ObjectKey, [u64; QUEUE_COUNT]>,
 }
 
 /// Where the current command is.
@@ -121,7 +127,9 @@ pub struct At {
 
 impl HazardTracker {
     fn ordered(&self, earlier: &Record, q: usize, stages: Sync) -> bool {
-        if earlier.queue == q {
+        if earlier.queue == q && self.completed[q] > earlier.pos {
+            true
+        } else if earlier.queue == q {
             // Output-merger work is ordered in API order: clears, draws and decompressions of
             // one render target (or depth buffer) follow each other without barriers.
             let raster = |s: Sync| s == Sync::RENDER_TARGET || s == Sync::DEPTH_STENCIL;
@@ -368,7 +376,8 @@ impl HazardTracker {
         let before = touch.stages.expand();
         let reached = |r: &Record| {
             if r.queue == q {
-                r.chained.contains(Sync::ALL.expand())
+                self.completed[q] > r.pos
+                    || r.chained.contains(Sync::ALL.expand())
                     || r.stages.union(r.chained).intersects(before)
             } else {
                 self.clocks[q][r.queue] > r.pos
@@ -420,6 +429,17 @@ impl HazardTracker {
         resource: ObjectKey,
         passed: impl Fn(FenceId) -> bool,
     ) -> Option<(QueueId, u32, u64)> {
+        if let Some(positions) = self.uses.get(&resource) {
+            for (q, &pos) in positions.iter().enumerate() {
+                let covered = pos == 0
+                    || self.recent_fences[q]
+                        .iter()
+                        .any(|(p, f)| *p > pos && passed(*f));
+                if !covered {
+                    return Some((QueueId::from_index(q).unwrap_or_default(), 0, 0));
+                }
+            }
+        }
         let state = self.resources.get(&resource)?;
         state.write.iter().chain(state.reads.iter()).find_map(|r| {
             let covered = self.recent_fences[r.queue]
@@ -443,10 +463,22 @@ impl HazardTracker {
         let Some(clock) = self.fences.get(&fence).copied() else {
             return false;
         };
-        for (mine, theirs) in self.clocks[q].iter_mut().zip(clock) {
-            *mine = (*mine).max(theirs);
+        // The signaller knew this queue complete up to its own entry for it.
+        self.completed[q] = self.completed[q].max(clock[q]);
+        for (i, (mine, theirs)) in self.clocks[q].iter_mut().zip(clock).enumerate() {
+            if i != q {
+                *mine = (*mine).max(theirs);
+            }
         }
         true
+    }
+
+    /// `key` (a view or a directly bound buffer) was used by the command at the current
+    /// position of `queue`.
+    pub fn note_use(&mut self, queue: QueueId, key: ObjectKey) {
+        let q = queue.index();
+        let pos = self.clocks[q][q];
+        self.uses.entry(key).or_insert([0; QUEUE_COUNT])[q] = pos;
     }
 
     /// Forget a destroyed object.

@@ -29,7 +29,7 @@ pub struct Validator {
     frame: u64,
     queues: HashMap<QueueId, QueueModel>,
     /// Back buffers waited on since they were last presented (FS-5).
-    waited: HashSet<ObjectKey>,
+    pub(super) waited: HashSet<ObjectKey>,
     /// Buffers presented this frame (RL-2).
     presented: HashSet<ObjectKey>,
     /// Back buffers written since their last decompression (FS-4).

@@ -99,7 +99,25 @@ impl Validator {
                     return Vec::new();
                 }
                 self.check_layouts(ctx, i, &list);
-                self.hazards.access(at, &list)
+                // FS-5 for every way of writing a back buffer, not only render targets.
+                for t in list.iter().filter(|t| t.write) {
+                    if device.present.find_buffer(t.resource).is_some()
+                        && self.waited.insert(t.resource)
+                    {
+                        let message = "back buffer written without a wait on present since it was last presented: insert InsertWaitOnPresent before writing it".to_owned();
+                        self.report(ctx, i, "V0101", "FS-5", Some(t.resource), message);
+                    }
+                }
+                let found = self.hazards.access(at, &list);
+                let mut named = Vec::new();
+                cmd.objects(&mut named);
+                if matches!(cmd, Command::Draw { .. } | Command::Dispatch { .. }) {
+                    named.extend(bind.all());
+                }
+                for k in named {
+                    self.hazards.note_use(ctx.queue, k);
+                }
+                found
             }
         }
     }

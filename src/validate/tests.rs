@@ -440,10 +440,11 @@ mod hazards {
         let h = setup();
         let mut g = BarrierGroup::default();
         g.global.push(GlobalBarrier {
-            // COPY is legal on a compute queue (A5) but does not reach the dispatch.
+            // A valid barrier (COPY is legal on a compute queue, A5) that does not reach the
+            // dispatch.
             sync_before: Sync::COPY,
             sync_after: Sync::COMPUTE_SHADING,
-            access_before: Access::UNORDERED_ACCESS,
+            access_before: Access::COPY_DEST,
             access_after: Access::SHADER_RESOURCE,
         });
         assert_eq!(
