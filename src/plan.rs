@@ -41,6 +41,10 @@ pub struct CompiledPass {
     pub waits_previous: Vec<usize>,
     /// True when some other queue waits on this pass: a fence is inserted after it.
     pub signals: bool,
+    /// The latest earlier pass of this pass's own queue known complete when it starts,
+    /// through a round trip of fences (index into this frame; negative: the previous frame's
+    /// pass at index + n). Accesses up to it need no barrier to be ordered.
+    pub own_complete: Option<i64>,
 }
 
 /// The result of compile: ordered passes with queues and cross-queue synchronisation.
@@ -55,25 +59,60 @@ pub struct CompiledGraph {
     pub generation: u64,
 }
 
-/// Barriers around each compiled pass, by the same index.
-#[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct BarrierPlan {
+/// The barriers of one frame of a plan, around each compiled pass (same index).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FramePlan {
     /// Issued at the start of the pass, on its queue.
     pub before: Vec<BarrierGroup<Entity>>,
-    /// Issued at the end of the pass, before its fence (transitions the next queue cannot do).
+    /// Issued at the end of the pass, before its fence (write-backs for other queues,
+    /// transitions the next queue cannot do).
     pub after: Vec<BarrierGroup<Entity>>,
-    /// Layout and access each texture was assumed to start the frame in.
-    pub initial: Vec<(Entity, Layout, Access)>,
+    /// Layout and access each texture is assumed to start the frame in.
+    pub start: Vec<(Entity, Layout, Access)>,
     /// Layout and access each texture is left in at the end of the frame.
-    pub finals: Vec<(Entity, Layout, Access)>,
+    pub end: Vec<(Entity, Layout, Access)>,
+}
+
+/// The barrier plan: the first frames after planning (which start from wherever textures
+/// really are, knowing nothing of earlier barriers) and then the steady frame, repeated.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct BarrierPlan {
+    /// Introductory frames, then the steady one (the last), which repeats.
+    pub frames: Vec<FramePlan>,
+    /// Frames run with this plan so far.
+    pub frame: usize,
     /// Plans made so far (re-planned when the graph or the starting layouts change).
     pub generation: u64,
-    /// Barriers for the first frame of this plan, when it differs from the steady state:
-    /// it starts from where the textures really are, and from unknown earlier accesses.
-    pub first_before: Vec<BarrierGroup<Entity>>,
-    pub first_after: Vec<BarrierGroup<Entity>>,
-    /// True during the first frame of the plan.
-    pub first_frame: bool,
+}
+
+impl BarrierPlan {
+    /// The frame plan in effect now.
+    pub fn current(&self) -> Option<&FramePlan> {
+        self.frames
+            .get(self.frame.min(self.frames.len().saturating_sub(1)))
+    }
+
+    /// The barriers before and after pass `i` this frame.
+    pub fn groups(
+        &self,
+        i: usize,
+    ) -> (Option<&BarrierGroup<Entity>>, Option<&BarrierGroup<Entity>>) {
+        match self.current() {
+            Some(f) => (f.before.get(i), f.after.get(i)),
+            None => (None, None),
+        }
+    }
+
+    /// Where this frame leaves each texture.
+    pub fn finals(&self) -> &[(Entity, Layout, Access)] {
+        self.current().map_or(&[], |f| f.end.as_slice())
+    }
+
+    /// Where the next frame of this plan assumes each texture starts.
+    pub fn starts_next(&self) -> &[(Entity, Layout, Access)] {
+        let next = (self.frame + 1).min(self.frames.len().saturating_sub(1));
+        self.frames.get(next).map_or(&[], |f| f.start.as_slice())
+    }
 }
 
 /// Set when the graph changed and compile must run again.
@@ -83,19 +122,5 @@ pub struct GraphDirty(pub bool);
 impl Default for GraphDirty {
     fn default() -> Self {
         GraphDirty(true)
-    }
-}
-
-impl BarrierPlan {
-    /// The barriers before and after pass `i` this frame.
-    pub fn groups(
-        &self,
-        i: usize,
-    ) -> (Option<&BarrierGroup<Entity>>, Option<&BarrierGroup<Entity>>) {
-        if self.first_frame && !self.first_before.is_empty() {
-            (self.first_before.get(i), self.first_after.get(i))
-        } else {
-            (self.before.get(i), self.after.get(i))
-        }
     }
 }

@@ -201,6 +201,7 @@ pub fn compile_graph(
             waits: Vec::new(),
             waits_previous: Vec::new(),
             signals: false,
+            own_complete: None,
         })
         .collect();
     super::fences::plan_fences(&mut out, &edges);

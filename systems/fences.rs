@@ -137,6 +137,27 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
             }
         }
     }
+    // What each pass knows complete of its own queue: only a round trip tells (its queue
+    // signalled, another waited on it, and this pass waited on that one).
+    let mut known = vec![[NOTHING; QUEUE_COUNT]; out.len()];
+    for _ in 0..2 {
+        for i in 0..out.len() {
+            let base = from_queue(out, &known, i);
+            known[i] = with_waits(out, &known, i, base, None);
+        }
+    }
+    for i in 0..out.len() {
+        let q = out[i].queue.index();
+        let through = |w: usize, shift: i64| known[w][q] - shift;
+        let best = out[i]
+            .waits
+            .iter()
+            .map(|&w| through(w, 0))
+            .chain(out[i].waits_previous.iter().map(|&w| through(w, n)))
+            .filter(|&k| k > NOTHING / 2)
+            .max();
+        out[i].own_complete = best.filter(|&k| k < i as i64);
+    }
     let waited: Vec<usize> = out
         .iter()
         .flat_map(|p| p.waits.iter().chain(&p.waits_previous).copied())

@@ -44,7 +44,7 @@ pub fn present_frame(
             continue;
         };
         let (layout, access) = plan
-            .finals
+            .finals()
             .iter()
             .find(|(t, _, _)| *t == e)
             .map_or((state.layout, state.access), |(_, l, a)| (*l, *a));
@@ -58,8 +58,13 @@ pub fn present_frame(
             let mut group = BarrierGroup::default();
             // Nothing on this queue touches the buffer after it until the next frame's wait on
             // present: SyncAfter NONE, AccessAfter NO_ACCESS (barrier-spec A3.1).
+            // SyncBefore must contain the SyncAfter of the plan's last barrier on it (A3.4).
+            let sync_before = match settings.barriers {
+                BarrierMode::Conservative => Sync::ALL,
+                BarrierMode::Enhanced => Sync::RENDER_TARGET,
+            };
             group.textures.push(TextureBarrier {
-                sync_before: Sync::RENDER_TARGET,
+                sync_before,
                 sync_after: Sync::NONE,
                 access_before: access,
                 access_after: Access::NO_ACCESS,

@@ -120,7 +120,7 @@ pub fn submit_passes(
     if !work.queues.contains(&QueueId::Graphics) && !work.presented.is_empty() {
         work.queues.push(QueueId::Graphics);
     }
-    for (e, layout, access) in &plan.finals {
+    for (e, layout, access) in plan.finals() {
         if let Ok(mut s) = states.get_mut(*e) {
             s.layout = *layout;
             s.access = *access;

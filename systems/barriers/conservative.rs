@@ -15,7 +15,7 @@ use hashbrown::HashMap;
 use super::{TextureStart, can_transition};
 use crate::barrier::*;
 use crate::device::QueueId;
-use crate::plan::{BarrierPlan, CompiledGraph};
+use crate::plan::{BarrierPlan, CompiledGraph, FramePlan};
 
 /// The full flush of the conservative strategy, in the sync and access a queue supports.
 pub fn full_flush(queue: QueueId) -> GlobalBarrier {
@@ -76,7 +76,7 @@ pub fn plan_conservative(
     start: impl Fn(Entity) -> TextureStart,
 ) -> Result<BarrierPlan, String> {
     let n = graph.passes.len();
-    let mut plan = BarrierPlan {
+    let mut fp = FramePlan {
         before: vec![BarrierGroup::default(); n],
         after: vec![BarrierGroup::default(); n],
         ..Default::default()
@@ -89,10 +89,10 @@ pub fn plan_conservative(
             .iter()
             .any(|&(a, b)| b == i && graph.passes[a].queue == p.queue);
         if first || depends || !p.waits.is_empty() || !p.waits_previous.is_empty() {
-            plan.before[i].global.push(full_flush(p.queue));
+            fp.before[i].global.push(full_flush(p.queue));
         }
         if p.signals {
-            plan.after[i].global.push(full_flush(p.queue));
+            fp.after[i].global.push(full_flush(p.queue));
         }
     }
 
@@ -111,8 +111,7 @@ pub fn plan_conservative(
                 Some(pos) => pos,
                 None => {
                     let s = start(u.resource);
-                    plan.initial
-                        .push((u.resource, s.state.layout, s.state.access));
+                    fp.start.push((u.resource, s.state.layout, s.state.access));
                     let (layout, access) = if s.transient {
                         (Layout::Undefined, Access::NO_ACCESS)
                     } else {
@@ -145,20 +144,18 @@ pub fn plan_conservative(
             let discard = t.layout == Layout::Undefined;
             let e = u.resource;
             if can_transition(p.queue, from.0, want) {
-                plan.before[i]
-                    .textures
-                    .push(transition(e, from, to, discard));
+                fp.before[i].textures.push(transition(e, from, to, discard));
             } else if let Some(prev) = t
                 .last
                 .filter(|&l| can_transition(graph.passes[l].queue, from.0, want))
             {
-                plan.after[prev].textures.push(transition(
+                fp.after[prev].textures.push(transition(
                     e,
                     from,
                     (want, Access::NO_ACCESS),
                     discard,
                 ));
-                plan.before[i]
+                fp.before[i]
                     .textures
                     .push(transition(e, (want, Access::NO_ACCESS), to, false));
             } else if let Some(prev) = t
@@ -166,13 +163,11 @@ pub fn plan_conservative(
                 .filter(|&l| can_transition(graph.passes[l].queue, from.0, Layout::Common))
             {
                 let parked = (Layout::Common, Access::NO_ACCESS);
-                plan.after[prev]
+                fp.after[prev]
                     .textures
                     .push(transition(e, from, parked, discard));
                 if want != Layout::Common {
-                    plan.before[i]
-                        .textures
-                        .push(transition(e, parked, to, false));
+                    fp.before[i].textures.push(transition(e, parked, to, false));
                 }
             } else if want == Layout::Common && from.0 == Layout::Undefined {
                 // A DMA engine cannot activate a texture; it stays undefined-but-common.
@@ -202,12 +197,15 @@ pub fn plan_conservative(
             && let Some(last) = last
         {
             let parked = (Layout::Common, Access::NO_ACCESS);
-            plan.after[last]
+            fp.after[last]
                 .textures
                 .push(transition(e, end, parked, false));
             end = parked;
         }
-        plan.finals.push((e, end.0, end.1));
+        fp.end.push((e, end.0, end.1));
     }
-    Ok(plan)
+    Ok(BarrierPlan {
+        frames: vec![fp],
+        ..Default::default()
+    })
 }

@@ -29,7 +29,7 @@ use bevy_ecs::prelude::*;
 use super::{TextureStart, can_transition, full_flush};
 use crate::barrier::*;
 use crate::device::QueueId;
-use crate::plan::{BarrierPlan, CompiledGraph, PlannedUse};
+use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlannedUse};
 
 #[derive(Clone, Copy, Debug)]
 struct Acc {
@@ -42,6 +42,10 @@ struct Acc {
     /// A layout transition (a barrier), not output-merger work.
     barrier: bool,
 }
+
+/// Frames walked: the plan's first frame, its second, and the steady one, each starting
+/// where the one before ended.
+const COPIES: usize = 3;
 
 /// One resource's use in one pass (several uses of a resource by one pass are merged).
 #[derive(Clone, Copy, Debug)]
@@ -60,9 +64,8 @@ struct Walk {
     n: usize,
     before: Vec<BarrierGroup<Entity>>,
     after: Vec<BarrierGroup<Entity>>,
-    /// While walking the second copy: barriers it adds to first-copy passes (write-backs of
-    /// the previous frame's last writes), which belong to the steady plan too.
-    in_second: bool,
+    /// The copy being walked.
+    copy: usize,
     wrap: Vec<(usize, Barrier)>,
     /// The layout and access a wrap-around barrier leaves the current resource in at the
     /// end of the frame.
@@ -77,10 +80,14 @@ enum Barrier {
 
 impl Walk {
     fn push(&mut self, pass: usize, after: bool, b: Barrier) {
-        if self.in_second && pass < self.n {
-            self.wrap.push((pass, b));
+        // A barrier placed in the previous copy's passes hands the resource over the frame
+        // boundary. Those the steady copy places belong to the steady plan as well.
+        if self.copy > 0 && pass < self.copy * self.n {
             if let Barrier::Texture(tb) = b {
                 self.wrap_end = Some((tb.layout_after, tb.access_after));
+            }
+            if self.copy == COPIES - 1 {
+                self.wrap.push((pass - (COPIES - 2) * self.n, b));
             }
         }
         let g = if after {
@@ -312,10 +319,10 @@ impl Track {
 
     /// A barrier with this After half was issued on `q`.
     fn issued(&mut self, q: QueueId, after: Sync, access: Access) {
-        // The resource changes hands: other queues' earlier accesses were ordered by fences,
-        // and their barrier sequences start again (as the validator's per-queue history does).
+        // The resource changes hands: other queues' barrier sequences start again at their
+        // next barrier (as the validator's per-queue history does). Their accesses since still
+        // need ordering, unless a layout transition absorbed them (see `transitioned`).
         if self.owner.is_some_and(|o| o != q) {
-            self.since.retain(|x| x.0 == q);
             self.last_after.retain(|x| x.0 == q);
         }
         self.owner = Some(q);
@@ -337,6 +344,9 @@ impl Track {
         };
         self.pending.clear();
         self.pending.push(acc);
+        // Everything before the transition is ordered before it, on every queue.
+        self.since.clear();
+        self.last_after.retain(|x| x.0 == q);
         self.last_write = Some(acc);
         self.written_back = true;
         self.covered.clear();
@@ -496,7 +506,18 @@ fn walk_copy(
                 }
             }
         }
-        let same: Vec<Acc> = t.pending.iter().copied().filter(|a| a.queue == q).collect();
+        // Same-queue accesses a round trip of fences already completed need no barrier to be
+        // ordered before a write (reads still need their caches made visible below).
+        let complete = graph.passes[u.pass]
+            .own_complete
+            .map(|k| copy as i64 * w.n as i64 + k);
+        let done = |a: &Acc| complete.is_some_and(|k| (a.pass as i64) <= k);
+        let same: Vec<Acc> = t
+            .pending
+            .iter()
+            .copied()
+            .filter(|a| a.queue == q && !(u.write && done(a)))
+            .collect();
         // Output-merger work on one target is ordered in API order (clears, draws, resolves):
         // consecutive render-target or depth accesses need no barrier between them.
         let conflict = uncovered_read
@@ -508,7 +529,12 @@ fn walk_copy(
         // The first frame of a plan knows nothing of what came before: every first access on
         // a queue gets a barrier (EB-8a: no barrier-free first access).
         let unknown = t.history_unknown && !t.last_after.iter().any(|x| x.0 == q);
-        if conflict || relayout || acquire || unknown {
+        // The last barrier on this queue declared which accesses may follow it (AccessAfter);
+        // any other access needs a new one (A9).
+        let undeclared = t.last_after.iter().any(|x| {
+            x.0 == q && !x.2.is_empty() && (x.2 == Access::NO_ACCESS || !x.2.contains(u.access))
+        });
+        if conflict || relayout || acquire || unknown || undeclared {
             let mut reach = same.iter().fold(Sync::NONE, |s, x| s | x.stages);
             if uncovered_read && let Some(wr) = t.last_write {
                 reach |= wr.stages;
@@ -567,9 +593,9 @@ pub fn plan_enhanced(
     let n = graph.passes.len();
     let mut w = Walk {
         n,
-        before: vec![BarrierGroup::default(); 2 * n],
-        after: vec![BarrierGroup::default(); 2 * n],
-        in_second: false,
+        before: vec![BarrierGroup::default(); COPIES * n],
+        after: vec![BarrierGroup::default(); COPIES * n],
+        copy: 0,
         wrap: Vec::new(),
         wrap_end: None,
     };
@@ -581,7 +607,7 @@ pub fn plan_enhanced(
             }
         }
     }
-    let mut plan = BarrierPlan::default();
+    let mut frames: Vec<FramePlan> = (0..COPIES).map(|_| FramePlan::default()).collect();
     for &e in &resources {
         let s = start(e);
         let texture = graph
@@ -590,48 +616,60 @@ pub fn plan_enhanced(
             .flat_map(|p| &p.uses)
             .any(|u: &PlannedUse| u.resource == e && u.layout.is_some());
         let uses = resource_uses(graph, e, s.compressible)?;
-        let initial = if s.transient || s.chain {
+        let last_access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
+        let initial = if s.chain {
+            Layout::PRESENT
+        } else if s.transient {
             Layout::Undefined
         } else {
             s.state.layout
         };
-        let initial = if s.chain { Layout::PRESENT } else { initial };
-        if texture {
-            plan.initial.push((e, s.state.layout, s.state.access));
-        }
         let mut t = Track::new(texture, initial);
-        w.in_second = false;
-        walk_copy(&mut w, e, &uses, 0, &mut t, graph)?;
-        let end = (
-            t.layout,
-            uses.last().map_or(Access::NO_ACCESS, |u| u.access),
-        );
-        w.wrap_end = None;
-        // The frame boundary: a back buffer is a fresh buffer, out of PRESENT, after a wait
-        // on present that orders everything before; a transient's contents are gone.
-        if s.chain {
-            t = Track::new(texture, Layout::PRESENT);
-        } else if s.transient {
-            t.layout = Layout::Undefined;
+        // Per copy: where its walk left the texture, and where a later copy's wrap-around
+        // barrier (placed at the end of this copy) left it.
+        let mut raw_end = Vec::with_capacity(COPIES);
+        let mut wrap_end: Vec<Option<(Layout, Access)>> = vec![None; COPIES];
+        for copy in 0..COPIES {
+            if copy > 0 {
+                // The frame boundary: a back buffer is a fresh buffer, out of PRESENT, after a
+                // wait on present that orders everything before; a transient's contents are
+                // gone. Later copies know what the earlier ones did.
+                if s.chain {
+                    t = Track::new(texture, Layout::PRESENT);
+                } else if s.transient {
+                    t.layout = Layout::Undefined;
+                }
+                t.history_unknown = false;
+            }
+            w.copy = copy;
+            w.wrap_end = None;
+            walk_copy(&mut w, e, &uses, copy, &mut t, graph)?;
+            if copy > 0 {
+                wrap_end[copy - 1] = w.wrap_end;
+            }
+            raw_end.push((t.layout, last_access));
         }
-        t.history_unknown = false;
-        w.in_second = true;
-        walk_copy(&mut w, e, &uses, 1, &mut t, graph)?;
         if texture {
-            // Where the frame leaves it: after its last use, or after the barrier that hands it
-            // to the next frame's first user.
-            let (layout, access) = w.wrap_end.unwrap_or(end);
-            plan.finals.push((e, layout, access));
+            // The steady frame is followed by itself: it ends as the frame before it did.
+            wrap_end[COPIES - 1] = wrap_end[COPIES - 2];
+            let mut begin = (s.state.layout, s.state.access);
+            for copy in 0..COPIES {
+                let end = wrap_end[copy].unwrap_or(raw_end[copy]);
+                frames[copy].start.push((e, begin.0, begin.1));
+                frames[copy].end.push((e, end.0, end.1));
+                begin = end;
+            }
         }
     }
-    plan.first_before = w.before[..n].to_vec();
-    plan.first_after = w.after[..n].to_vec();
-    plan.before = w.before[n..].to_vec();
-    plan.after = w.after[n..].to_vec();
+    for (copy, f) in frames.iter_mut().enumerate() {
+        f.before = w.before[copy * n..(copy + 1) * n].to_vec();
+        f.after = w.after[copy * n..(copy + 1) * n].to_vec();
+    }
+    let steady = &mut frames[COPIES - 1];
     for (pass, b) in w.wrap {
         match b {
-            Barrier::Buffer(bb) => plan.after[pass].buffers.push(bb),
-            Barrier::Texture(tb) => plan.after[pass].textures.push(tb),
+            Barrier::Buffer(bb) => steady.after[pass].buffers.push(bb),
+            Barrier::Texture(tb) => steady.after[pass].textures.push(tb),
         }
     }
     // Nothing is known about accesses before the plan's first frame: flush each queue once.
@@ -639,8 +677,11 @@ pub fn plan_enhanced(
     for (i, p) in graph.passes.iter().enumerate() {
         if !seen.contains(&p.queue) {
             seen.push(p.queue);
-            plan.first_before[i].global.insert(0, full_flush(p.queue));
+            frames[0].before[i].global.insert(0, full_flush(p.queue));
         }
     }
-    Ok(plan)
+    Ok(BarrierPlan {
+        frames,
+        ..Default::default()
+    })
 }

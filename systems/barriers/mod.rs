@@ -70,13 +70,13 @@ pub fn barrier_system(
 ) {
     let _span = tracy_client::span!("barriers");
     let key = (graph.generation, settings.barriers);
-    let steady = plan.initial.iter().all(|(e, l, a)| {
+    let steady = plan.starts_next().iter().all(|(e, l, a)| {
         states.get(*e).is_ok_and(|(s, lt, chain, _)| {
             chain || lt == Some(&Lifetime::Transient) || (s.layout == *l && s.access == *a)
         })
     });
     if *last == Some(key) && steady {
-        plan.first_frame = false;
+        plan.frame += 1;
         return;
     }
     let start = |e: Entity| match states.get(e) {
@@ -103,7 +103,6 @@ pub fn barrier_system(
     match planned {
         Ok(mut p) => {
             p.generation = plan.generation + 1;
-            p.first_frame = true;
             *plan = p;
             *last = Some(key);
         }

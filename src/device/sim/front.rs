@@ -165,3 +165,51 @@ impl Gpu {
         true
     }
 }
+
+impl Gpu {
+    /// Let queue `qi`'s front end run ahead through commands that touch nothing but the front
+    /// end (state, bindings, maps, kickoffs), each at its own time, while that time is before
+    /// `bound`, the next event anywhere else: nothing can happen in between that would change
+    /// them, so they need no event of their own.
+    pub(super) fn front_run(&mut self, qi: usize, bound: u64, profile: &Profile) {
+        if self.suspended && qi != 0 {
+            return;
+        }
+        let queue = QueueId::from_index(qi).unwrap_or_default();
+        let slot = profile.command_ns;
+        loop {
+            let q = &mut self.queues[qi];
+            if q.kicked == 0 || q.wait != FrontWait::None {
+                return;
+            }
+            let Some(p) = q.stream.front() else {
+                return;
+            };
+            let t = q.fe_free.max(p.submit_ns);
+            if t >= bound || !matches!(p.op, Op::Front) {
+                return;
+            }
+            let Some(p) = q.stream.pop_front() else {
+                return;
+            };
+            q.kicked -= 1;
+            let stall = if t > q.fe_free {
+                (Stall::Submit, t - q.fe_free)
+            } else {
+                (Stall::None, 0)
+            };
+            let path = Path::after(p.meta.frame, &[q.fe_path], slot);
+            q.fe_free = t + slot;
+            q.fe_path = path;
+            let rec = RecordTimes {
+                issue: t,
+                start: t,
+                end: t + slot,
+                stall,
+                path,
+                ..RecordTimes::default()
+            };
+            self.emit(queue, p.meta, rec);
+        }
+    }
+}

@@ -127,7 +127,9 @@ impl Gpu {
             }
         };
         self.queues[qi].in_flight.push(slot);
-        self.try_launch(slot, profile);
+        if !self.try_launch(slot, profile) {
+            self.queues[qi].held.push(slot);
+        }
     }
 
     /// Launch `slot` at `now` if nothing holds it. True when it launched.
@@ -167,9 +169,15 @@ impl Gpu {
     pub(super) fn launch_gated(&mut self, qi: usize, profile: &Profile) -> bool {
         self.queues[qi].gate_dirty = false;
         let mut moved = false;
-        for i in 0..self.queues[qi].in_flight.len() {
-            let slot = self.queues[qi].in_flight[i];
-            moved |= self.try_launch(slot, profile);
+        let mut i = 0;
+        while i < self.queues[qi].held.len() {
+            let slot = self.queues[qi].held[i];
+            if self.try_launch(slot, profile) {
+                self.queues[qi].held.remove(i);
+                moved = true;
+            } else {
+                i += 1;
+            }
         }
         moved
     }
@@ -256,7 +264,7 @@ impl Gpu {
                 a.path.absorb(path);
             }
             g.drain_check = true;
-            g.dirty = true;
+            self.wake(0);
         }
         let gate_wait = (it.held_by, it.launch - it.issue);
         let rec = RecordTimes {

@@ -88,8 +88,9 @@ pub(crate) struct QueueState {
     pub wait: FrontWait,
     /// Work items issued and not finished, in issue order (slots into `Gpu::items`).
     pub in_flight: Vec<u32>,
-    /// The launched ones among them.
+    /// The launched ones among them, and the ones still held (issue order).
     pub launched: Vec<u32>,
+    pub held: Vec<u32>,
     /// Earliest event of a launched item: its work or floor done, or its hang deadline.
     pub items_next: u64,
     /// Held items may have become launchable (an action or serialised item finished).
@@ -98,6 +99,8 @@ pub(crate) struct QueueState {
     pub drain_check: bool,
     /// Something on another queue may have released this one: look at it at `now`.
     pub dirty: bool,
+    /// When it next has something to do (cached [`Gpu::queue_next`]).
+    pub next: u64,
     /// Bottom-of-pipe actions not finished, in order.
     pub actions: VecDeque<Action>,
     pub actions_issued: u64,
@@ -128,6 +131,8 @@ pub(crate) struct Gpu {
     items: Vec<Item>,
     free_items: Vec<u32>,
     shares_dirty: bool,
+    /// A queue was woken while settling the current instant.
+    woken: bool,
     seq: u64,
     pub fences: FenceTable,
     pub scanout: Scanout,
@@ -150,6 +155,7 @@ impl Gpu {
             items: Vec::new(),
             free_items: Vec::new(),
             shares_dirty: false,
+            woken: false,
             seq: 0,
             fences: FenceTable::default(),
             scanout: Scanout::default(),
@@ -163,6 +169,7 @@ impl Gpu {
         };
         for q in &mut gpu.queues {
             q.items_next = u64::MAX;
+            q.next = u64::MAX;
         }
         gpu.reset_limits(profile);
         gpu
@@ -195,6 +202,7 @@ impl Gpu {
         if kicks {
             q.kicked = q.stream.len();
         }
+        self.refresh_next(queue.index());
     }
 
     /// Process every event up to `until`, or until `stop` has signalled. Returns the number
@@ -205,7 +213,7 @@ impl Gpu {
             if self.fault.is_some() {
                 break;
             }
-            self.settle_now(profile);
+            self.settle_now(until, profile);
             if self.fault.is_some() || stop.is_some_and(|f| self.fences.signal(f).is_some()) {
                 break;
             }
@@ -217,15 +225,15 @@ impl Gpu {
         self.produced
     }
 
-    /// Everything that happens at `now`, queue by queue, until nothing more does; then the
-    /// compute units are shared again if anyone's demand changed.
-    fn settle_now(&mut self, profile: &Profile) {
+    /// Everything that happens at `now`, queue by queue, until no queue is woken again; the
+    /// compute units are shared again whenever someone's demand changed.
+    fn settle_now(&mut self, until: u64, profile: &Profile) {
         loop {
-            let mut any = false;
+            self.woken = false;
             for qi in 0..QUEUE_COUNT {
-                if self.queues[qi].dirty || self.queue_next(qi) <= self.now {
-                    self.process(qi, profile);
-                    any = true;
+                let q = &self.queues[qi];
+                if q.dirty || q.next <= self.now {
+                    self.process(qi, until, profile);
                     if self.fault.is_some() {
                         return;
                     }
@@ -233,16 +241,17 @@ impl Gpu {
             }
             if self.shares_dirty {
                 self.share(profile);
-                any = true;
             }
-            if !any {
+            if !self.woken {
                 return;
             }
         }
     }
 
-    /// One queue at `now`: finished items, finished actions, released items, front end.
-    fn process(&mut self, qi: usize, profile: &Profile) {
+    /// One queue at `now`: finished items, finished actions, released items, front end; then
+    /// the front end runs ahead through commands that touch nothing else (FN-3 state
+    /// commands, bindings), up to the next event anywhere.
+    fn process(&mut self, qi: usize, until: u64, profile: &Profile) {
         self.queues[qi].dirty = false;
         loop {
             let mut moved = false;
@@ -257,9 +266,32 @@ impl Gpu {
                 moved = true;
             }
             if self.fault.is_some() || !moved {
-                return;
+                break;
             }
         }
+        let q = &self.queues[qi];
+        let runs_ahead = q.kicked > 0
+            && q.wait == FrontWait::None
+            && q.stream.front().is_some_and(|p| matches!(p.op, Op::Front));
+        if runs_ahead {
+            let mut bound = q.items_next;
+            if let Some(done) = q.actions.front().and_then(|a| a.done_at) {
+                bound = bound.min(done);
+            }
+            for (i, other) in self.queues.iter().enumerate() {
+                if i != qi {
+                    bound = bound.min(other.next);
+                }
+            }
+            self.front_run(qi, bound.min(until.saturating_add(1)), profile);
+        }
+        self.refresh_next(qi);
+    }
+
+    /// Mark queue `qi` to be looked at at `now`.
+    pub(super) fn wake(&mut self, qi: usize) {
+        self.queues[qi].dirty = true;
+        self.woken = true;
     }
 
     /// Look at every queue at `now` (a fence signalled, a buffer's flip was decided, the GPU
@@ -268,6 +300,12 @@ impl Gpu {
         for q in &mut self.queues {
             q.dirty = true;
         }
+        self.woken = true;
+    }
+
+    /// Cache when queue `qi` next has something to do.
+    pub(super) fn refresh_next(&mut self, qi: usize) {
+        self.queues[qi].next = self.queue_next(qi);
     }
 
     /// When queue `qi` next has something to do (`u64::MAX`: not until woken).
@@ -290,7 +328,7 @@ impl Gpu {
 
     /// The earliest future event, if any.
     fn next_event(&self) -> Option<u64> {
-        let next = (0..QUEUE_COUNT).map(|qi| self.queue_next(qi)).min()?;
+        let next = self.queues.iter().map(|q| q.next).min()?;
         (next != u64::MAX).then_some(next.max(self.now))
     }
 

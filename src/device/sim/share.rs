@@ -84,6 +84,9 @@ impl Gpu {
                     .sum();
                 s.demands.push(want.min(q.cu_limit as u64) as u32);
             }
+            if s.demands.iter().all(|&d| d == 0) {
+                continue;
+            }
             water_fill(remaining, &s.demands, &mut s.allot);
             for (k, &qi) in level.iter().enumerate() {
                 s.caps.clear();
@@ -100,6 +103,7 @@ impl Gpu {
                     continue;
                 }
                 water_fill(s.allot[k], &s.caps, &mut s.rates);
+                let mut done_now = false;
                 for (j, &i) in s.slots.iter().enumerate() {
                     let it = &mut self.items[i as usize];
                     it.rem_at = it.rem(now);
@@ -107,7 +111,7 @@ impl Gpu {
                     it.rate = if it.rem_at == 0 { 0 } else { s.rates[j] };
                     it.work_done = if it.rem_at == 0 {
                         // Done exactly now: the next pass over the queue releases its CUs.
-                        self.queues[qi].dirty = true;
+                        done_now = true;
                         now
                     } else if it.rate == 0 {
                         u64::MAX
@@ -116,6 +120,10 @@ impl Gpu {
                     };
                 }
                 self.refresh_items_next(qi, profile);
+                self.refresh_next(qi);
+                if done_now {
+                    self.wake(qi);
+                }
             }
         }
         self.scratch = s;
