@@ -137,3 +137,27 @@ fn timing_split() {
         );
     }
 }
+
+#[test]
+fn cycles_probe() {
+    let mode = std::env::var("MODE").unwrap_or_default();
+    if mode.is_empty() {
+        return;
+    }
+    let items = 10000;
+    let mut total = 0;
+    for _ in 0..30 {
+        let (mut d, streams, c) = frame(items);
+        total += c;
+        if mode == "run" {
+            for (q, s) in streams {
+                d.submit(q, 0, 0, s, 0).unwrap();
+            }
+            d.run_until_idle();
+            std::hint::black_box(d.drain_executed());
+        } else {
+            std::hint::black_box(streams);
+        }
+    }
+    println!("commands {total}");
+}

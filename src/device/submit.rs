@@ -27,6 +27,8 @@ impl Device {
             return Err(DeviceError::NoSuchQueue { queue });
         }
         let mut dont_sync_on_copy = false;
+        let commands = commands.into_iter();
+        self.gpu_mut().reserve(queue, commands.size_hint().0);
         for cmd in commands {
             check_queue(&cmd, queue)?;
             let traced = self

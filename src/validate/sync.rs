@@ -4,6 +4,7 @@
 use super::hazard::{At, Hazard, HazardKind};
 use super::stream::{Ctx, Validator};
 use super::touches::{Bindings, touches};
+use crate::barrier::Access;
 use crate::device::Command;
 
 impl Validator {
@@ -69,6 +70,7 @@ impl Validator {
             }
             Command::Barrier(group) => {
                 self.check_barrier_call(ctx, i, group);
+                self.declare(ctx.queue, group);
                 for t in &group.textures {
                     self.layouts.insert(t.resource, t.layout_after);
                 }
@@ -99,6 +101,7 @@ impl Validator {
                     return Vec::new();
                 }
                 self.check_layouts(ctx, i, &list);
+                self.check_declared(ctx, i, &list);
                 // FS-5 for every way of writing a back buffer, not only render targets.
                 for t in list.iter().filter(|t| t.write) {
                     if device.present.find_buffer(t.resource).is_some()
@@ -246,6 +249,52 @@ impl Validator {
                 );
                 self.report(ctx, i, "V0403", "EB-1", Some(t.resource), message);
             }
+        }
+    }
+}
+
+impl Validator {
+    /// Remember what each barrier allows until the next one on its queue (AccessAfter).
+    fn declare(
+        &mut self,
+        queue: crate::device::QueueId,
+        group: &crate::barrier::BarrierGroup<crate::device::ObjectKey>,
+    ) {
+        self.declare_counter += 1;
+        let n = self.declare_counter;
+        if let Some(g) = group.global.last() {
+            self.declared_global.insert(queue, (g.access_after, n));
+        }
+        for b in &group.buffers {
+            self.declared
+                .insert((queue, b.resource), (b.access_after, n));
+        }
+        for t in &group.textures {
+            self.declared
+                .insert((queue, t.resource), (t.access_after, n));
+        }
+    }
+
+    /// Every access must be one the last barrier on its queue declared in AccessAfter
+    /// (barrier-spec A1, A9); COMMON declares any access the layout allows.
+    fn check_declared(&mut self, ctx: &Ctx, i: usize, touches: &[super::Touch]) {
+        for t in touches {
+            let own = self.declared.get(&(ctx.queue, t.resource)).copied();
+            let global = self.declared_global.get(&ctx.queue).copied();
+            let latest = match (own, global) {
+                (Some(a), Some(b)) => Some(if a.1 >= b.1 { a.0 } else { b.0 }),
+                (a, b) => a.or(b).map(|x| x.0),
+            };
+            let Some(declared) = latest else { continue };
+            if declared.is_empty() || (declared != Access::NO_ACCESS && declared.contains(t.access))
+            {
+                continue;
+            }
+            let message = format!(
+                "accessed as {:?} but the last barrier on this queue allowed only {:?} until the next one: declare the access in AccessAfter",
+                t.access, declared
+            );
+            self.report(ctx, i, "V0804", "EB-11", Some(t.resource), message);
         }
     }
 }

@@ -428,7 +428,9 @@ mod hazards {
     #[test]
     fn a_barrier_that_skips_the_caches_orders_but_does_not_make_visible() {
         let h = setup();
-        let barrier = flush(Access::NO_ACCESS, Access::NO_ACCESS);
+        // The write is never written back (AccessBefore NO_ACCESS), so the read is ordered
+        // but sees stale memory.
+        let barrier = flush(Access::NO_ACCESS, Access::SHADER_RESOURCE);
         assert_eq!(
             run(&h, &[(CS, write(&h)), (CS, vec![barrier]), (CS, read(&h))]),
             vec!["V0521"]

@@ -269,6 +269,8 @@ struct Track {
     /// The queue of the last barrier on the resource: when another queue takes it over
     /// behind a fence, the sequence of barriers starts again there.
     owner: Option<QueueId>,
+    /// Per queue: the accesses its last barrier on the resource allowed until the next one.
+    declared: Vec<(QueueId, Access)>,
     /// Walking a plan's first frame: earlier barriers are unknown.
     history_unknown: bool,
 }
@@ -285,6 +287,7 @@ impl Track {
             since: Vec::new(),
             last_after: Vec::new(),
             owner: None,
+            declared: Vec::new(),
             history_unknown: true,
         }
     }
@@ -326,6 +329,8 @@ impl Track {
             self.last_after.retain(|x| x.0 == q);
         }
         self.owner = Some(q);
+        self.declared.retain(|x| x.0 != q);
+        self.declared.push((q, access));
         *Self::entry(&mut self.since, q) = (q, Sync::NONE, Access::empty());
         *Self::entry(&mut self.last_after, q) = (q, after, access);
     }
@@ -455,8 +460,9 @@ fn walk_copy(
                 }
                 t.layout = to;
             }
-            // Writes need no invalidation, only the fence compile plans.
-            acquire = !u.write && !t.covers(q, u.stages, u.access);
+            // Writes need no invalidation, only the fence compile plans; across queues the
+            // fence orders every stage, so one acquire per queue makes the write visible.
+            acquire = !u.write && !t.covered.iter().any(|c| c.0 == q && !c.2.is_empty());
         }
         // A read on the writer's own queue needs the write ordered before its stages and
         // visible to its access; an earlier barrier may have covered other stages only.
@@ -531,8 +537,8 @@ fn walk_copy(
         let unknown = t.history_unknown && !t.last_after.iter().any(|x| x.0 == q);
         // The last barrier on this queue declared which accesses may follow it (AccessAfter);
         // any other access needs a new one (A9).
-        let undeclared = t.last_after.iter().any(|x| {
-            x.0 == q && !x.2.is_empty() && (x.2 == Access::NO_ACCESS || !x.2.contains(u.access))
+        let undeclared = t.declared.iter().any(|x| {
+            x.0 == q && !x.1.is_empty() && (x.1 == Access::NO_ACCESS || !x.1.contains(u.access))
         });
         if conflict || relayout || acquire || unknown || undeclared {
             let mut reach = same.iter().fold(Sync::NONE, |s, x| s | x.stages);

@@ -171,7 +171,14 @@ impl Gpu {
         let mut moved = false;
         let mut i = 0;
         while i < self.queues[qi].held.len() {
-            let slot = self.queues[qi].held[i];
+            let q = &self.queues[qi];
+            let slot = q.held[i];
+            let it = &self.items[slot as usize];
+            let behind = it.ticket.is_some_and(|(k, t)| t != q.serial_done[k]);
+            if it.gate > q.actions_done || behind {
+                i += 1;
+                continue;
+            }
             if self.try_launch(slot, profile) {
                 self.queues[qi].held.remove(i);
                 moved = true;

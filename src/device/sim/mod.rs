@@ -187,6 +187,12 @@ impl Gpu {
         }
     }
 
+    /// Room for `n` more commands on `queue` and their records.
+    pub fn reserve(&mut self, queue: QueueId, n: usize) {
+        self.queues[queue.index()].stream.reserve(n);
+        self.executed.reserve(n);
+    }
+
     /// Append a submitted command to `queue`'s stream; `kicks` flushes everything pending.
     pub fn push(&mut self, queue: QueueId, pending: Pending, kicks: bool) {
         for &r in &pending.meta.refs {
