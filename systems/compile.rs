@@ -40,7 +40,8 @@ pub enum TargetInfo {
 pub fn view_kind(access: UseAccess, is_texture: bool) -> Option<ViewKind> {
     match access {
         UseAccess::RenderTarget => Some(ViewKind::Rtv),
-        UseAccess::DepthWrite | UseAccess::DepthRead => Some(ViewKind::Dsv),
+        UseAccess::DepthWrite => Some(ViewKind::Dsv),
+        UseAccess::DepthRead => Some(ViewKind::DsvReadOnly),
         UseAccess::ShaderRead => Some(ViewKind::Srv),
         UseAccess::UnorderedAccess => Some(ViewKind::Uav),
         UseAccess::ConstantBuffer if !is_texture => None,

@@ -159,5 +159,10 @@ fn cycles_probe() {
             std::hint::black_box(streams);
         }
     }
-    println!("commands {total}");
+    println!(
+        "commands {total} events {:?} process {:?} shares {:?}",
+        fastframe::device::sim::EVENTS,
+        fastframe::device::sim::PROCESS,
+        fastframe::device::sim::SHARES
+    );
 }

@@ -27,7 +27,7 @@ mod present;
 mod profile;
 mod queue;
 mod run;
-mod sim;
+pub mod sim;
 mod stages;
 mod submit;
 

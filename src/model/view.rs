@@ -11,6 +11,9 @@ pub enum ViewKind {
     Rtv,
     /// Depth-stencil view.
     Dsv,
+    /// Read-only depth-stencil view: depth tests without depth writes, so the depth buffer
+    /// can stay in a write layout or be read elsewhere at the same time.
+    DsvReadOnly,
     /// Shader-resource view.
     Srv,
     /// Unordered-access view.

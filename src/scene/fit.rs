@@ -19,20 +19,26 @@ use crate::model::{UseAccess, ViewKind};
 /// Rule: a view kind fits the resource it views. `what` names the resource in messages.
 pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
     match (res, kind) {
-        (Resource::Buffer(_), ViewKind::Rtv | ViewKind::Dsv) => Some(format!(
-            "{} cannot view {what}: render-target and depth-stencil views are texture-only",
-            a(kind)
-        )),
+        (Resource::Buffer(_), ViewKind::Rtv | ViewKind::Dsv | ViewKind::DsvReadOnly) => {
+            Some(format!(
+                "{} cannot view {what}: render-target and depth-stencil views are texture-only",
+                a(kind)
+            ))
+        }
         (Resource::Buffer(b), ViewKind::Uav) if !b.unordered_access => Some(format!(
             "a Uav of {what} needs `unordered_access: true` on the buffer"
         )),
-        (Resource::Texture(t), ViewKind::Dsv) if !t.format.is_depth() => Some(format!(
-            "a Dsv needs a depth format, but {what} is {:?}",
-            t.format
-        )),
-        (Resource::Texture(t), ViewKind::Dsv) if !t.flags.depth_stencil => Some(format!(
-            "a Dsv of {what} needs `depth_stencil: true` in its flags (EB-4)"
-        )),
+        (Resource::Texture(t), ViewKind::Dsv | ViewKind::DsvReadOnly) if !t.format.is_depth() => {
+            Some(format!(
+                "a Dsv needs a depth format, but {what} is {:?}",
+                t.format
+            ))
+        }
+        (Resource::Texture(t), ViewKind::Dsv | ViewKind::DsvReadOnly) if !t.flags.depth_stencil => {
+            Some(format!(
+                "a Dsv of {what} needs `depth_stencil: true` in its flags (EB-4)"
+            ))
+        }
         (Resource::Texture(t), ViewKind::Rtv | ViewKind::Uav) if t.format.is_depth() => {
             Some(format!(
                 "{} needs a colour format, but {what} is {:?}",
@@ -55,6 +61,7 @@ fn a(kind: ViewKind) -> &'static str {
     match kind {
         ViewKind::Rtv => "an Rtv",
         ViewKind::Dsv => "a Dsv",
+        ViewKind::DsvReadOnly => "a DsvReadOnly",
         ViewKind::Srv => "an Srv",
         ViewKind::Uav => "a Uav",
     }
@@ -167,12 +174,14 @@ pub fn view_access(kind: ViewKind, access: UseAccess, view: &str) -> Option<Stri
     let fits = match kind {
         ViewKind::Rtv => access == UseAccess::RenderTarget,
         ViewKind::Dsv => matches!(access, UseAccess::DepthWrite | UseAccess::DepthRead),
+        ViewKind::DsvReadOnly => access == UseAccess::DepthRead,
         ViewKind::Srv => access == UseAccess::ShaderRead,
         ViewKind::Uav => access == UseAccess::UnorderedAccess,
     };
     let binds = match kind {
         ViewKind::Rtv => "RenderTarget",
         ViewKind::Dsv => "DepthWrite or DepthRead",
+        ViewKind::DsvReadOnly => "DepthRead",
         ViewKind::Srv => "ShaderRead",
         ViewKind::Uav => "UnorderedAccess",
     };

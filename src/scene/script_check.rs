@@ -189,7 +189,7 @@ fn command(
     match cmd {
         ScriptCommand::SetRenderTargets { rtvs, dsv } => {
             want(rtvs, &[ViewKind::Rtv])?;
-            want(dsv.as_slice(), &[ViewKind::Dsv])
+            want(dsv.as_slice(), &[ViewKind::Dsv, ViewKind::DsvReadOnly])
         }
         ScriptCommand::SetResources { views, .. } => want(views, &[ViewKind::Srv, ViewKind::Uav]),
         ScriptCommand::ClearRenderTarget(v) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),

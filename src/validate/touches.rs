@@ -119,10 +119,12 @@ pub fn touches(
                     .map(|v| t(*v, Access::RENDER_TARGET, Sync::RENDER_TARGET, true)),
             );
             if let Some(d) = bind.dsv {
-                // A depth view is read-only in any layout that does not admit depth writes.
-                let read_only = layout(resolve(d)).is_some_and(|l| {
-                    !crate::barrier::layout_allows(l).contains(Access::DEPTH_STENCIL_WRITE)
-                });
+                // A depth view is read-only by its kind, or in any layout that does not admit
+                // depth writes.
+                let read_only = view_kind(d) == Some(ViewKind::DsvReadOnly)
+                    || layout(resolve(d)).is_some_and(|l| {
+                        !crate::barrier::layout_allows(l).contains(Access::DEPTH_STENCIL_WRITE)
+                    });
                 let access = if read_only {
                     Access::DEPTH_STENCIL_READ
                 } else {

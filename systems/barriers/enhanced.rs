@@ -233,7 +233,18 @@ fn resource_uses(
                 .find(|&j| out[j].write)
                 .unwrap_or(out.len());
             let phase: Vec<&ResUse> = out[start..end].iter().collect();
-            let layout = read_layout(&phase, compressible).ok_or_else(|| {
+            // Keep the writer's layout when it already serves every read of the phase on the
+            // writer's queue (depth read through a read-only view in DEPTH_STENCIL_WRITE):
+            // no transition at all.
+            let access = phase.iter().fold(Access::empty(), |a, u| a | u.access);
+            let writer = start.checked_sub(1).map(|w| out[w]);
+            let keep = writer.and_then(|w| w.layout).filter(|l| {
+                layout_allows(*l).contains(access)
+                    && phase
+                        .iter()
+                        .all(|u| Some(u.queue) == writer.map(|w| w.queue))
+            });
+            let layout = keep.or_else(|| read_layout(&phase, compressible)).ok_or_else(|| {
                 let names: Vec<&str> = phase.iter().map(|u| graph.passes[u.pass].name.as_str()).collect();
                 format!("passes {} read one texture in ways no single layout allows at once (barrier-spec A6)", names.join(", "))
             })?;

@@ -67,7 +67,9 @@ pub(crate) fn water_fill(capacity: u32, demands: &[u32], out: &mut Vec<u32>) {
 }
 
 impl Gpu {
-    /// Give every running item its share of the compute units, from `now` on.
+    /// Give every running item its share of the compute units, from `now` on. Items whose
+    /// share does not change keep their finishing time; only queues whose items changed are
+    /// looked at again.
     pub(super) fn share(&mut self, profile: &Profile) {
         self.shares_dirty = false;
         let now = self.now;
@@ -75,6 +77,7 @@ impl Gpu {
         let mut s = std::mem::take(&mut self.scratch);
         for level in LEVELS {
             s.demands.clear();
+            let mut any = false;
             for &qi in level {
                 let q = &self.queues[qi];
                 let want: u64 = (q.launched.iter())
@@ -82,13 +85,18 @@ impl Gpu {
                     .filter(|it| it.rem_at > 0)
                     .map(|it| it.w.cap as u64)
                     .sum();
+                any |= want > 0;
                 s.demands.push(want.min(q.cu_limit as u64) as u32);
             }
-            if s.demands.iter().all(|&d| d == 0) {
+            if !any {
                 continue;
             }
             water_fill(remaining, &s.demands, &mut s.allot);
             for (k, &qi) in level.iter().enumerate() {
+                remaining -= s.allot[k];
+                if s.demands[k] == 0 {
+                    continue;
+                }
                 s.caps.clear();
                 s.slots.clear();
                 for &i in &self.queues[qi].launched {
@@ -98,14 +106,14 @@ impl Gpu {
                         s.slots.push(i);
                     }
                 }
-                remaining -= s.allot[k];
-                if s.slots.is_empty() {
-                    continue;
-                }
                 water_fill(s.allot[k], &s.caps, &mut s.rates);
-                let mut done_now = false;
+                let (mut changed, mut done_now) = (false, false);
                 for (j, &i) in s.slots.iter().enumerate() {
                     let it = &mut self.items[i as usize];
+                    if it.rate == s.rates[j] {
+                        continue;
+                    }
+                    changed = true;
                     it.rem_at = it.rem(now);
                     it.t_at = now;
                     it.rate = if it.rem_at == 0 { 0 } else { s.rates[j] };
@@ -119,8 +127,10 @@ impl Gpu {
                         now + it.rem_at.div_ceil(it.rate as u64)
                     };
                 }
-                self.refresh_items_next(qi, profile);
-                self.refresh_next(qi);
+                if changed {
+                    self.refresh_items_next(qi, profile);
+                    self.refresh_next(qi);
+                }
                 if done_now {
                     self.wake(qi);
                 }
