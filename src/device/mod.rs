@@ -27,7 +27,7 @@ mod present;
 mod profile;
 mod queue;
 mod run;
-pub mod sim;
+mod sim;
 mod stages;
 mod submit;
 

@@ -238,11 +238,17 @@ fn resource_uses(
             // no transition at all.
             let access = phase.iter().fold(Access::empty(), |a, u| a | u.access);
             let writer = start.checked_sub(1).map(|w| out[w]);
+            // Also when several queues read it: no transition means none to order among them
+            // (a DMA writer's COMMON serves shader reads on every queue).
+            let shared = phase.iter().any(|u| u.queue != phase[0].queue);
             let keep = writer.and_then(|w| w.layout).filter(|l| {
-                layout_allows(*l).contains(access)
-                    && phase
-                        .iter()
-                        .all(|u| Some(u.queue) == writer.map(|w| w.queue))
+                let here = phase
+                    .iter()
+                    .all(|u| Some(u.queue) == writer.map(|w| w.queue));
+                let everywhere = phase
+                    .iter()
+                    .all(|u| super::queue_type(u.queue).allows_layout(*l));
+                layout_allows(*l).contains(access) && (here || (shared && everywhere))
             });
             let layout = keep.or_else(|| read_layout(&phase, compressible)).ok_or_else(|| {
                 let names: Vec<&str> = phase.iter().map(|u| graph.passes[u.pass].name.as_str()).collect();
@@ -654,7 +660,14 @@ pub fn plan_enhanced(
                 if s.chain {
                     t = Track::new(texture, Layout::PRESENT);
                 } else if s.transient {
-                    t.layout = Layout::Undefined;
+                    // Contents are discarded by activating from UNDEFINED; a first user that
+                    // cannot transition (DMA) takes it as it is instead.
+                    let first_moves = uses.first().is_none_or(|u| {
+                        super::queue_type(u.queue) != crate::barrier::QueueType::Copy
+                    });
+                    if first_moves || t.layout != Layout::Common {
+                        t.layout = Layout::Undefined;
+                    }
                 }
                 t.history_unknown = false;
             }

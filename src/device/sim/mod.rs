@@ -145,9 +145,6 @@ pub(crate) struct Gpu {
     scratch: share::Scratch,
 }
 
-pub static EVENTS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static PROCESS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static SHARES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
 impl Gpu {
     /// A GPU whose pipe-0 compute queues start limited to `pipe0_cu_limit` CUs (CC-2).
     pub fn new(profile: &Profile) -> Gpu {
@@ -227,10 +224,7 @@ impl Gpu {
                 break;
             }
             match self.next_event() {
-                Some(t) if t <= until => {
-                    self.now = t;
-                    EVENTS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                }
+                Some(t) if t <= until => self.now = t,
                 _ => break,
             }
         }
@@ -264,7 +258,6 @@ impl Gpu {
     /// the front end runs ahead through commands that touch nothing else (FN-3 state
     /// commands, bindings), up to the next event anywhere.
     fn process(&mut self, qi: usize, until: u64, profile: &Profile) {
-        PROCESS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         self.queues[qi].dirty = false;
         loop {
             let mut moved = false;
