@@ -126,8 +126,9 @@ fn scene(seed: u64) -> String {
                 let Some(&r) = readable.get(rng.below(readable.len().max(1))) else {
                     break;
                 };
+                let depth_bound = uses.iter().any(|u: &String| u.contains("Depth"));
                 let access = match (queue, kinds[r]) {
-                    ("Graphics", Kind::Depth) if rng.chance(50) => "DepthRead",
+                    ("Graphics", Kind::Depth) if !depth_bound && rng.chance(50) => "DepthRead",
                     ("Graphics", Kind::Buffer) if rng.chance(50) => "VertexBuffer",
                     _ => "ShaderRead",
                 };

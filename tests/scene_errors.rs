@@ -383,3 +383,20 @@ fn garbage_is_an_error_not_a_panic() {
     let deep = format!("Scene(entities: [{}", "(".repeat(10_000));
     assert!(load(&deep).is_err());
 }
+
+#[test]
+fn a_pass_binds_at_most_one_depth_stencil_view() {
+    check(
+        e(
+            r#"(name: "d2", texture: (format: D32Float, extent: (64, 64), flags: (depth_stencil: true))), (name: "two", pass: (uses: [(target: "depth", access: DepthWrite), (target: "d2", access: DepthRead)]))"#,
+        ),
+        e(
+            r#"(name: "d2", texture: (format: D32Float, extent: (64, 64), flags: (depth_stencil: true))), (name: "two", pass: (uses: [(target: "depth", access: DepthWrite), (target: "d2", access: ShaderRead)]))"#,
+        ),
+        "Misuse",
+        10,
+        176,
+        Some("two"),
+        "at most one depth-stencil view",
+    );
+}

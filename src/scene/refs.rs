@@ -15,6 +15,7 @@ use super::format::{EventKindDef, PassDef, ViewDef};
 use super::index::{Kind, Kinds};
 use super::limits;
 use super::validate::Check;
+use crate::model::UseAccess;
 
 /// Rule: the references of view and pass definition `id` resolve and fit.
 pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
@@ -110,6 +111,21 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
         {
             return Err(c.misuse(at(), id, problem));
         }
+    }
+    // The output merger binds one depth-stencil view: a second depth use would be ignored.
+    let depth: Vec<usize> = p
+        .uses
+        .iter()
+        .enumerate()
+        .filter(|(_, u)| matches!(u.access, UseAccess::DepthWrite | UseAccess::DepthRead))
+        .map(|(j, _)| j)
+        .collect();
+    if let Some(&second) = depth.get(1) {
+        return Err(c.misuse(
+            c.loc.def_key_value(id, "target", second),
+            id,
+            "a pass binds at most one depth-stencil view: use the second depth buffer in another pass, or read it as ShaderRead".to_owned(),
+        ));
     }
     for name in &p.after {
         c.resolve(
