@@ -146,17 +146,17 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
             known[i] = with_waits(out, &known, i, base, None);
         }
     }
-    for i in 0..out.len() {
-        let q = out[i].queue.index();
+    for (i, pass) in out.iter_mut().enumerate() {
+        let q = pass.queue.index();
         let through = |w: usize, shift: i64| known[w][q] - shift;
-        let best = out[i]
+        let best = pass
             .waits
             .iter()
             .map(|&w| through(w, 0))
-            .chain(out[i].waits_previous.iter().map(|&w| through(w, n)))
+            .chain(pass.waits_previous.iter().map(|&w| through(w, n)))
             .filter(|&k| k > NOTHING / 2)
             .max();
-        out[i].own_complete = best.filter(|&k| k < i as i64);
+        pass.own_complete = best.filter(|&k| k < i as i64);
     }
     let waited: Vec<usize> = out
         .iter()

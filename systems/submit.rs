@@ -164,11 +164,10 @@ fn inject(
         Fault::DropNthFenceWait { frame: f, index } if f == frame => {
             let mut k = seen.1;
             commands.retain(|c| {
-                let keep = !matches!(c, Command::WaitFence(_)) || {
+                !matches!(c, Command::WaitFence(_)) || {
                     k += 1;
                     k - 1 != index
-                };
-                keep
+                }
             });
             seen.1 = k;
             return;

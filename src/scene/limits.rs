@@ -23,6 +23,8 @@ pub const MAX_EXTENT: u32 = 16384;
 pub const MAX_ARRAY_SIZE: u32 = 2048;
 /// Largest buffer, in bytes (4 GiB).
 pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
+/// Largest compute-unit limit a scene may ask for; the device clamps it to what it has.
+pub const MAX_COMPUTE_UNITS: u32 = 256;
 /// Frames the CPU may run ahead, at most.
 pub const MAX_FRAMES_IN_FLIGHT: u32 = 8;
 
@@ -63,13 +65,14 @@ pub fn settings(c: &Check, s: &Settings) -> Result<(), SceneError> {
         ));
     };
     if let Some(cus) = s.compute_cu_limit
-        && !(1..=profile.compute_units).contains(&cus)
+        && !(1..=MAX_COMPUTE_UNITS).contains(&cus)
     {
         return Err(err(
             "compute_cu_limit",
             format!(
-                "compute_cu_limit must be 1 to {} (the compute units of {}), not {cus} (CC-2)",
-                profile.compute_units, profile.name
+                "compute_cu_limit must be 1 to {MAX_COMPUTE_UNITS} compute units, not {cus} \
+                 (CC-2; {} has {}, and a larger limit means all of them)",
+                profile.name, profile.compute_units
             ),
         ));
     }

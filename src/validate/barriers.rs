@@ -88,8 +88,10 @@ impl Validator {
         // One barrier at a time, so that each finding names its resource.
         let mut parts: Vec<(Option<ObjectKey>, BarrierGroup<ObjectKey>)> = Vec::new();
         if !group.global.is_empty() || group.is_empty() {
-            let mut g = BarrierGroup::default();
-            g.global = group.global.clone();
+            let g = BarrierGroup {
+                global: group.global.clone(),
+                ..BarrierGroup::default()
+            };
             parts.push((None, g));
         }
         for b in &group.buffers {

@@ -51,7 +51,7 @@ pub struct Validator {
     pub(super) barrier_queue: HashMap<ObjectKey, QueueId>,
     /// What the last barrier on a queue allowed for a resource (AccessAfter), and when.
     pub(super) declared: HashMap<(QueueId, ObjectKey), (crate::barrier::Access, u64)>,
-    pub(super) declared_global: HashMap<QueueId, (crate::barrier::Access, u64)>,
+
     pub(super) declare_counter: u64,
 }
 

@@ -262,9 +262,7 @@ impl Validator {
     ) {
         self.declare_counter += 1;
         let n = self.declare_counter;
-        if let Some(g) = group.global.last() {
-            self.declared_global.insert(queue, (g.access_after, n));
-        }
+
         for b in &group.buffers {
             self.declared
                 .insert((queue, b.resource), (b.access_after, n));
@@ -279,13 +277,11 @@ impl Validator {
     /// (barrier-spec A1, A9); COMMON declares any access the layout allows.
     fn check_declared(&mut self, ctx: &Ctx, i: usize, touches: &[super::Touch]) {
         for t in touches {
-            let own = self.declared.get(&(ctx.queue, t.resource)).copied();
-            let global = self.declared_global.get(&ctx.queue).copied();
-            let latest = match (own, global) {
-                (Some(a), Some(b)) => Some(if a.1 >= b.1 { a.0 } else { b.0 }),
-                (a, b) => a.or(b).map(|x| x.0),
+            // Only barriers naming the resource declare its accesses; a global barrier orders
+            // and flushes but leaves each resource's declared accesses as they were.
+            let Some(declared) = self.declared.get(&(ctx.queue, t.resource)).map(|d| d.0) else {
+                continue;
             };
-            let Some(declared) = latest else { continue };
             if declared.is_empty() || (declared != Access::NO_ACCESS && declared.contains(t.access))
             {
                 continue;

@@ -37,7 +37,6 @@ struct Acc {
     pass: usize,
     queue: QueueId,
     stages: Sync,
-    access: Access,
     write: bool,
     /// A layout transition (a barrier), not output-merger work.
     barrier: bool,
@@ -360,7 +359,6 @@ impl Track {
             pass,
             queue: q,
             stages: before,
-            access,
             write: true,
             barrier: true,
         };
@@ -590,7 +588,6 @@ fn walk_copy(
             pass: v,
             queue: q,
             stages: u.stages,
-            access: u.access,
             write: u.write,
             barrier: false,
         };
