@@ -1,0 +1,37 @@
+//! Every scene directly in `scenes/` validates clean for 300 frames under every barrier
+//! strategy, with async compute on and off, and with every rotation strategy (issue 5).
+
+use fastframe::Runtime;
+use fastframe::model::{BarrierMode, Rotation};
+
+#[test]
+fn every_bundled_scene_validates_clean_in_every_configuration() {
+    let mut scenes: Vec<_> = std::fs::read_dir("scenes")
+        .expect("scenes/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    scenes.sort();
+    assert!(scenes.len() >= 6, "{scenes:?}");
+    for scene in &scenes {
+        for barriers in [BarrierMode::Enhanced, BarrierMode::Conservative] {
+            for async_compute in [true, false] {
+                for rotation in Rotation::ALL {
+                    let mut rt = Runtime::from_scene(scene).expect("bundled scene loads");
+                    rt.set_validation(true);
+                    {
+                        let mut s = rt.settings_mut();
+                        s.barriers = barriers;
+                        s.async_compute = async_compute;
+                        s.rotation = Some(rotation);
+                    }
+                    let result = rt.run(300);
+                    let what = format!("{} {barriers:?} async={async_compute} {rotation:?}", scene.display());
+                    assert!(result.is_ok(), "{what}: {:?}", result.err());
+                    let diags: Vec<String> = rt.diagnostics().iter().take(5).map(|d| d.to_string()).collect();
+                    assert!(diags.is_empty(), "{what}:\n{}", diags.join("\n"));
+                }
+            }
+        }
+    }
+}
