@@ -77,7 +77,7 @@ pub fn present_frame(
             cmds.push(Command::Barrier(group));
         }
         cmds.push(Command::Present(gpu.key));
-        super::submit::count_sync(&mut stats, &cmds);
+        super::submit::count_sync(&mut stats, &device, QueueId::Graphics, &cmds);
         validator.observe(&device, QueueId::Graphics, frame.0, label, &cmds);
         if let Err(source) = device.submit(QueueId::Graphics, frame.0, label, cmds, clock.cpu_ns) {
             fatal.set(RuntimeError::Device {
@@ -103,7 +103,7 @@ pub fn present_frame(
             fence,
             kickoff: true,
         }];
-        super::submit::count_sync(&mut stats, &cmds);
+        super::submit::count_sync(&mut stats, &device, q, &cmds);
         validator.observe(&device, q, frame.0, end_label, &cmds);
         if let Err(source) = device.submit(q, frame.0, end_label, cmds, clock.cpu_ns) {
             fatal.set(RuntimeError::Device {

@@ -79,7 +79,7 @@ impl Sink<'_> {
             return Ok(());
         }
         let commands = std::mem::take(batch);
-        super::submit::count_sync(self.stats, &commands);
+        super::submit::count_sync(self.stats, device, queue, &commands);
         self.validator
             .observe(device, queue, self.frame, label, &commands);
         (device.submit(queue, self.frame, label, commands, self.cpu_ns)).map_err(|source| {

@@ -14,10 +14,11 @@ use crate::report::RunStats;
 use crate::validate::Validator;
 
 /// Count what a stream does to synchronisation, for the run summary.
-pub fn count_sync(stats: &mut RunStats, commands: &[Command]) {
+pub fn count_sync(stats: &mut RunStats, device: &Device, queue: QueueId, commands: &[Command]) {
     for c in commands {
         match c {
             Command::Barrier(g) => {
+                stats.hardware.absorb(device, queue, g);
                 stats.barrier_calls += 1;
                 stats.barriers += g.len() as u64;
             }
@@ -107,7 +108,7 @@ pub fn submit_passes(
                 &mut seen,
             );
         }
-        count_sync(&mut stats, &commands);
+        count_sync(&mut stats, &device, p.queue, &commands);
         validator.observe(&device, p.queue, frame.0, p.label, &commands);
         if let Err(source) = device.submit(p.queue, frame.0, p.label, commands, clock.cpu_ns) {
             fatal.set(RuntimeError::Device {

@@ -38,6 +38,15 @@ const KEYS: &[&str] = &[
     "sync.fence_waits",
     "sync.kickoffs",
     "sync.waits_on_present",
+    "sync.partial_flushes.vs",
+    "sync.partial_flushes.ps",
+    "sync.partial_flushes.cs",
+    "sync.partial_flushes.idle",
+    "sync.cache_writebacks",
+    "sync.cache_invalidations",
+    "sync.decompressions",
+    "sync.discards",
+    "sync.split_barriers",
     "swap_chain.presents",
     "swap_chain.rotations",
     "lifetime.releases_requested",
@@ -198,4 +207,26 @@ fn overrides_change_the_run() {
         ]);
         assert!(out.status.success(), "{r}");
     }
+}
+
+#[test]
+fn enhanced_barriers_flush_less_than_the_conservative_baseline() {
+    let run = |mode: &str| {
+        json_of(&fastframe(&[
+            "run",
+            "scenes/deferred.ron",
+            "--frames",
+            "60",
+            "--json",
+            "--barriers",
+            mode,
+        ]))
+    };
+    let (e, c) = (run("enhanced"), run("conservative"));
+    let n = |v: &Value, k: &str| lookup(v, k).and_then(Value::as_u64).unwrap();
+    assert!(n(&e, "sync.partial_flushes.idle") < n(&c, "sync.partial_flushes.idle"));
+    assert!(n(&e, "sync.cache_invalidations") < n(&c, "sync.cache_invalidations"));
+    assert!(n(&e, "sync.cache_writebacks") < n(&c, "sync.cache_writebacks"));
+    // Transients are activated with DISCARD in both (EB-5).
+    assert!(n(&e, "sync.discards") > 0);
 }

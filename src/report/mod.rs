@@ -4,9 +4,11 @@ mod frames;
 mod graphviz;
 mod stats;
 mod summary;
+mod sync_counts;
 pub mod tracy;
 
 pub use frames::{FrameBook, FrameGpu, Intervals, family_index};
 pub use graphviz::to_dot;
 pub use stats::{Distribution, FAMILIES, RunStats, StallTotals};
 pub use summary::{GpuFrames, Summary};
+pub use sync_counts::SyncCounts;

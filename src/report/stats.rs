@@ -40,6 +40,8 @@ pub struct StallTotals {
 /// Everything a run counts. Totals over the run unless a name says otherwise.
 #[derive(Resource, Clone, Debug, Default)]
 pub struct RunStats {
+    /// What the submitted barriers asked of the hardware (EB-2..EB-5).
+    pub hardware: super::SyncCounts,
     pub frames: u64,
     /// Barrier calls and individual barriers in them.
     pub barrier_calls: u64,
@@ -131,15 +133,7 @@ impl RunStats {
             self.frame_gpu.resize(f + 1, FrameGpu::default());
         }
         // A frame closed twice (a record later than any frame in flight) adds up.
-        let g = book.close();
-        let slot = &mut self.frame_gpu[f];
-        slot.work_ns += g.work_ns;
-        slot.critical_ns = slot.critical_ns.max(g.critical_ns);
-        slot.busiest_ns += g.busiest_ns;
-        slot.overlap_ns += g.overlap_ns;
-        for i in 0..3 {
-            slot.busy_ns[i] += g.busy_ns[i];
-        }
+        self.frame_gpu[f].merge(&book.close());
     }
 
     /// Every frame's GPU numbers, open frames included (frames with no command left out).
@@ -150,15 +144,7 @@ impl RunStats {
             if all.len() <= f {
                 all.resize(f + 1, FrameGpu::default());
             }
-            let g = book.close();
-            let slot = &mut all[f];
-            slot.work_ns += g.work_ns;
-            slot.critical_ns = slot.critical_ns.max(g.critical_ns);
-            slot.busiest_ns += g.busiest_ns;
-            slot.overlap_ns += g.overlap_ns;
-            for i in 0..3 {
-                slot.busy_ns[i] += g.busy_ns[i];
-            }
+            all[f].merge(&book.close());
         }
         all.retain(|g| g.work_ns > 0);
         all
@@ -168,8 +154,8 @@ impl RunStats {
     pub fn busy_ns(&self) -> [u64; 3] {
         let mut out = [0; 3];
         for g in self.frames_gpu() {
-            for i in 0..3 {
-                out[i] += g.busy_ns[i];
+            for (o, b) in out.iter_mut().zip(g.busy_ns) {
+                *o += b;
             }
         }
         out

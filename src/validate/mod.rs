@@ -25,6 +25,7 @@ mod stream;
 mod sync;
 mod touches;
 
+pub use barriers::{queue_type, resource_info};
 pub use diagnostic::{Diagnostic, Severity};
 pub use hazard::{Hazard, HazardKind, HazardTracker, Touch};
 pub use stream::Validator;
