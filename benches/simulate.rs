@@ -121,7 +121,7 @@ fn simulate(c: &mut Criterion) {
                         d.run_until_idle();
                         black_box(d.drain_executed().len())
                     },
-                    BatchSize::LargeInput,
+                    BatchSize::PerIteration,
                 )
             },
         );

@@ -26,9 +26,17 @@ fn every_bundled_scene_validates_clean_in_every_configuration() {
                         s.rotation = Some(rotation);
                     }
                     let result = rt.run(300);
-                    let what = format!("{} {barriers:?} async={async_compute} {rotation:?}", scene.display());
+                    let what = format!(
+                        "{} {barriers:?} async={async_compute} {rotation:?}",
+                        scene.display()
+                    );
                     assert!(result.is_ok(), "{what}: {:?}", result.err());
-                    let diags: Vec<String> = rt.diagnostics().iter().take(5).map(|d| d.to_string()).collect();
+                    let diags: Vec<String> = rt
+                        .diagnostics()
+                        .iter()
+                        .take(5)
+                        .map(|d| d.to_string())
+                        .collect();
                     assert!(diags.is_empty(), "{what}:\n{}", diags.join("\n"));
                 }
             }

@@ -536,4 +536,68 @@ fn the_simulation_is_deterministic_across_runs_and_builds() {
     assert_eq!(digest(&x), GOLDEN, "digest {:#x}", digest(&x));
 }
 
-const GOLDEN: u64 = 0xfbb8_2592_276e_daa2;
+const GOLDEN: u64 = 0xe200_1d59_c4bf_da02;
+
+fn deferred_with(settings: &str, timeline: &str) -> String {
+    let text = std::fs::read_to_string("scenes/deferred.ron").expect("bundled scene");
+    text.replace("settings: (", &format!("settings: ({settings}"))
+        .replace("timeline: [", &format!("timeline: [\n        {timeline}"))
+}
+
+#[test]
+fn a_scene_suspends_and_resumes_on_its_timeline() {
+    let text = deferred_with("", "(frame: 5, event: Suspend(frames: 30)),");
+    // The event survives a save and a load (the scene format round-trips).
+    let mut world = bevy_ecs::world::World::new();
+    fastframe::scene::load_str(&text, "suspend.ron", &mut world).expect("loads");
+    let saved = fastframe::scene::to_ron(&fastframe::scene::save(&world));
+    assert!(saved.contains("Suspend(frames: 30)"), "{saved}");
+    let mut rt = Runtime::from_str(&text, "suspend.ron").expect("loads");
+    rt.world
+        .resource_mut::<fastframe::report::RunStats>()
+        .keep_timeline = true;
+    rt.run(10).expect("runs");
+    let s = rt.summary();
+    let tl = &s.stats.timeline;
+    let suspend = tl.iter().find(|x| x.name == "Suspend").expect("suspended");
+    let resume = tl.iter().find(|x| x.name == "Resume").expect("resumed");
+    // Resume waited for the CPU, which was away for 30 refreshes (the GPU was a frame or two
+    // behind when Suspend reached it).
+    let vsync = rt.device().profile.vsync_period_ns;
+    assert_eq!(resume.stall, Stall::Submit);
+    assert!(resume.start_ns > suspend.end_ns + 25 * vsync);
+    // CC-8: nothing was issued on compute or DMA while suspended...
+    let locked = |x: &&Executed| {
+        !matches!(x.queue, QueueId::Graphics)
+            && x.issue_ns > suspend.issue_ns
+            && x.issue_ns < resume.start_ns
+    };
+    assert_eq!(tl.iter().filter(locked).count(), 0);
+    // ... and frames went on afterwards, each setting its state again (FS-11, FS-12).
+    assert!(tl.iter().any(|x| x.frame == 9 && x.name == "Dispatch"));
+}
+
+#[test]
+fn profiles_are_chosen_by_name_and_unknown_names_are_refused() {
+    let text = deferred_with("profile: \"console-2013\", ", "");
+    let mut rt = Runtime::from_str(&text, "old.ron").expect("loads");
+    rt.run(2).expect("runs");
+    assert_eq!(rt.device().profile.compute_units, 12);
+    assert_eq!(rt.summary().to_json()["gpu"]["profile"], "console-2013");
+    let text = deferred_with("profile: \"console-2031\", ", "");
+    let err = Runtime::from_str(&text, "new.ron")
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(
+        err.contains("unknown device profile \"console-2031\""),
+        "{err}"
+    );
+    assert!(err.contains("console-2013, console-2020"), "{err}");
+    let text = deferred_with("", "").replace("compute_cu_limit: 52", "compute_cu_limit: 0");
+    let err = Runtime::from_str(&text, "narrow.ron")
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(err.contains("compute_cu_limit must be 1 to 256"), "{err}");
+}

@@ -93,6 +93,18 @@ pub struct FrameGpu {
 }
 
 impl FrameGpu {
+    /// Fold in more of the same frame (a book closed twice): times add up, the critical path
+    /// is the longer one.
+    pub fn merge(&mut self, g: &FrameGpu) {
+        self.work_ns += g.work_ns;
+        self.critical_ns = self.critical_ns.max(g.critical_ns);
+        self.busiest_ns += g.busiest_ns;
+        self.overlap_ns += g.overlap_ns;
+        for (a, b) in self.busy_ns.iter_mut().zip(g.busy_ns) {
+            *a += b;
+        }
+    }
+
     /// max(critical path, busiest queue).
     pub fn lower_bound_ns(&self) -> u64 {
         self.critical_ns.max(self.busiest_ns)

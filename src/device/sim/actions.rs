@@ -128,10 +128,7 @@ impl Gpu {
     pub(super) fn complete_actions(&mut self, qi: usize) -> bool {
         let now = self.now;
         let mut moved = false;
-        loop {
-            let Some(a) = self.queues[qi].actions.front() else {
-                break;
-            };
+        while let Some(a) = self.queues[qi].actions.front() {
             if a.drained.is_none() {
                 if !self.queues[qi].drain_check {
                     break;
@@ -148,7 +145,7 @@ impl Gpu {
                 let (cache, decompress) = a.costs();
                 a.drained = Some(now);
                 a.path.absorb(release);
-                a.done_at = Some(now.max(a.parse_end) + cache + decompress);
+                a.done_at = Some(now.max(a.parse_end).saturating_add(cache + decompress));
             }
             let q = &mut self.queues[qi];
             if q.actions

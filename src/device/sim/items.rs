@@ -46,13 +46,16 @@ pub(crate) struct Item {
     /// When its shading work is done at the current share (`u64::MAX`: starved).
     pub work_done: u64,
     pub floor_end: u64,
+    /// How long it takes alone on the GPU, at the widest share its queue allows: what it adds
+    /// to the critical path (the path ignores contention, so efficiency shows it).
+    pub solo_ns: u64,
     pub path_start: Path,
 }
 
 impl Item {
     /// Shading work left at `now`.
     pub fn rem(&self, now: u64) -> u64 {
-        let done = self.rate as u64 * now.saturating_sub(self.t_at);
+        let done = (self.rate as u64).saturating_mul(now.saturating_sub(self.t_at));
         self.rem_at.saturating_sub(done)
     }
 
@@ -142,14 +145,17 @@ impl Gpu {
             return false;
         }
         let release = q.release_path;
+        let width = (q.cu_limit.min(profile.capacity_mcu()) as u64).max(1);
         let it = &mut self.items[slot as usize];
+        let widest = (it.w.cap as u64).min(width).max(1);
+        it.solo_ns = it.w.floor_ns.max(it.w.work.div_ceil(widest));
         it.launched = true;
         it.launch = now;
         it.rem_at = it.w.work;
         it.t_at = now;
         it.rate = 0;
         it.work_done = if it.rem_at > 0 { u64::MAX } else { now };
-        it.floor_end = now + it.w.floor_ns;
+        it.floor_end = now.saturating_add(it.w.floor_ns);
         it.path_start = if now > it.issue {
             Path::after(it.meta.frame, &[it.path_in, release], 0)
         } else {
@@ -250,7 +256,7 @@ impl Gpu {
         let frame = it.meta.frame;
         let path = Path {
             frame,
-            ns: it.path_start.within(frame) + (now - it.launch),
+            ns: it.path_start.within(frame) + it.solo_ns,
         };
         let q = &mut self.queues[qi];
         q.drain_check = true;

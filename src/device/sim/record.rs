@@ -8,9 +8,11 @@
 //!
 //! A record also carries the length of the frame's critical path up to its end: the longest
 //! chain of commands, each waiting for the one before (front-end order, a drain, a block, a
-//! fence), counting only what each command does itself (its work, its cache and compression
-//! work, its front-end slot), never time spent waiting. Chains start fresh at a frame
-//! boundary. The longest path over a frame's records is that frame's critical path.
+//! fence, a serialised stream), counting only what each command does itself (a work item as
+//! long as it would take alone on the GPU, a barrier's cache and compression work, a
+//! front-end slot), never time spent waiting or slowed down by other queues. Chains start
+//! fresh at a frame boundary. The longest path over a frame's records is that frame's
+//! critical path: no schedule of the same command streams on the same GPU finishes sooner.
 
 use super::super::QueueId;
 

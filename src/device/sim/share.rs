@@ -124,7 +124,7 @@ impl Gpu {
                     } else if it.rate == 0 {
                         u64::MAX
                     } else {
-                        now + it.rem_at.div_ceil(it.rate as u64)
+                        now.saturating_add(it.rem_at.div_ceil(it.rate as u64))
                     };
                 }
                 if changed {

@@ -1,0 +1,143 @@
+//! Read phases: a texture's consecutive reads share one layout, chosen so every reader's
+//! queue can use it and compression survives where it can (barrier-spec A5, A6, EB-4).
+
+use bevy_ecs::prelude::*;
+
+use crate::barrier::*;
+use crate::device::QueueId;
+use crate::plan::CompiledGraph;
+
+/// One resource's use in one pass (several uses of a resource by one pass are merged).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ResUse {
+    pub(super) pass: usize,
+    pub(super) queue: QueueId,
+    pub(super) stages: Sync,
+    pub(super) access: Access,
+    pub(super) write: bool,
+    pub(super) layout: Option<Layout>,
+    /// A read in a read phase that spans several queues.
+    pub(super) shared: bool,
+}
+
+/// The layout a read phase (consecutive reads of a texture) uses: one every reader's queue
+/// can use and whose accesses cover the phase (barrier-spec A5, A6), preferring layouts that
+/// keep compression on the graphics engine (EB-4).
+pub(super) fn read_layout(uses: &[&ResUse], compressible: bool) -> Option<Layout> {
+    let access = uses.iter().fold(Access::empty(), |a, u| a | u.access);
+    let on = |f: fn(&QueueId) -> bool| uses.iter().any(|u| f(&u.queue));
+    let dma = on(|q| matches!(q, QueueId::Dma { .. }));
+    let compute = on(|q| matches!(q, QueueId::Compute { .. }));
+    let graphics = on(|q| *q == QueueId::Graphics);
+    use Layout as L;
+    let candidates: &[Layout] = if dma {
+        &[L::Common]
+    } else if compute && graphics {
+        &[
+            L::ShaderResource,
+            L::CopySource,
+            L::GenericRead,
+            L::DirectQueueGenericReadComputeQueueAccessible,
+            L::Common,
+        ]
+    } else if compute {
+        &[L::ShaderResource, L::CopySource, L::GenericRead, L::Common]
+    } else if compressible {
+        &[
+            L::DepthStencilRead,
+            L::DirectQueueShaderResource,
+            L::CopySource,
+            L::DirectQueueGenericRead,
+            L::GenericRead,
+            L::Common,
+        ]
+    } else {
+        &[
+            L::DepthStencilRead,
+            L::ShaderResource,
+            L::CopySource,
+            L::GenericRead,
+            L::DirectQueueGenericRead,
+            L::Common,
+        ]
+    };
+    candidates
+        .iter()
+        .copied()
+        .find(|l| layout_allows(*l).contains(access))
+}
+
+/// Merge a resource's uses per pass and give texture reads their read-phase layout.
+pub(super) fn resource_uses(
+    graph: &CompiledGraph,
+    resource: Entity,
+    compressible: bool,
+) -> Result<Vec<ResUse>, String> {
+    let mut out: Vec<ResUse> = Vec::new();
+    for (i, p) in graph.passes.iter().enumerate() {
+        for u in p.uses.iter().filter(|u| u.resource == resource) {
+            let (stages, access, write) =
+                (u.stages.expand(), u.access.access(), u.access.is_write());
+            match out.last_mut().filter(|x| x.pass == i) {
+                Some(x) => {
+                    x.stages |= stages;
+                    x.access |= access;
+                    x.write |= write;
+                    if write {
+                        x.layout = u.layout;
+                    }
+                }
+                None => out.push(ResUse {
+                    pass: i,
+                    queue: p.queue,
+                    stages,
+                    access,
+                    write,
+                    layout: u.layout,
+                    shared: false,
+                }),
+            }
+        }
+    }
+    if out.iter().any(|u| u.layout.is_some()) {
+        let mut start = 0;
+        while start < out.len() {
+            if out[start].write {
+                start += 1;
+                continue;
+            }
+            let end = (start..out.len())
+                .find(|&j| out[j].write)
+                .unwrap_or(out.len());
+            let phase: Vec<&ResUse> = out[start..end].iter().collect();
+            // Keep the writer's layout when it already serves every read of the phase on the
+            // writer's queue (depth read through a read-only view in DEPTH_STENCIL_WRITE):
+            // no transition at all.
+            let access = phase.iter().fold(Access::empty(), |a, u| a | u.access);
+            let writer = start.checked_sub(1).map(|w| out[w]);
+            // Also when several queues read it: no transition means none to order among them
+            // (a DMA writer's COMMON serves shader reads on every queue).
+            let shared = phase.iter().any(|u| u.queue != phase[0].queue);
+            let keep = writer.and_then(|w| w.layout).filter(|l| {
+                let here = phase
+                    .iter()
+                    .all(|u| Some(u.queue) == writer.map(|w| w.queue));
+                let everywhere = phase
+                    .iter()
+                    .all(|u| crate::systems::barriers::queue_type(u.queue).allows_layout(*l));
+                layout_allows(*l).contains(access) && (here || (shared && everywhere))
+            });
+            let layout = keep.or_else(|| read_layout(&phase, compressible)).ok_or_else(|| {
+                let names: Vec<&str> = phase.iter().map(|u| graph.passes[u.pass].name.as_str()).collect();
+                format!("passes {} read one texture in ways no single layout allows at once (barrier-spec A6)", names.join(", "))
+            })?;
+            let shared = out[start..end].iter().any(|u| u.queue != out[start].queue);
+            for u in &mut out[start..end] {
+                u.layout = Some(layout);
+                u.shared = shared;
+            }
+            start = end;
+        }
+    }
+    Ok(out)
+}

@@ -1,0 +1,222 @@
+//! One copy of the frame, one resource: the barrier decisions at each use.
+
+use bevy_ecs::prelude::*;
+
+use super::phases::ResUse;
+use super::track::{Acc, Track};
+use super::{Walk, barrier};
+use crate::barrier::*;
+use crate::plan::CompiledGraph;
+use crate::systems::barriers::can_transition;
+
+/// Walk one resource's uses of one copy of the frame.
+pub(super) fn walk_copy(
+    w: &mut Walk,
+    e: Entity,
+    uses: &[ResUse],
+    copy: usize,
+    t: &mut Track,
+    graph: &CompiledGraph,
+) -> Result<(), String> {
+    for u in uses {
+        let v = copy * w.n + u.pass;
+        let q = u.queue;
+        let want = if t.texture {
+            u.layout.unwrap_or(Layout::Common)
+        } else {
+            Layout::Undefined
+        };
+        // Activating a transient discards its contents: nothing to write back or acquire.
+        let discard = t.texture && t.layout == Layout::Undefined;
+        // A read phase shared by several queues changes layout once, at the end of the writer's
+        // pass, which every reader is fenced or queued after.
+        if let Some(wr) = t.last_write.filter(|wr| {
+            u.shared
+                && !u.write
+                && !wr.barrier
+                && t.layout != want
+                && can_transition(wr.queue, t.layout, want)
+        }) {
+            let (sb, ab) = t.before(wr.queue, wr.stages);
+            w.push(
+                wr.pass,
+                true,
+                barrier(
+                    e,
+                    t.texture,
+                    sb,
+                    Sync::NONE,
+                    ab,
+                    Access::NO_ACCESS,
+                    t.layout,
+                    want,
+                ),
+            );
+            t.issued(wr.queue, Sync::NONE, Access::NO_ACCESS);
+            t.transitioned(wr.pass, wr.queue, sb, Sync::NONE, Access::NO_ACCESS);
+            t.layout = want;
+        }
+        let mut acquire = false;
+        if let Some(wr) = t.last_write.filter(|wr| wr.queue != q && !discard) {
+            if !t.written_back {
+                // The producer writes its caches back at the end of its pass (EB-3), and moves
+                // the layout if the consumer's queue cannot (barrier-spec A5).
+                let to = if t.texture
+                    && !can_transition(q, t.layout, want)
+                    && can_transition(wr.queue, t.layout, want)
+                {
+                    want
+                } else {
+                    t.layout
+                };
+                let (sb, ab) = t.before(wr.queue, wr.stages);
+                w.push(
+                    wr.pass,
+                    true,
+                    barrier(
+                        e,
+                        t.texture,
+                        sb,
+                        Sync::NONE,
+                        ab,
+                        Access::NO_ACCESS,
+                        t.layout,
+                        to,
+                    ),
+                );
+                t.issued(wr.queue, Sync::NONE, Access::NO_ACCESS);
+                t.written_back = true;
+                if to != t.layout {
+                    t.transitioned(wr.pass, wr.queue, sb, Sync::NONE, Access::NO_ACCESS);
+                }
+                t.layout = to;
+            }
+            // Writes need no invalidation, only the fence compile plans; across queues the
+            // fence orders every stage, so one acquire per queue makes the write visible.
+            acquire = !u.write && !t.covered.iter().any(|c| c.0 == q && !c.2.is_empty());
+        }
+        // A read on the writer's own queue needs the write ordered before its stages and
+        // visible to its access; an earlier barrier may have covered other stages only.
+        let raster = |s: Sync| s == Sync::RENDER_TARGET || s == Sync::DEPTH_STENCIL;
+        let uncovered_read = !u.write
+            && t.last_write.is_some_and(|wr| {
+                wr.queue == q && !(raster(u.stages) && wr.stages == u.stages && !wr.barrier)
+            })
+            && !t.covers(q, u.stages, u.access);
+        if t.texture && t.layout != want && !can_transition(q, t.layout, want) {
+            // Nobody wrote; let the last queue that touched it move it, after its use.
+            let last = t
+                .pending
+                .iter()
+                .rev()
+                .find(|a| can_transition(a.queue, t.layout, want))
+                .copied();
+            match last {
+                Some(a) => {
+                    let (sb, ab) = t.before(a.queue, a.stages);
+                    w.push(
+                        a.pass,
+                        true,
+                        barrier(
+                            e,
+                            true,
+                            sb,
+                            Sync::NONE,
+                            ab,
+                            Access::NO_ACCESS,
+                            t.layout,
+                            want,
+                        ),
+                    );
+                    t.issued(a.queue, Sync::NONE, Access::NO_ACCESS);
+                    t.transitioned(a.pass, a.queue, sb, Sync::NONE, Access::NO_ACCESS);
+                    t.layout = want;
+                }
+                None if want == Layout::Common && t.layout == Layout::Undefined => t.layout = want,
+                None => {
+                    return Err(format!(
+                        "pass {} on {q} needs {} but the texture is in {} and no queue that touched it can move it (barrier-spec A5)",
+                        graph.passes[u.pass].name,
+                        want.spec_name(),
+                        t.layout.spec_name()
+                    ));
+                }
+            }
+        }
+        // Same-queue accesses a round trip of fences already completed need no barrier to be
+        // ordered before a write (reads still need their caches made visible below).
+        let complete = graph.passes[u.pass]
+            .own_complete
+            .map(|k| copy as i64 * w.n as i64 + k);
+        let done = |a: &Acc| complete.is_some_and(|k| (a.pass as i64) <= k);
+        let same: Vec<Acc> = t
+            .pending
+            .iter()
+            .copied()
+            .filter(|a| a.queue == q && !(u.write && done(a)))
+            .collect();
+        // Output-merger work on one target is ordered in API order (clears, draws, resolves):
+        // consecutive render-target or depth accesses need no barrier between them.
+        let conflict = uncovered_read
+            || (u.write
+                && same
+                    .iter()
+                    .any(|a| !(raster(u.stages) && a.stages == u.stages)));
+        let relayout = t.texture && t.layout != want;
+        // The first frame of a plan knows nothing of what came before: every first access on
+        // a queue gets a barrier (EB-8a: no barrier-free first access).
+        let unknown = t.history_unknown && !t.last_after.iter().any(|x| x.0 == q);
+        // The last barrier on this queue declared which accesses may follow it (AccessAfter);
+        // any other access needs a new one (A9).
+        let undeclared = t.declared.iter().any(|x| {
+            x.0 == q && !x.1.is_empty() && (x.1 == Access::NO_ACCESS || !x.1.contains(u.access))
+        });
+        if conflict || relayout || acquire || unknown || undeclared {
+            let mut reach = same.iter().fold(Sync::NONE, |s, x| s | x.stages);
+            if uncovered_read && let Some(wr) = t.last_write {
+                reach |= wr.stages;
+            }
+            let (sb, ab) = t.before(q, reach);
+            let (lb, la) = if t.texture {
+                (t.layout, want)
+            } else {
+                (Layout::Undefined, Layout::Undefined)
+            };
+            w.push(
+                v,
+                false,
+                barrier(e, t.texture, sb, u.stages, ab, u.access, lb, la),
+            );
+            t.issued(q, u.stages, u.access);
+            if same.iter().any(|a| a.write) {
+                t.written_back = true;
+            }
+            t.pending.retain(|a| a.queue != q);
+            t.cover(q, u.stages, u.access);
+            if lb != la {
+                t.transitioned(v, q, sb, u.stages, u.access);
+            }
+        }
+        if t.texture {
+            t.layout = want;
+        }
+        let acc = Acc {
+            pass: v,
+            queue: q,
+            stages: u.stages,
+            write: u.write,
+            barrier: false,
+        };
+        t.accessed(q, u.stages, u.access);
+        if u.write {
+            // Everything before is ordered before this write: by the barrier on this queue,
+            // by fences on the others (compile plans those).
+            t.pending.clear();
+            t.last_write = Some(acc);
+            t.written_back = false;
+            t.covered.clear();
+        }
+        t.pending.push(acc);
+    }
+    Ok(())
+}
