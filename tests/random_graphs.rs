@@ -77,7 +77,7 @@ fn scene(seed: u64) -> String {
         // One write.
         let writable: Vec<usize> = (0..nres)
             .filter(|&r| phase[r] != Phase::Frozen)
-                        .filter(|&r| !matches!((queue, kinds[r]), ("Compute" | "Copy", Kind::Depth)))
+            .filter(|&r| !matches!((queue, kinds[r]), ("Compute" | "Copy", Kind::Depth)))
             .collect();
         if let Some(&w) = writable.get(rng.below(writable.len().max(1))) {
             let access = match (queue, kinds[w]) {

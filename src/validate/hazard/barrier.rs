@@ -1,0 +1,156 @@
+//! Barriers in the happens-before model: how a barrier extends ordering and visibility of
+//! earlier accesses, and layout transitions as read-modify-writes (barrier-spec D).
+
+use super::*;
+
+impl HazardTracker {
+    /// Apply a barrier group on `at.queue`: extend ordering and visibility of earlier
+    /// accesses, and check layout transitions as read-modify-writes.
+    pub fn barrier(&mut self, at: At, group: &BarrierGroup<ObjectKey>) -> Vec<Hazard> {
+        let q = at.queue.index();
+        let clock = self.clocks[q];
+        let apply = |r: &mut Record, before: Sync, after: Sync, ab: Access, aa: Access| {
+            if r.queue != q {
+                // A consumer's barrier after the fence invalidates its caches for the write.
+                if r.write && clock[r.queue] > r.pos && aa != Access::NO_ACCESS {
+                    r.visible_on |= 1 << q;
+                }
+                return;
+            }
+            let before = before.expand();
+            if r.chained.contains(Sync::ALL.expand())
+                || r.stages.union(r.chained).intersects(before)
+            {
+                r.chained |= after.expand();
+                // AccessBefore COMMON stands for every write (barrier-spec A1).
+                let writes_back = ab.is_empty() || ab.contains(r.access);
+                if r.write && writes_back && ab != Access::NO_ACCESS {
+                    r.written_back = true;
+                }
+                // Once written back, any later barrier that reaches the write invalidates the
+                // caches its AccessAfter names (COMMON: all of them).
+                if r.write && r.written_back && aa != Access::NO_ACCESS {
+                    if aa.is_empty() {
+                        r.visible_all = true;
+                    } else {
+                        r.visible |= aa;
+                    }
+                }
+            }
+        };
+        for g in &group.global {
+            for state in self.resources.values_mut() {
+                for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
+                    apply(
+                        r,
+                        g.sync_before,
+                        g.sync_after,
+                        g.access_before,
+                        g.access_after,
+                    );
+                }
+            }
+        }
+        for b in &group.buffers {
+            if let Some(state) = self.resources.get_mut(&b.resource) {
+                for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
+                    apply(
+                        r,
+                        b.sync_before,
+                        b.sync_after,
+                        b.access_before,
+                        b.access_after,
+                    );
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for t in &group.textures {
+            if let Some(state) = self.resources.get_mut(&t.resource) {
+                for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
+                    apply(
+                        r,
+                        t.sync_before,
+                        t.sync_after,
+                        t.access_before,
+                        t.access_after,
+                    );
+                }
+            }
+            if t.layout_before != t.layout_after {
+                // The transition itself writes the texture between the two scopes: it must be
+                // ordered after everything before, and everything after waits on its scope.
+                let touch = Touch {
+                    resource: t.resource,
+                    access: t.access_after,
+                    stages: t.sync_before,
+                    write: true,
+                };
+                // Even a DISCARD activation writes (metadata) and must wait for earlier users.
+                out.append(&mut self.check_only(q, &touch));
+                let pos = self.advance(q);
+                let state = self.resources.entry(t.resource).or_default();
+                state.reads.clear();
+                state.write = Some(Record {
+                    queue: q,
+                    pos,
+                    stages: t.sync_before.expand(),
+                    access: t.access_after,
+                    write: true,
+                    chained: t.sync_after.expand(),
+                    visible: t.access_after,
+                    visible_all: t.access_after.is_empty(),
+                    transition: true,
+                    written_back: true,
+                    visible_on: 0,
+                    label: at.label,
+                    frame: at.frame,
+                });
+            }
+        }
+        out
+    }
+
+    /// Hazards `touch` would have against earlier accesses, where "ordered" for a barrier
+    /// means its SyncBefore reaches them (same queue) or a fence does (other queues).
+    fn check_only(&self, q: usize, touch: &Touch) -> Vec<Hazard> {
+        let Some(state) = self.resources.get(&touch.resource) else {
+            return Vec::new();
+        };
+        let before = touch.stages.expand();
+        let reached = |r: &Record| {
+            if r.queue == q {
+                self.completed[q] > r.pos
+                    || r.chained.contains(Sync::ALL.expand())
+                    || r.stages.union(r.chained).intersects(before)
+            } else {
+                self.clocks[q][r.queue] > r.pos
+            }
+        };
+        state
+            .write
+            .iter()
+            .chain(state.reads.iter())
+            .filter_map(|r| {
+                let kind = match (reached(r), r.queue == q, r.write) {
+                    // Another queue's write must be written back before the transition rewrites
+                    // the memory (FS-2).
+                    (true, false, true) if !r.written_back => HazardKind::WriteNotVisible,
+                    (true, ..) => return None,
+                    (false, true, true) => HazardKind::WriteAfterWrite,
+                    (false, true, false) => HazardKind::WriteAfterRead,
+                    (false, false, true) => HazardKind::WriteRacingWrite,
+                    (false, false, false) => HazardKind::WriteRacingRead,
+                };
+                Some((r, kind))
+            })
+            .map(|(r, kind)| Hazard {
+                kind,
+                resource: touch.resource,
+                earlier_queue: QueueId::from_index(r.queue).unwrap_or_default(),
+                earlier_label: r.label,
+                earlier_frame: r.frame,
+            })
+            .collect()
+    }
+}

@@ -1,0 +1,82 @@
+//! Fences in the happens-before model (FN-2): vector clocks carried from insert to wait, round
+//! trips that complete a queue's own work, and the coverage a release needs (FS-6).
+
+use super::*;
+
+impl HazardTracker {
+    /// A fence inserted on `queue` covers everything before it there.
+    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId) {
+        let q = queue.index();
+        let pos = self.advance(q);
+        self.fences.insert(fence, self.clocks[q]);
+        let recent = &mut self.recent_fences[q];
+        recent.push((pos, fence));
+        if recent.len() > 256 {
+            recent.drain(..128);
+        }
+    }
+
+    /// FS-6: is every recorded access of `resource` covered by a fence that has passed?
+    /// Returns the first uncovered access's queue and label.
+    pub fn uncovered_use(
+        &self,
+        resource: ObjectKey,
+        passed: impl Fn(FenceId) -> bool,
+    ) -> Option<(QueueId, u32, u64)> {
+        if let Some(positions) = self.uses.get(&resource) {
+            for (q, &pos) in positions.iter().enumerate() {
+                let covered = pos == 0
+                    || self.recent_fences[q]
+                        .iter()
+                        .any(|(p, f)| *p > pos && passed(*f));
+                if !covered {
+                    return Some((QueueId::from_index(q).unwrap_or_default(), 0, 0));
+                }
+            }
+        }
+        let state = self.resources.get(&resource)?;
+        state.write.iter().chain(state.reads.iter()).find_map(|r| {
+            let covered = self.recent_fences[r.queue]
+                .iter()
+                .any(|(pos, f)| *pos > r.pos && passed(*f));
+            (!covered).then(|| {
+                (
+                    QueueId::from_index(r.queue).unwrap_or_default(),
+                    r.label,
+                    r.frame,
+                )
+            })
+        })
+    }
+
+    /// A wait on `fence`: everything the fence covers is ordered before what follows on
+    /// `queue`. Returns false when the fence was never inserted (FN-3).
+    pub fn wait_fence(&mut self, queue: QueueId, fence: FenceId) -> bool {
+        let q = queue.index();
+        self.advance(q);
+        let Some(clock) = self.fences.get(&fence).copied() else {
+            return false;
+        };
+        // The signaller knew this queue complete up to its own entry for it.
+        self.completed[q] = self.completed[q].max(clock[q]);
+        for (i, (mine, theirs)) in self.clocks[q].iter_mut().zip(clock).enumerate() {
+            if i != q {
+                *mine = (*mine).max(theirs);
+            }
+        }
+        true
+    }
+
+    /// `key` (a view or a directly bound buffer) was used by the command at the current
+    /// position of `queue`.
+    pub fn note_use(&mut self, queue: QueueId, key: ObjectKey) {
+        let q = queue.index();
+        let pos = self.clocks[q][q];
+        self.uses.entry(key).or_insert([0; QUEUE_COUNT])[q] = pos;
+    }
+
+    /// Forget a destroyed object.
+    pub fn forget(&mut self, resource: ObjectKey) {
+        self.resources.remove(&resource);
+    }
+}

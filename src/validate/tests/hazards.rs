@@ -1,0 +1,250 @@
+//! Hazards by happens-before: one stream that triggers each, one near-identical that does not.
+use super::*;
+use crate::barrier::{Access, BarrierGroup, GlobalBarrier, Sync};
+
+const CS: QueueId = QueueId::Compute { pipe: 0, index: 0 };
+
+struct H {
+    device: Device,
+    uav: ObjectKey,
+    srv: ObjectKey,
+    tex: ObjectKey,
+}
+
+/// A structured buffer read and written through views: buffers have no layout, so only
+/// ordering and visibility are at stake.
+fn setup() -> H {
+    let mut device = Device::default();
+    let b = Buffer {
+        size: 4096,
+        usage: BufferUsage::Default,
+        unordered_access: true,
+    };
+    let tex = device.create("particles", ObjectDesc::Buffer(b)).unwrap();
+    let uav = device
+        .create(
+            "hdr.uav",
+            ObjectDesc::View {
+                of: tex,
+                kind: ViewKind::Uav,
+            },
+        )
+        .unwrap();
+    let srv = device
+        .create(
+            "hdr.srv",
+            ObjectDesc::View {
+                of: tex,
+                kind: ViewKind::Srv,
+            },
+        )
+        .unwrap();
+    H {
+        device,
+        uav,
+        srv,
+        tex,
+    }
+}
+
+fn write(h: &H) -> Vec<Command> {
+    vec![
+        Command::SetPipelineState(1),
+        Command::SetResources {
+            stage: ShaderStage::Compute,
+            first_slot: 0,
+            views: vec![h.uav],
+        },
+        Command::Dispatch {
+            dispatches: 1,
+            threads: 64,
+        },
+    ]
+}
+
+fn read(h: &H) -> Vec<Command> {
+    vec![
+        Command::SetPipelineState(2),
+        Command::SetResources {
+            stage: ShaderStage::Compute,
+            first_slot: 0,
+            views: vec![h.srv],
+        },
+        Command::Dispatch {
+            dispatches: 1,
+            threads: 64,
+        },
+    ]
+}
+
+fn flush(before: Access, after: Access) -> Command {
+    let mut g = BarrierGroup::default();
+    g.global.push(GlobalBarrier {
+        sync_before: Sync::COMPUTE_SHADING,
+        sync_after: Sync::COMPUTE_SHADING,
+        access_before: before,
+        access_after: after,
+    });
+    Command::Barrier(g)
+}
+
+fn run(h: &H, submissions: &[(QueueId, Vec<Command>)]) -> Vec<&'static str> {
+    let mut v = Validator::new(true);
+    for (q, cmds) in submissions {
+        v.observe(&h.device, *q, 0, 0, cmds);
+    }
+    v.diagnostics.iter().map(|d| d.code).collect()
+}
+
+#[test]
+fn read_after_write_needs_a_barrier_on_one_queue() {
+    let h = setup();
+    assert_eq!(run(&h, &[(CS, write(&h)), (CS, read(&h))]), vec!["V0501"]);
+    let barrier = flush(Access::UNORDERED_ACCESS, Access::SHADER_RESOURCE);
+    assert!(run(&h, &[(CS, write(&h)), (CS, vec![barrier]), (CS, read(&h))]).is_empty());
+}
+
+#[test]
+fn a_barrier_that_skips_the_caches_orders_but_does_not_make_visible() {
+    let h = setup();
+    // The write is never written back (AccessBefore NO_ACCESS), so the read is ordered
+    // but sees stale memory.
+    let barrier = flush(Access::NO_ACCESS, Access::SHADER_RESOURCE);
+    assert_eq!(
+        run(&h, &[(CS, write(&h)), (CS, vec![barrier]), (CS, read(&h))]),
+        vec!["V0521"]
+    );
+}
+
+#[test]
+fn a_barrier_on_the_wrong_stages_does_not_order() {
+    let h = setup();
+    let mut g = BarrierGroup::default();
+    g.global.push(GlobalBarrier {
+        // A valid barrier (COPY is legal on a compute queue, A5) that does not reach the
+        // dispatch.
+        sync_before: Sync::COPY,
+        sync_after: Sync::COMPUTE_SHADING,
+        access_before: Access::COPY_DEST,
+        access_after: Access::SHADER_RESOURCE,
+    });
+    assert_eq!(
+        run(
+            &h,
+            &[
+                (CS, write(&h)),
+                (CS, vec![Command::Barrier(g)]),
+                (CS, read(&h))
+            ]
+        ),
+        vec!["V0501"]
+    );
+}
+
+#[test]
+fn write_after_read_and_write_after_write() {
+    let h = setup();
+    assert_eq!(run(&h, &[(CS, read(&h)), (CS, write(&h))]), vec!["V0502"]);
+    assert_eq!(run(&h, &[(CS, write(&h)), (CS, write(&h))]), vec!["V0503"]);
+    let b = flush(Access::UNORDERED_ACCESS, Access::UNORDERED_ACCESS);
+    assert!(run(&h, &[(CS, write(&h)), (CS, vec![b]), (CS, write(&h))]).is_empty());
+}
+
+#[test]
+fn across_queues_only_a_fence_orders() {
+    let mut h = setup();
+    let gfx = QueueId::Graphics;
+    let mut read_gfx = read(&h);
+    read_gfx[1] = Command::SetResources {
+        stage: ShaderStage::Compute,
+        first_slot: 0,
+        views: vec![h.srv],
+    };
+    // No fence: the read races the write.
+    assert_eq!(
+        run(&h, &[(CS, write(&h)), (gfx, read_gfx.clone())]),
+        vec!["V0511"]
+    );
+    // Fence after the write (with its caches written back), waited on before the read.
+    let f = h.device.next_fence(CS);
+    let mut producer = write(&h);
+    producer.push(flush(Access::UNORDERED_ACCESS, Access::SHADER_RESOURCE));
+    producer.push(Command::InsertFence {
+        fence: f,
+        kickoff: true,
+    });
+    let mut consumer = vec![Command::WaitFence(f)];
+    consumer.extend(read_gfx.clone());
+    // Ordered, but the consumer never invalidated its caches (FS-2).
+    assert_eq!(
+        run(&h, &[(CS, producer.clone()), (gfx, consumer)]),
+        vec!["V0521"]
+    );
+    let mut acquire = BarrierGroup::default();
+    acquire.buffers.push(crate::barrier::BufferBarrier {
+        sync_before: Sync::NONE,
+        sync_after: Sync::COMPUTE_SHADING,
+        access_before: Access::NO_ACCESS,
+        access_after: Access::SHADER_RESOURCE,
+        resource: h.tex,
+    });
+    let mut consumer = vec![Command::WaitFence(f), Command::Barrier(acquire)];
+    consumer.extend(read_gfx.clone());
+    assert!(run(&h, &[(CS, producer.clone()), (gfx, consumer)]).is_empty());
+    // The fence before the write does not cover it.
+    let g = h.device.next_fence(CS);
+    let early = vec![Command::InsertFence {
+        fence: g,
+        kickoff: true,
+    }];
+    let mut consumer = vec![Command::WaitFence(g)];
+    consumer.extend(read_gfx);
+    assert_eq!(
+        run(&h, &[(CS, early), (CS, write(&h)), (gfx, consumer)]),
+        vec!["V0511"]
+    );
+}
+
+#[test]
+fn waits_on_fences_never_inserted_are_reported() {
+    let mut h = setup();
+    let f = h.device.next_fence(CS);
+    assert_eq!(
+        run(&h, &[(QueueId::Graphics, vec![Command::WaitFence(f)])]),
+        vec!["V0601"]
+    );
+}
+
+#[test]
+fn releases_are_checked_against_fences_and_bindings() {
+    let mut h = setup();
+    let mut v = Validator::new(true);
+    let f = h.device.next_fence(CS);
+    let mut cmds = write(&h);
+    cmds.push(Command::InsertFence {
+        fence: f,
+        kickoff: true,
+    });
+    v.observe(&h.device, CS, 0, 0, &cmds);
+    h.device.submit(CS, 0, 0, cmds, 0).unwrap();
+    // Bound and not yet covered by a passed fence.
+    v.observe_release(&h.device, h.tex, 0, 0, 0);
+    let codes: Vec<_> = v.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, vec!["V0701", "V0702"]);
+    // Unbound (a present or clear-state resets bindings) and after the fence passed: clean.
+    let mut v2 = Validator::new(true);
+    let mut cmds = write(&h);
+    let g = h.device.next_fence(CS);
+    cmds.extend([
+        Command::ClearState,
+        Command::InsertFence {
+            fence: g,
+            kickoff: true,
+        },
+    ]);
+    v2.observe(&h.device, CS, 1, 0, &cmds);
+    h.device.submit(CS, 1, 0, cmds, 0).unwrap();
+    let t = h.device.wait_fence_cpu(g).unwrap();
+    v2.observe_release(&h.device, h.tex, t, 1, 0);
+    assert!(v2.diagnostics.is_empty(), "{:?}", v2.diagnostics);
+}
