@@ -40,6 +40,7 @@ impl From<RotationArg> for Rotation {
 pub enum BarriersArg {
     Enhanced,
     Conservative,
+    Legacy,
 }
 
 impl From<BarriersArg> for crate::model::BarrierMode {
@@ -47,6 +48,7 @@ impl From<BarriersArg> for crate::model::BarrierMode {
         match b {
             BarriersArg::Enhanced => crate::model::BarrierMode::Enhanced,
             BarriersArg::Conservative => crate::model::BarrierMode::Conservative,
+            BarriersArg::Legacy => crate::model::BarrierMode::Legacy,
         }
     }
 }

@@ -3,7 +3,7 @@
 
 use bevy_ecs::prelude::*;
 
-use crate::barrier::{Access, BarrierGroup, Layout, Sync};
+use crate::barrier::{Access, BarrierGroup, Layout, LegacyBarrier, Sync};
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
 
@@ -71,6 +71,12 @@ pub struct FramePlan {
     pub start: Vec<(Entity, Layout, Access)>,
     /// Layout and access each texture is left in at the end of the frame.
     pub end: Vec<(Entity, Layout, Access)>,
+    /// With the `legacy` strategy: legacy barriers before and after each pass, which the
+    /// driver translates when the pass is recorded (EB-10).
+    pub legacy_before: Vec<Vec<LegacyBarrier<Entity>>>,
+    pub legacy_after: Vec<Vec<LegacyBarrier<Entity>>>,
+    /// With the `legacy` strategy: the state each resource is left in.
+    pub legacy_end: Vec<(Entity, crate::barrier::ResourceStates)>,
 }
 
 /// The barrier plan: the first frames after planning (which start from wherever textures

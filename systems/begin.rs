@@ -25,7 +25,13 @@ fn configure_device(
     {
         device.set_profile(profile);
     }
-    device.set_semantics(settings.semantics);
+    // Legacy barriers hold the whole front end whatever the contexts' semantics (EB-10).
+    let legacy = settings.barriers == BarrierMode::Legacy;
+    device.set_semantics(if legacy {
+        Semantics::Legacy
+    } else {
+        settings.semantics
+    });
     if let Some(cus) = settings.compute_cu_limit {
         for index in 0..crate::device::COMPUTE_QUEUES_PER_PIPE[0] {
             device.set_compute_unit_limit(QueueId::Compute { pipe: 0, index }, cus)?;

@@ -61,7 +61,7 @@ pub fn present_frame(
             // SyncBefore must contain the SyncAfter of the plan's last barrier on it (A3.4).
             let sync_before = match settings.barriers {
                 BarrierMode::Conservative => Sync::ALL,
-                BarrierMode::Enhanced => Sync::RENDER_TARGET,
+                BarrierMode::Enhanced | BarrierMode::Legacy => Sync::RENDER_TARGET,
             };
             group.textures.push(TextureBarrier {
                 sync_before,

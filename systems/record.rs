@@ -10,7 +10,7 @@ use bevy_ecs::prelude::*;
 use bevy_tasks::{ComputeTaskPool, ParallelSliceMut, TaskPool};
 use glam::UVec2;
 
-use crate::barrier::BarrierGroup;
+use crate::barrier::{BarrierGroup, LegacyBarrier, translate};
 use crate::device::{
     Command, CommandList, DeferredContext, DeviceError, MapMode, ObjectKey, QueueId, ShaderStage,
 };
@@ -18,6 +18,7 @@ use crate::error::RuntimeError;
 use crate::frame::{ContextPool, Fatal, FrameWork, ImplicitViews};
 use crate::model::*;
 use crate::plan::{BarrierPlan, CompiledGraph};
+use crate::validate::resource_info;
 
 /// Passes below this count record on the calling thread: spawning tasks costs more than
 /// recording a handful of short lists.
@@ -222,6 +223,7 @@ pub fn record_passes(
     mut pool: ResMut<ContextPool>,
     mut work: ResMut<FrameWork>,
     mut fatal: ResMut<Fatal>,
+    device: Res<crate::device::Device>,
     passes: Query<&Pass>,
     objects: Query<(
         Option<&GpuObject>,
@@ -275,13 +277,49 @@ pub fn record_passes(
             });
         }
         let map = |g: &BarrierGroup<Entity>| g.map(|e| key_of(*e).unwrap_or_default());
+        let mut before = plan.groups(i).0.map(map).unwrap_or_default();
+        let mut after = plan.groups(i).1.map(map).unwrap_or_default();
+        if let Some(fp) = plan.current() {
+            // The driver translates legacy barriers as the list is recorded (EB-10).
+            for (legacy, group) in [
+                (fp.legacy_before.get(i), &mut before),
+                (fp.legacy_after.get(i), &mut after),
+            ] {
+                let Some(legacy) = legacy.filter(|l| !l.is_empty()) else {
+                    continue;
+                };
+                let keyed: Vec<LegacyBarrier<ObjectKey>> = legacy
+                    .iter()
+                    .map(|b| key_legacy(b, |e| key_of(e).unwrap_or_default()))
+                    .collect();
+                match translate(&keyed, |k| resource_info(&device, *k)) {
+                    Ok(g) => {
+                        group.global.extend(g.global);
+                        group.buffers.extend(g.buffers);
+                        group.textures.extend(g.textures);
+                    }
+                    Err(errors) => {
+                        let message = format!(
+                            "legacy barriers of pass {} do not translate: {:?}",
+                            p.name,
+                            errors.first()
+                        );
+                        fatal.set(RuntimeError::Schedule {
+                            frame: frame.0,
+                            message,
+                        });
+                        return;
+                    }
+                }
+            }
+        }
         recipes.push(PassRecipe {
             label: p.label,
             queue: p.queue,
             work: pass_work,
             uses,
-            before: plan.groups(i).0.map(map).unwrap_or_default(),
-            after: plan.groups(i).1.map(map).unwrap_or_default(),
+            before,
+            after,
             skip_rebind: settings.fault() == Some(Fault::SkipRebind),
         });
     }
@@ -328,5 +366,34 @@ pub fn record_passes(
                 return;
             }
         }
+    }
+}
+
+/// A legacy barrier on ECS entities, renamed to device objects.
+fn key_legacy(
+    b: &LegacyBarrier<Entity>,
+    key: impl Fn(Entity) -> ObjectKey,
+) -> LegacyBarrier<ObjectKey> {
+    match *b {
+        LegacyBarrier::Transition {
+            resource,
+            subresource,
+            before,
+            after,
+            split,
+        } => LegacyBarrier::Transition {
+            resource: key(resource),
+            subresource,
+            before,
+            after,
+            split,
+        },
+        LegacyBarrier::Uav { resource } => LegacyBarrier::Uav {
+            resource: resource.map(&key),
+        },
+        LegacyBarrier::Aliasing { before, after } => LegacyBarrier::Aliasing {
+            before: before.map(&key),
+            after: after.map(&key),
+        },
     }
 }

@@ -14,7 +14,11 @@ fn every_bundled_scene_validates_clean_in_every_configuration() {
     scenes.sort();
     assert!(scenes.len() >= 6, "{scenes:?}");
     for scene in &scenes {
-        for barriers in [BarrierMode::Enhanced, BarrierMode::Conservative] {
+        for barriers in [
+            BarrierMode::Enhanced,
+            BarrierMode::Conservative,
+            BarrierMode::Legacy,
+        ] {
             for async_compute in [true, false] {
                 for rotation in Rotation::ALL {
                     let mut rt = Runtime::from_scene(scene).expect("bundled scene loads");

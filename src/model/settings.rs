@@ -15,6 +15,9 @@ pub enum BarrierMode {
     /// dependent passes, plus the layout transitions textures need. Correct, never minimal:
     /// the baseline other strategies are measured against.
     Conservative,
+    /// Legacy resource-state transitions, UAV and aliasing barriers, translated by the driver
+    /// into enhanced barriers (EB-10) and priced as legacy barriers.
+    Legacy,
 }
 
 /// Fast or legacy semantics, chosen per context (CTX-4).

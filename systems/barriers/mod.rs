@@ -20,9 +20,11 @@ use crate::plan::{BarrierPlan, CompiledGraph};
 
 mod conservative;
 mod enhanced;
+mod legacy;
 
 pub use conservative::{full_flush, plan_conservative};
 pub use enhanced::plan_enhanced;
+pub use legacy::plan_legacy;
 
 /// What the planner knows about a texture before the frame.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -99,6 +101,13 @@ pub fn barrier_system(
     let planned = match settings.barriers {
         BarrierMode::Conservative => plan_conservative(&graph, start),
         BarrierMode::Enhanced => plan_enhanced(&graph, start),
+        BarrierMode::Legacy => {
+            let previous = plan
+                .current()
+                .map(|f| f.legacy_end.clone())
+                .unwrap_or_default();
+            plan_legacy(&graph, start, &previous)
+        }
     };
     match planned {
         Ok(mut p) => {

@@ -13,8 +13,13 @@
 //! fixed-function floor; bottom-of-pipe actions (barriers, fences, presents, timestamps)
 //! completing in order once what they drain has finished. Events are front ends becoming
 //! ready, items finishing their work or floor, actions finishing their cache and compression
-//! work, and hang deadlines. At each event the compute units are shared again
-//! ([`share`]), so rates are piecewise constant in between and every time is exact.
+//! work, and hang deadlines. Whenever an event changes who wants compute units they are shared
+//! again ([`share`]), so rates are piecewise constant in between and every time is exact.
+//!
+//! Cost: an event only touches the queues it concerns (each caches when it next needs
+//! looking at), items keep an absolute finishing time instead of being advanced at every
+//! event, and a front end runs ahead through commands that concern nobody else (state,
+//! bindings) without an event of its own. The simulation is linear in commands.
 //!
 //! Time only moves forward to where the CPU has been: [`Gpu::advance`] processes events up to
 //! a horizon (the latest CPU time the device was told about), because work submitted later

@@ -1,0 +1,218 @@
+//! The `legacy` strategy: the planner thinks in legacy resource states (barrier-spec B) and
+//! issues legacy transitions, UAV barriers and aliasing barriers; the driver translates them
+//! into enhanced barriers when the lists are recorded (EB-10), and the device prices them as
+//! legacy barriers, which hold the whole front end.
+//!
+//! Per resource, in compiled order: a transition wherever the state changes (on the queue of
+//! the use, or at the end of the producer's pass when the consumer's queue cannot name the
+//! state), a UAV barrier between consecutive unordered-access uses, an aliasing barrier to
+//! activate a transient at its first use each frame. Resources shared between queues go back
+//! to COMMON after their last use in the frame, the state every queue may start from; a
+//! handover from a copy engine, which writes in COMMON, is flushed with an aliasing barrier.
+//! The back buffer is left to the present stage.
+
+use bevy_ecs::prelude::*;
+
+use super::TextureStart;
+use crate::barrier::{Access, Layout, LegacyBarrier, LegacySplit, ResourceStates as S};
+use crate::device::QueueId;
+use crate::model::UseAccess;
+use crate::plan::{BarrierPlan, CompiledGraph, FramePlan};
+
+/// The legacy state a use needs on a queue, given the stages that perform it (barrier-spec B:
+/// shader reads outside the pixel shader are NON_PIXEL_SHADER_RESOURCE).
+pub fn legacy_state(access: UseAccess, queue: QueueId, stages: crate::barrier::Sync) -> S {
+    use crate::barrier::Sync;
+    if matches!(queue, QueueId::Dma { .. }) {
+        return S::COMMON;
+    }
+    let stages = stages.expand();
+    let mut shader = S::empty();
+    if stages.contains(Sync::PIXEL_SHADING) {
+        shader |= S::PIXEL_SHADER_RESOURCE;
+    }
+    if stages.intersects(Sync::VERTEX_SHADING | Sync::COMPUTE_SHADING) || shader.is_empty() {
+        shader |= S::NON_PIXEL_SHADER_RESOURCE;
+    }
+    match access {
+        UseAccess::RenderTarget => S::RENDER_TARGET,
+        UseAccess::DepthWrite => S::DEPTH_WRITE,
+        UseAccess::DepthRead => S::DEPTH_READ,
+        UseAccess::ShaderRead => shader,
+        UseAccess::UnorderedAccess => S::UNORDERED_ACCESS,
+        UseAccess::CopySource => S::COPY_SOURCE,
+        UseAccess::CopyDest => S::COPY_DEST,
+        UseAccess::VertexBuffer | UseAccess::ConstantBuffer => S::VERTEX_AND_CONSTANT_BUFFER,
+        UseAccess::IndexBuffer => S::INDEX_BUFFER,
+        UseAccess::IndirectArgument => S::INDIRECT_ARGUMENT,
+    }
+}
+
+/// States a compute queue may transition (no render-target, depth or index states).
+fn compute_may(s: S) -> bool {
+    !s.intersects(
+        S::RENDER_TARGET
+            | S::DEPTH_WRITE
+            | S::DEPTH_READ
+            | S::INDEX_BUFFER
+            | S::PIXEL_SHADER_RESOURCE,
+    )
+}
+
+fn may(queue: QueueId, from: S, to: S) -> bool {
+    match queue {
+        QueueId::Graphics => true,
+        QueueId::Compute { .. } => compute_may(from) && compute_may(to),
+        QueueId::Dma { .. } => from == to,
+    }
+}
+
+fn transition(resource: Entity, before: S, after: S) -> LegacyBarrier<Entity> {
+    LegacyBarrier::Transition {
+        resource,
+        subresource: crate::barrier::ALL_SUBRESOURCES,
+        before,
+        after,
+        split: LegacySplit::None,
+    }
+}
+
+/// One frame of legacy barriers, starting from `states`, which it leaves as the frame ends.
+fn walk(
+    graph: &CompiledGraph,
+    start: &impl Fn(Entity) -> TextureStart,
+    resources: &[Entity],
+    states: &mut [S],
+    first: bool,
+) -> Result<FramePlan, String> {
+    let n = graph.passes.len();
+    let mut fp = FramePlan {
+        before: vec![Default::default(); n],
+        after: vec![Default::default(); n],
+        legacy_before: vec![Vec::new(); n],
+        legacy_after: vec![Vec::new(); n],
+        ..Default::default()
+    };
+    for (&e, state) in resources.iter().zip(states.iter_mut()) {
+        let s = start(e);
+        let mut last: Option<(usize, QueueId, UseAccess)> = None;
+        let mut queues: Vec<QueueId> = Vec::new();
+        for (i, p) in graph.passes.iter().enumerate() {
+            let Some(u) = p.uses.iter().find(|u| u.resource == e) else {
+                continue;
+            };
+            let q = p.queue;
+            if !queues.contains(&q) {
+                queues.push(q);
+            }
+            let want = legacy_state(u.access, q, u.stages);
+            if last.is_none() && s.transient {
+                // Activation: the memory may have held anything (EB-9d).
+                fp.legacy_before[i].push(LegacyBarrier::Aliasing {
+                    before: None,
+                    after: Some(e),
+                });
+            }
+            if last.is_none() && s.chain {
+                // A back buffer comes out of presentation in COMMON (PRESENT).
+                *state = S::COMMON;
+            }
+            if let Some((j, lq, la)) = last {
+                if lq != q && *state == S::COMMON && la.is_write() {
+                    // A copy engine writes in COMMON: no state changes, so only the aliasing
+                    // barrier (a full flush) writes its data back before the handover.
+                    fp.legacy_after[j].push(LegacyBarrier::Aliasing {
+                        before: Some(e),
+                        after: None,
+                    });
+                } else if lq != q && *state != S::COMMON {
+                    // Hand over through COMMON, written back by the producer (EB-10).
+                    if !may(lq, *state, S::COMMON) {
+                        return Err(format!(
+                            "legacy: {} cannot release {:?} on {lq}",
+                            graph.passes[j].name, state
+                        ));
+                    }
+                    fp.legacy_after[j].push(transition(e, *state, S::COMMON));
+                    *state = S::COMMON;
+                } else if lq == q
+                    && *state == want
+                    && want == S::UNORDERED_ACCESS
+                    && (la.is_write() || u.access.is_write())
+                {
+                    fp.legacy_before[i].push(LegacyBarrier::Uav { resource: Some(e) });
+                }
+            } else if !first && !s.chain && *state != want && !may(q, *state, want) {
+                return Err(format!(
+                    "legacy: pass {} on {q} cannot take a resource from {state:?}",
+                    p.name
+                ));
+            }
+            if *state != want {
+                if !may(q, *state, want) {
+                    return Err(format!(
+                        "legacy: pass {} on {q} cannot move a resource from {state:?} to {want:?}",
+                        p.name
+                    ));
+                }
+                fp.legacy_before[i].push(transition(e, *state, want));
+                *state = want;
+            }
+            last = Some((i, q, u.access));
+        }
+        if s.chain && *state == S::RENDER_TARGET {
+            // The present stage moves the back buffer out of RENDER_TARGET (barrier-spec B).
+            fp.end
+                .push((e, Layout::RenderTarget, Access::RENDER_TARGET));
+        }
+        if let Some((j, lq, _)) = last {
+            // Resources shared between queues (and transients, whose next frame starts with an
+            // aliasing barrier) go back to COMMON, the state every queue may start from.
+            let shared = queues.len() > 1 || s.transient;
+            if !s.chain && shared && *state != S::COMMON && may(lq, *state, S::COMMON) {
+                fp.legacy_after[j].push(transition(e, *state, S::COMMON));
+                *state = S::COMMON;
+            }
+        }
+    }
+    Ok(fp)
+}
+
+/// Plan legacy barriers for a compiled graph: a first frame from COMMON (where legacy code
+/// finds new resources), then the steady frame, which starts where a frame ends.
+pub fn plan_legacy(
+    graph: &CompiledGraph,
+    start: impl Fn(Entity) -> TextureStart,
+    previous: &[(Entity, S)],
+) -> Result<BarrierPlan, String> {
+    let mut resources: Vec<Entity> = Vec::new();
+    for p in &graph.passes {
+        for u in &p.uses {
+            if !resources.contains(&u.resource) {
+                resources.push(u.resource);
+            }
+        }
+    }
+    // Where the last plan left each resource, COMMON for new ones.
+    let mut states: Vec<S> = resources
+        .iter()
+        .map(|e| {
+            previous
+                .iter()
+                .find(|(p, _)| p == e)
+                .map_or(S::COMMON, |(_, s)| *s)
+        })
+        .collect();
+    let mut first = walk(graph, &start, &resources, &mut states, true)?;
+    first.legacy_end = resources
+        .iter()
+        .copied()
+        .zip(states.iter().copied())
+        .collect();
+    let mut steady = walk(graph, &start, &resources, &mut states, false)?;
+    steady.legacy_end = resources.iter().copied().zip(states).collect();
+    Ok(BarrierPlan {
+        frames: vec![first, steady],
+        ..Default::default()
+    })
+}
