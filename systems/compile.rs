@@ -132,12 +132,19 @@ pub fn compile_graph(
         after: Vec::new(),
     };
     let mut nodes: Vec<GraphNode> = planned.iter().map(|p| node(&p.3)).collect();
+    let index: hashbrown::HashMap<Entity, usize> =
+        passes.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
+    // Passes some other pass must follow are kept whatever they write.
+    let mut followed = vec![false; passes.len()];
     for (i, (_, _, pass)) in passes.iter().enumerate() {
         nodes[i].after = pass
             .after
             .iter()
-            .filter_map(|a| passes.iter().position(|p| p.0 == *a))
+            .filter_map(|a| index.get(a).copied())
             .collect();
+        for &a in &nodes[i].after {
+            followed[a] = true;
+        }
     }
     let order = graph::order(&nodes).map_err(|c| {
         let names: Vec<&str> = c.0.iter().map(|&i| planned[i].1.as_str()).collect();
@@ -149,9 +156,7 @@ pub fn compile_graph(
     let mut keep = vec![false; planned.len()];
     for &i in order.iter().rev() {
         let uses = &planned[i].3;
-        let explicit = passes
-            .iter()
-            .any(|(_, _, p)| p.after.contains(&planned[i].0));
+        let explicit = followed[i];
         if uses
             .iter()
             .any(|u| u.access.is_write() && needed.contains(&u.resource))
@@ -179,10 +184,14 @@ pub fn compile_graph(
         })
         .collect();
     let mut edges = graph::edges(&kept_nodes);
+    let mut kept_index = vec![usize::MAX; planned.len()];
+    for (k, &i) in kept.iter().enumerate() {
+        kept_index[i] = k;
+    }
     for (k, &i) in kept.iter().enumerate() {
         for &a in &nodes[i].after {
-            if let Some(ka) = kept.iter().position(|&x| x == a) {
-                edges.push((ka, k));
+            if kept_index[a] != usize::MAX {
+                edges.push((kept_index[a], k));
             }
         }
     }

@@ -10,22 +10,20 @@
 //! necessary, which is what lets the validation layer catch any single dropped wait.
 
 use crate::device::{QUEUE_COUNT, QueueId};
-use crate::plan::{CompiledPass, PlannedUse};
+use crate::plan::CompiledPass;
 
 type Known = [i64; QUEUE_COUNT];
 const NOTHING: i64 = i64::MIN / 2;
 
-fn conflicts(a: &[PlannedUse], b: &[PlannedUse]) -> bool {
-    a.iter().any(|ua| {
-        b.iter()
-            .any(|ub| ua.resource == ub.resource && (ua.access.is_write() || ub.access.is_write()))
-    })
-}
-
 /// `consumer` waits on `producer`; keep only the latest producer per queue.
-fn add_wait(passes: &mut [CompiledPass], consumer: usize, producer: usize, previous: bool) {
-    let queue = passes[producer].queue;
-    let queues: Vec<QueueId> = passes.iter().map(|p| p.queue).collect();
+fn add_wait(
+    passes: &mut [CompiledPass],
+    queues: &[QueueId],
+    consumer: usize,
+    producer: usize,
+    previous: bool,
+) {
+    let queue = queues[producer];
     let list = if previous {
         &mut passes[consumer].waits_previous
     } else {
@@ -45,24 +43,41 @@ fn join(a: &mut Known, b: &Known, shift: i64) {
     }
 }
 
+/// Each pass's predecessor on its queue: this frame's (false), or the previous frame's last
+/// pass on the queue (true).
+fn predecessors(passes: &[CompiledPass]) -> Vec<Option<(usize, bool)>> {
+    let mut last: [Option<usize>; QUEUE_COUNT] = [None; QUEUE_COUNT];
+    for (i, p) in passes.iter().enumerate() {
+        last[p.queue.index()] = Some(i);
+    }
+    let mut seen: [Option<usize>; QUEUE_COUNT] = [None; QUEUE_COUNT];
+    passes
+        .iter()
+        .enumerate()
+        .map(|(i, p)| {
+            let q = p.queue.index();
+            let prev = seen[q].map(|j| (j, false)).or(last[q].map(|j| (j, true)));
+            seen[q] = Some(i);
+            prev
+        })
+        .collect()
+}
+
 /// What pass `i` knows complete from its own queue alone: the queue's previous pass (this
 /// frame, or the last one of the previous frame) and all it knew.
-fn from_queue(passes: &[CompiledPass], known: &[Known], i: usize) -> Known {
+fn from_queue(
+    passes: &[CompiledPass],
+    prev: &[Option<(usize, bool)>],
+    known: &[Known],
+    i: usize,
+) -> Known {
     let n = passes.len() as i64;
-    let q = passes[i].queue;
+    let q = passes[i].queue.index();
     let mut k = [NOTHING; QUEUE_COUNT];
-    let prev_here = (0..i).rev().find(|&j| passes[j].queue == q);
-    match prev_here {
-        Some(j) => {
-            join(&mut k, &known[j], 0);
-            k[q.index()] = k[q.index()].max(j as i64);
-        }
-        None => {
-            if let Some(j) = (i..passes.len()).rev().find(|&j| passes[j].queue == q) {
-                join(&mut k, &known[j], n);
-                k[q.index()] = k[q.index()].max(j as i64 - n);
-            }
-        }
+    if let Some((j, previous)) = prev[i] {
+        let shift = if previous { n } else { 0 };
+        join(&mut k, &known[j], shift);
+        k[q] = k[q].max(j as i64 - shift);
     }
     k
 }
@@ -91,24 +106,46 @@ fn with_waits(
 
 /// Plan every pass's waits and which passes signal a fence.
 pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
+    let queues: Vec<QueueId> = out.iter().map(|p| p.queue).collect();
     for &(a, b) in edges {
-        if out[a].queue != out[b].queue {
-            add_wait(out, b, a, false);
+        if queues[a] != queues[b] {
+            add_wait(out, &queues, b, a, false);
         }
     }
-    for y in 0..out.len() {
-        for x in (y + 1)..out.len() {
-            if out[x].queue != out[y].queue && conflicts(&out[x].uses, &out[y].uses) {
-                add_wait(out, y, x, true);
+    // Frame wrap-around, per resource: a later conflicting use on another queue must finish
+    // before an earlier-ordered use of the next frame.
+    let mut by_resource: hashbrown::HashMap<bevy_ecs::entity::Entity, Vec<(usize, bool)>> =
+        hashbrown::HashMap::new();
+    for (i, p) in out.iter().enumerate() {
+        for u in &p.uses {
+            by_resource
+                .entry(u.resource)
+                .or_default()
+                .push((i, u.access.is_write()));
+        }
+    }
+    let mut pairs: Vec<(usize, usize)> = Vec::new();
+    for uses in by_resource.values() {
+        for (a, &(y, wy)) in uses.iter().enumerate() {
+            for &(x, wx) in &uses[a + 1..] {
+                if x != y && queues[x] != queues[y] && (wx || wy) {
+                    pairs.push((y, x));
+                }
             }
         }
     }
+    pairs.sort_unstable();
+    pairs.dedup();
+    for (y, x) in pairs {
+        add_wait(out, &queues, y, x, true);
+    }
+    let prev = predecessors(out);
     // Knowledge in the steady state: two sweeps, the second seeing the first's last passes
     // as the previous frame.
     let mut known = vec![[NOTHING; QUEUE_COUNT]; out.len()];
     for _ in 0..2 {
         for i in 0..out.len() {
-            let base = from_queue(out, &known, i);
+            let base = from_queue(out, &prev, &known, i);
             known[i] = with_waits(out, &known, i, base, None);
         }
     }
@@ -123,7 +160,7 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
                 out[i].waits.clone()
             };
             for w in list {
-                let base = from_queue(out, &known, i);
+                let base = from_queue(out, &prev, &known, i);
                 let rest = with_waits(out, &known, i, base, Some((previous, w)));
                 let pos = if previous { w as i64 - n } else { w as i64 };
                 if rest[out[w].queue.index()] >= pos {
@@ -142,7 +179,7 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
     let mut known = vec![[NOTHING; QUEUE_COUNT]; out.len()];
     for _ in 0..2 {
         for i in 0..out.len() {
-            let base = from_queue(out, &known, i);
+            let base = from_queue(out, &prev, &known, i);
             known[i] = with_waits(out, &known, i, base, None);
         }
     }

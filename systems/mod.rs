@@ -49,8 +49,9 @@ mod simulate;
 mod submit;
 mod wait_present;
 
-pub use barriers::plan_conservative;
-pub use compile::compile_graph;
+pub use barriers::TextureStart;
+pub use barriers::{plan_conservative, plan_enhanced, plan_legacy};
+pub use compile::{TargetInfo, compile_graph};
 
 /// The frame schedule's label.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]

@@ -196,21 +196,19 @@ fn a_drain_costs_the_in_flight_work_it_waits_for() {
 #[test]
 fn cache_operations_cost_their_latencies() {
     let mut p = analytic();
-    p.caches.vector = CacheCost {
-        writeback_ns: 700,
-        invalidate_ns: 300,
-    };
+    p.caches.color.writeback_ns = 700;
+    p.caches.vector.invalidate_ns = 300;
     p.caches.scalar.invalidate_ns = 200;
     let mut d = Device::new(p);
-    let compute = Sync::COMPUTE_SHADING;
-    let uav_to_srv = (
-        Access::UNORDERED_ACCESS,
+    let rt_to_srv = (
+        Access::RENDER_TARGET,
         Access::SHADER_RESOURCE | Access::CONSTANT_BUFFER,
     );
-    let cmds = [global(compute, compute, uav_to_srv), Command::Kickoff];
-    d.submit(GFX, 0, 0, cmds, 0).unwrap();
+    let b = global(Sync::RENDER_TARGET, Sync::PIXEL_SHADING, rt_to_srv);
+    d.submit(GFX, 0, 0, [b, Command::Kickoff], 0).unwrap();
     let x = records(&mut d, "Barrier");
-    // Write-back of L0/L1, then the invalidations in parallel (the slower one counts).
+    // Write back the colour cache, then invalidate L0/L1 and K$ in parallel (EB-3): the
+    // slower invalidation counts.
     assert_eq!(x[0].cache_ns, 700 + 300);
     assert_eq!(x[0].end_ns, SLOT + 1000);
 }

@@ -1,24 +1,26 @@
 //! What a Barrier call costs: lower it to hardware actions, then price them (EB-2..EB-5,
 //! EB-8, EB-9).
 //!
-//! [`barrier_work`] is the one place the device turns a barrier into time. Lowering follows
-//! seed 004: SyncBefore becomes the stages to drain and SyncAfter the stages to block (EB-2);
-//! AccessBefore becomes cache write-backs and AccessAfter invalidations (EB-3); a layout change
-//! out of a compressed layout becomes a decompression of the whole resource (EB-4, EB-8b), and
-//! DISCARD from UNDEFINED an initialisation of its metadata (EB-5). On Xbox a split barrier is
-//! performed at its near side and its far side ignored, pessimistically holding the front end
-//! (EB-8c); a legacy barrier always holds the whole front end. The lowering here is the
-//! device's own small one; when the barrier module's lowering is available it replaces
-//! [`lower`] and nothing else changes, since pricing only reads the [`Lowered`] data.
+//! [`barrier_work`] is the one place the device turns a barrier into time. Lowering is the
+//! barrier module's (`barrier::lower`, seed 004's model): SyncBefore becomes the stages to
+//! drain and SyncAfter the stages to block (EB-2), AccessBefore cache write-backs and
+//! AccessAfter invalidations (EB-3), a layout change out of a compressed layout a
+//! decompression of the whole resource (EB-4, EB-8b), DISCARD from UNDEFINED an initialisation
+//! of its metadata (EB-5); split barriers are performed at their near side holding the front
+//! end (EB-8c), and legacy barriers hold every stage and the front end (EB-10). The device
+//! only reads the result as plain data ([`Lowered`]) and prices it.
 //!
 //! Pricing: a drain costs exactly the in-flight work it waits for, which the simulation knows
 //! and this function does not (EB-9: a flush with nothing in flight costs nothing). What a
 //! barrier adds of its own is the cache work (write-backs in parallel, then invalidations in
-//! parallel) and the compression work (bytes read and written over the memory bandwidth).
+//! parallel) and the compression work (the bytes it reads and writes over the memory
+//! bandwidth).
 
 use super::stages::{CacheSet, StageMask};
 use super::{Memory, ObjectDesc, ObjectKey, Profile, QueueId};
-use crate::barrier::{Access, BarrierGroup, Layout, Sync};
+use crate::barrier::{
+    BarrierGroup, CompressionKind, LowerOptions, QueueType, ResourceInfo, TextureInfo,
+};
 
 /// Hardware actions of one Barrier call, as plain data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,9 +33,9 @@ pub struct Lowered {
     pub front_end: bool,
     pub write_back: CacheSet,
     pub invalidate: CacheSet,
-    /// Bytes decompressed: whole resources (EB-4, EB-8b).
+    /// Bytes read and written by decompressions of whole resources (EB-4, EB-8b).
     pub decompress_bytes: u64,
-    /// Bytes of resources whose compression metadata is initialised (EB-5).
+    /// Bytes written initialising compression metadata (EB-5).
     pub discard_bytes: u64,
 }
 
@@ -53,11 +55,11 @@ pub struct BarrierWork {
 pub fn barrier_work(
     group: &BarrierGroup<ObjectKey>,
     queue: QueueId,
-    legacy: bool,
+    options: LowerOptions,
     memory: &Memory,
     profile: &Profile,
 ) -> BarrierWork {
-    price(&lower(group, queue, legacy, memory), profile)
+    price(&lower(group, queue, options, memory), profile)
 }
 
 /// Cost of the lowered actions.
@@ -79,11 +81,11 @@ pub fn price(l: &Lowered, p: &Profile) -> BarrierWork {
         .map(|(_, cost)| cost.invalidate_ns)
         .max()
         .unwrap_or(0);
-    // Decompression reads and writes the surface; metadata is 1/256 of it (one byte per
-    // 256-byte block), written once.
-    let decompress =
-        Profile::transfer_ns(l.decompress_bytes.saturating_mul(2), p.memory_bytes_per_us)
-            + Profile::transfer_ns(l.discard_bytes / 256, p.memory_bytes_per_us);
+    // The compression work is the bytes it reads and writes, at memory bandwidth.
+    let decompress = Profile::transfer_ns(
+        l.decompress_bytes.saturating_add(l.discard_bytes),
+        p.memory_bytes_per_us,
+    );
     BarrierWork {
         drains: l.drains,
         blocks: l.blocks,
@@ -93,111 +95,61 @@ pub fn price(l: &Lowered, p: &Profile) -> BarrierWork {
     }
 }
 
-/// The device's own lowering of a Barrier call (EB-2..EB-5, EB-8b, EB-8c).
+/// The hardware actions of a Barrier call on `queue`, by the barrier module's lowering.
 pub fn lower(
     group: &BarrierGroup<ObjectKey>,
     queue: QueueId,
-    legacy: bool,
+    options: LowerOptions,
     memory: &Memory,
 ) -> Lowered {
-    let mut l = Lowered {
-        front_end: legacy,
-        ..Lowered::default()
+    let queue = match queue {
+        QueueId::Graphics => QueueType::Direct,
+        QueueId::Compute { .. } => QueueType::Compute,
+        QueueId::Dma { .. } => QueueType::Copy,
     };
-    let mut add = |before: Sync, after: Sync, access: (Access, Access)| {
-        // EB-8c: the far (end) half of a split barrier is ignored; the near (begin) half is
-        // performed at once, holding the front end.
-        if before.contains(Sync::SPLIT) {
-            return false;
-        }
-        let split = after.contains(Sync::SPLIT);
-        l.drains = l.drains.union(StageMask::from_sync(before));
-        l.blocks = l.blocks.union(if split {
-            StageMask::ALL
-        } else {
-            StageMask::from_sync(after)
-        });
-        l.front_end |= split;
-        if !before.is_empty() {
-            l.write_back = l.write_back.union(CacheSet::written_by(access.0));
-        }
-        if !after.is_empty() || split {
-            l.invalidate = l.invalidate.union(CacheSet::read_by(access.1));
-        }
-        true
+    let a = crate::barrier::lower(group, queue, |k| resource_info(memory, *k), options);
+    let bytes = |metadata: bool| {
+        (a.compression.iter())
+            .filter(|op| (op.kind == CompressionKind::MetadataInit) == metadata)
+            .map(|op| op.bytes)
+            .fold(0u64, u64::saturating_add)
     };
-    for g in &group.global {
-        add(
-            g.sync_before,
-            g.sync_after,
-            (g.access_before, g.access_after),
-        );
+    Lowered {
+        drains: StageMask(a.drains.bits()),
+        blocks: StageMask(a.blocks.bits()),
+        front_end: !a.front_end.is_empty(),
+        write_back: CacheSet(a.write_back.bits()),
+        invalidate: CacheSet(a.invalidate.bits()),
+        decompress_bytes: bytes(false),
+        discard_bytes: bytes(true),
     }
-    for b in &group.buffers {
-        add(
-            b.sync_before,
-            b.sync_after,
-            (b.access_before, b.access_after),
-        );
-    }
-    for t in &group.textures {
-        if !add(
-            t.sync_before,
-            t.sync_after,
-            (t.access_before, t.access_after),
-        ) {
-            continue;
-        }
-        let Ok(obj) = memory.get(t.resource) else {
-            continue;
-        };
-        let ObjectDesc::Texture(tex) = &obj.desc else {
-            continue;
-        };
-        let f = tex.flags;
-        let metadata = f.render_target || f.depth_stencil;
-        if !metadata {
-            continue;
-        }
-        if t.flags.discard && t.layout_before == Layout::Undefined {
-            l.discard_bytes += obj.bytes;
-        } else if needs_decompress(f.texture_compatible, t.layout_before, t.layout_after) {
-            l.decompress_bytes += obj.bytes;
-        }
-    }
-    if matches!(queue, QueueId::Dma { .. }) {
-        // DMA engines have no shader caches to write back or invalidate.
-        l.write_back = CacheSet::NONE;
-        l.invalidate = CacheSet::NONE;
-    }
-    l.front_end |= l.blocks == StageMask::ALL && !l.drains.is_empty();
-    l
 }
 
-/// EB-4: leaving a layout in which the surface may be compressed for one in which it may not
-/// decompresses it, unless shaders read the compressed form directly (texture-compatible).
-fn needs_decompress(texture_compatible: bool, before: Layout, after: Layout) -> bool {
-    if before == Layout::Undefined || !before.may_be_compressed() || after.may_be_compressed() {
-        return false;
+/// What lowering needs to know about a device object (EB-4: flags, size, planes).
+fn resource_info(memory: &Memory, key: ObjectKey) -> Option<ResourceInfo> {
+    match &memory.get(key).ok()?.desc {
+        ObjectDesc::Buffer(_) => Some(ResourceInfo::Buffer),
+        ObjectDesc::Texture(t) => Some(ResourceInfo::Texture(TextureInfo {
+            mips: t.mips,
+            array_size: t.array_size,
+            planes: if t.format.has_stencil() { 2 } else { 1 },
+            render_target: t.flags.render_target,
+            depth_stencil: t.flags.depth_stencil,
+            unordered_access: t.flags.unordered_access,
+            dcc: t.flags.dcc,
+            texture_compatible: t.flags.texture_compatible,
+            size_bytes: t.bytes(),
+        })),
+        ObjectDesc::View { .. } => None,
     }
-    let shader_read = matches!(
-        after,
-        Layout::ShaderResource
-            | Layout::GenericRead
-            | Layout::ComputeQueueShaderResource
-            | Layout::ComputeQueueGenericRead
-            | Layout::DirectQueueGenericReadComputeQueueAccessible
-    );
-    !(texture_compatible && shader_read)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::barrier::GlobalBarrier;
+    use crate::barrier::{Access, GlobalBarrier, Sync};
 
-    #[test]
-    fn a_global_compute_barrier_drains_and_blocks_compute_only() {
+    fn compute_barrier() -> BarrierGroup<ObjectKey> {
         let mut g = BarrierGroup::default();
         g.global.push(GlobalBarrier {
             sync_before: Sync::COMPUTE_SHADING,
@@ -205,29 +157,48 @@ mod tests {
             access_before: Access::UNORDERED_ACCESS,
             access_after: Access::UNORDERED_ACCESS,
         });
-        let l = lower(&g, QueueId::Graphics, false, &Memory::default());
-        assert_eq!(l.drains, StageMask::COMPUTE);
-        assert_eq!(l.blocks, StageMask::COMPUTE);
-        assert!(!l.front_end);
-        assert_eq!(l.write_back, CacheSet::VECTOR);
-        assert_eq!(l.invalidate, CacheSet::VECTOR);
-        let p = Profile::default();
-        let w = price(&l, &p);
-        assert_eq!(
-            w.cache_ns,
-            p.caches.vector.writeback_ns + p.caches.vector.invalidate_ns
-        );
-        // Legacy barriers hold the whole front end.
-        assert!(lower(&g, QueueId::Graphics, true, &Memory::default()).front_end);
+        g
     }
 
     #[test]
-    fn decompression_follows_eb4() {
-        use Layout::*;
-        assert!(needs_decompress(false, RenderTarget, ShaderResource));
-        assert!(!needs_decompress(true, RenderTarget, ShaderResource));
-        assert!(needs_decompress(true, RenderTarget, Common));
-        assert!(!needs_decompress(false, Undefined, ShaderResource));
-        assert!(!needs_decompress(false, ShaderResource, RenderTarget));
+    fn a_global_compute_barrier_drains_and_blocks_compute_only() {
+        let (g, m) = (compute_barrier(), Memory::default());
+        let l = lower(&g, QueueId::Graphics, LowerOptions::default(), &m);
+        assert_eq!(l.drains, StageMask::COMPUTE);
+        assert_eq!(l.blocks, StageMask::COMPUTE);
+        assert!(!l.front_end);
+        // L0/L1 write through to L2: UAV writes need only an invalidation (EB-3).
+        assert_eq!(l.write_back, CacheSet::NONE);
+        assert_eq!(l.invalidate, CacheSet::VECTOR);
+        let p = Profile::default();
+        assert_eq!(price(&l, &p).cache_ns, p.caches.vector.invalidate_ns);
+        // Legacy barriers hold the whole front end (EB-10).
+        let legacy = LowerOptions {
+            legacy: true,
+            ..LowerOptions::default()
+        };
+        assert!(lower(&g, QueueId::Graphics, legacy, &m).front_end);
+    }
+
+    #[test]
+    fn caches_write_back_in_parallel_then_invalidate_in_parallel() {
+        let l = Lowered {
+            write_back: CacheSet::CB.union(CacheSet::VECTOR),
+            invalidate: CacheSet::VECTOR.union(CacheSet::SCALAR),
+            decompress_bytes: 2000,
+            ..Lowered::default()
+        };
+        let p = Profile::default();
+        let w = price(&l, &p);
+        let c = p.caches;
+        assert_eq!(
+            w.cache_ns,
+            c.color.writeback_ns.max(c.vector.writeback_ns)
+                + c.vector.invalidate_ns.max(c.scalar.invalidate_ns)
+        );
+        assert_eq!(
+            w.decompress_ns,
+            Profile::transfer_ns(2000, p.memory_bytes_per_us)
+        );
     }
 }

@@ -17,6 +17,7 @@
 use super::barrier_cost::{BarrierWork, barrier_work};
 use super::stages::StageMask;
 use super::{Command, FenceId, Memory, ObjectDesc, ObjectKey, Profile, QueueId, SwapChainKey};
+use crate::barrier::LowerOptions;
 
 /// A command as the simulation runs it.
 #[derive(Clone, Debug, PartialEq)]
@@ -106,7 +107,10 @@ pub fn op_for(cmd: &Command, ctx: &OpContext) -> Op {
         Command::Barrier(group) => Op::Barrier(barrier_work(
             group,
             ctx.queue,
-            ctx.legacy,
+            LowerOptions {
+                dont_sync_on_copy: ctx.dont_sync_on_copy,
+                legacy: ctx.legacy,
+            },
             ctx.memory,
             ctx.profile,
         )),

@@ -139,23 +139,25 @@ pub fn plan_enhanced(
         wrap: Vec::new(),
         wrap_end: None,
     };
-    let mut resources: Vec<Entity> = Vec::new();
-    for p in &graph.passes {
+    // Each resource's uses in compiled order, gathered in one sweep (linear in uses).
+    let mut order: Vec<Entity> = Vec::new();
+    let mut by_resource: hashbrown::HashMap<Entity, Vec<(usize, &PlannedUse)>> =
+        hashbrown::HashMap::new();
+    for (i, p) in graph.passes.iter().enumerate() {
         for u in &p.uses {
-            if !resources.contains(&u.resource) {
-                resources.push(u.resource);
-            }
+            let list = by_resource.entry(u.resource).or_insert_with(|| {
+                order.push(u.resource);
+                Vec::new()
+            });
+            list.push((i, u));
         }
     }
     let mut frames: Vec<FramePlan> = (0..COPIES).map(|_| FramePlan::default()).collect();
-    for &e in &resources {
+    for &e in &order {
         let s = start(e);
-        let texture = graph
-            .passes
-            .iter()
-            .flat_map(|p| &p.uses)
-            .any(|u: &PlannedUse| u.resource == e && u.layout.is_some());
-        let uses = resource_uses(graph, e, s.compressible)?;
+        let planned = &by_resource[&e];
+        let texture = planned.iter().any(|(_, u)| u.layout.is_some());
+        let uses = resource_uses(graph, planned, s.compressible)?;
         let last_access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
         let initial = if s.chain {
             Layout::PRESENT

@@ -5,7 +5,7 @@ use bevy_ecs::prelude::*;
 
 use crate::barrier::*;
 use crate::device::QueueId;
-use crate::plan::CompiledGraph;
+use crate::plan::{CompiledGraph, PlannedUse};
 
 /// One resource's use in one pass (several uses of a resource by one pass are merged).
 #[derive(Clone, Copy, Debug)]
@@ -70,12 +70,13 @@ pub(super) fn read_layout(uses: &[&ResUse], compressible: bool) -> Option<Layout
 /// Merge a resource's uses per pass and give texture reads their read-phase layout.
 pub(super) fn resource_uses(
     graph: &CompiledGraph,
-    resource: Entity,
+    planned: &[(usize, &PlannedUse)],
     compressible: bool,
 ) -> Result<Vec<ResUse>, String> {
     let mut out: Vec<ResUse> = Vec::new();
-    for (i, p) in graph.passes.iter().enumerate() {
-        for u in p.uses.iter().filter(|u| u.resource == resource) {
+    for &(i, u) in planned {
+        let p = &graph.passes[i];
+        {
             let (stages, access, write) =
                 (u.stages.expand(), u.access.access(), u.access.is_write());
             match out.last_mut().filter(|x| x.pass == i) {
