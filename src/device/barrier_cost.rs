@@ -17,10 +17,8 @@
 //! bandwidth).
 
 use super::stages::{CacheSet, StageMask};
-use super::{Memory, ObjectDesc, ObjectKey, Profile, QueueId};
-use crate::barrier::{
-    BarrierGroup, CompressionKind, LowerOptions, QueueType, ResourceInfo, TextureInfo,
-};
+use super::{Memory, ObjectKey, Profile, QueueId};
+use crate::barrier::{BarrierGroup, CompressionKind, LowerOptions, QueueType, ResourceInfo};
 
 /// Hardware actions of one Barrier call, as plain data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -127,21 +125,7 @@ pub fn lower(
 
 /// What lowering needs to know about a device object (EB-4: flags, size, planes).
 fn resource_info(memory: &Memory, key: ObjectKey) -> Option<ResourceInfo> {
-    match &memory.get(key).ok()?.desc {
-        ObjectDesc::Buffer(_) => Some(ResourceInfo::Buffer),
-        ObjectDesc::Texture(t) => Some(ResourceInfo::Texture(TextureInfo {
-            mips: t.mips,
-            array_size: t.array_size,
-            planes: if t.format.has_stencil() { 2 } else { 1 },
-            render_target: t.flags.render_target,
-            depth_stencil: t.flags.depth_stencil,
-            unordered_access: t.flags.unordered_access,
-            dcc: t.flags.dcc,
-            texture_compatible: t.flags.texture_compatible,
-            size_bytes: t.bytes(),
-        })),
-        ObjectDesc::View { .. } => None,
-    }
+    memory.resource_info(key)
 }
 
 #[cfg(test)]

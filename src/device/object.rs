@@ -116,6 +116,27 @@ impl Memory {
             .unwrap_or_else(|| format!("<destroyed {key:?}>"))
     }
 
+    /// What the barrier rules need to know about an object (EB-4: flags, size, planes);
+    /// `None` for views and destroyed objects.
+    pub fn resource_info(&self, key: ObjectKey) -> Option<crate::barrier::ResourceInfo> {
+        use crate::barrier::{ResourceInfo, TextureInfo};
+        match &self.get(key).ok()?.desc {
+            ObjectDesc::Buffer(_) => Some(ResourceInfo::Buffer),
+            ObjectDesc::Texture(t) => Some(ResourceInfo::Texture(TextureInfo {
+                mips: t.mips,
+                array_size: t.array_size,
+                planes: if t.format.has_stencil() { 2 } else { 1 },
+                render_target: t.flags.render_target,
+                depth_stencil: t.flags.depth_stencil,
+                unordered_access: t.flags.unordered_access,
+                dcc: t.flags.dcc,
+                texture_compatible: t.flags.texture_compatible,
+                size_bytes: t.bytes(),
+            })),
+            ObjectDesc::View { .. } => None,
+        }
+    }
+
     /// Live object count.
     pub fn live_objects(&self) -> usize {
         self.objects.len()

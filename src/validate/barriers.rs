@@ -6,28 +6,12 @@
 
 use super::Severity;
 use super::stream::{Ctx, Validator};
-use crate::barrier::{
-    BarrierError, BarrierGroup, BarrierSeverity, QueueType, ResourceInfo, TextureInfo,
-};
-use crate::device::{Device, ObjectDesc, ObjectKey, QueueId};
+use crate::barrier::{BarrierError, BarrierGroup, BarrierSeverity, QueueType, ResourceInfo};
+use crate::device::{Device, ObjectKey, QueueId};
 
 /// What the barrier rules need to know about a device object.
 pub fn resource_info(device: &Device, key: ObjectKey) -> Option<ResourceInfo> {
-    match &device.memory.get(key).ok()?.desc {
-        ObjectDesc::Buffer(_) => Some(ResourceInfo::Buffer),
-        ObjectDesc::Texture(t) => Some(ResourceInfo::Texture(TextureInfo {
-            mips: t.mips,
-            array_size: t.array_size,
-            planes: if t.format.has_stencil() { 2 } else { 1 },
-            render_target: t.flags.render_target,
-            depth_stencil: t.flags.depth_stencil,
-            unordered_access: t.flags.unordered_access,
-            dcc: t.flags.dcc,
-            texture_compatible: t.flags.texture_compatible,
-            size_bytes: t.bytes(),
-        })),
-        ObjectDesc::View { .. } => None,
-    }
+    device.memory.resource_info(key)
 }
 
 /// The queue type barrier-spec A5 knows a hardware queue as.
