@@ -16,6 +16,7 @@
 //! | V0202 | FS-8 | draw or dispatch through a view not set again after a clear, map or decompress |
 //! | V0301 | FS-10 | dynamic buffer bound without a write-discard map this frame |
 //! | V0302 | CTX-5 | first map of a resource in a list is not write-discard |
+//! | V0303 | CC-1 | dynamic resource bound on a compute context |
 //! | V0401 | FS-4 | buffer presented without a decompression since it was last written |
 
 mod barriers;

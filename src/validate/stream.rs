@@ -216,7 +216,8 @@ impl Validator {
                 self.check_dynamic(ctx, i, buffers)
             }
             Command::SetIndexBuffer(b) => self.check_dynamic(ctx, i, &[*b]),
-            Command::ClearState => *q = QueueModel::default(),
+            // Resume resets all state and bindings like ClearState (FS-11).
+            Command::ClearState | Command::Resume => *q = QueueModel::default(),
             Command::ClearRenderTarget(v) | Command::ClearDepthStencil(v) => {
                 if q.bound.contains(v) {
                     q.stale.insert(*v);
@@ -322,6 +323,10 @@ impl Validator {
                 ctx.device.memory.get(r).map(|o| &o.desc),
                 Ok(ObjectDesc::Buffer(b)) if b.usage == BufferUsage::Dynamic
             );
+            if dynamic && matches!(ctx.queue, QueueId::Compute { .. }) {
+                self.report(ctx, i, "V0303", "CC-1", Some(r), "dynamic resources are not supported on compute contexts: upload into a default buffer on another queue first".into());
+                continue;
+            }
             if dynamic && !self.mapped.contains(&r) {
                 self.report(ctx, i, "V0301", "FS-10", Some(r), "dynamic buffer bound without being mapped write-discard and filled this frame: contents are not inherited".into());
                 self.mapped.insert(r);

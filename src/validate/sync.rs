@@ -45,7 +45,7 @@ impl Validator {
                 };
                 Vec::new()
             }
-            Command::ClearState | Command::Present(_) => {
+            Command::ClearState | Command::Resume | Command::Present(_) => {
                 let shown = match cmd {
                     Command::Present(chain) => ctx
                         .device
