@@ -36,15 +36,15 @@ pub enum TargetInfo {
     Unavailable,
 }
 
-/// The view kind a use binds through, if any.
-pub fn view_kind(access: UseAccess, is_texture: bool) -> Option<ViewKind> {
+/// The view kind a use binds through, if any. Vertex, index, constant and indirect-argument
+/// buffers and copies name the resource itself.
+pub fn view_kind(access: UseAccess) -> Option<ViewKind> {
     match access {
         UseAccess::RenderTarget => Some(ViewKind::Rtv),
         UseAccess::DepthWrite => Some(ViewKind::Dsv),
         UseAccess::DepthRead => Some(ViewKind::DsvReadOnly),
         UseAccess::ShaderRead => Some(ViewKind::Srv),
         UseAccess::UnorderedAccess => Some(ViewKind::Uav),
-        UseAccess::ConstantBuffer if !is_texture => None,
         _ => None,
     }
 }
@@ -112,7 +112,7 @@ pub fn compile_graph(
                 access: u.access,
                 stages: u.stages.unwrap_or_else(|| u.access.default_stages(kind)),
                 layout: is_texture.then(|| u.access.layout(kind)),
-                view_kind: kind_override.or_else(|| view_kind(u.access, is_texture)),
+                view_kind: kind_override.or_else(|| view_kind(u.access)),
                 clear: u.clear,
             });
         }
