@@ -289,6 +289,14 @@ pub fn main_with(cli: Cli) -> i32 {
                 Err(e) => return fail(&e),
             };
             let result = rt.tick();
+            if rt.world.contains_resource::<crate::model::FrameScript>() {
+                // A frame script is the frame: there is no pass graph to draw.
+                println!(
+                    "digraph {:?} {{\n  label=\"frame script: no pass graph\";\n}}",
+                    rt.scene_name()
+                );
+                return result.err().map_or(0, |e| fail(&e));
+            }
             if rt.graph().generation == 0 {
                 return result.err().map_or(1, |e| fail(&e));
             }

@@ -230,3 +230,14 @@ fn enhanced_barriers_flush_less_than_the_conservative_baseline() {
     // Transients are activated with DISCARD in both (EB-5).
     assert!(n(&e, "sync.discards") > 0);
 }
+
+#[test]
+fn graph_of_a_frame_script_says_there_is_none() {
+    let out = fastframe(&["graph", "scenes/script_rl7_place_view.ron"]);
+    assert_eq!(out.status.code(), Some(0));
+    let dot = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        dot.starts_with("digraph") && dot.contains("frame script"),
+        "{dot}"
+    );
+}
