@@ -211,9 +211,10 @@ pub fn plan_enhanced(
             }
         }
     }
-    for (copy, f) in frames.iter_mut().enumerate() {
-        f.before = w.before[copy * n..(copy + 1) * n].to_vec();
-        f.after = w.after[copy * n..(copy + 1) * n].to_vec();
+        // Hand each copy's groups to its frame without cloning them.
+    for f in frames.iter_mut().rev() {
+        f.before = w.before.split_off(w.before.len() - n);
+        f.after = w.after.split_off(w.after.len() - n);
     }
     let steady = &mut frames[COPIES - 1];
     for (pass, b) in w.wrap {
