@@ -211,7 +211,7 @@ pub fn plan_enhanced(
             }
         }
     }
-        // Hand each copy's groups to its frame without cloning them.
+    // Hand each copy's groups to its frame without cloning them.
     for f in frames.iter_mut().rev() {
         f.before = w.before.split_off(w.before.len() - n);
         f.after = w.after.split_off(w.after.len() - n);
