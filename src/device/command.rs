@@ -53,6 +53,12 @@ pub enum Command {
     },
     /// Unbind everything (what Present and Resume do implicitly, FS-11).
     ClearState,
+    /// Read back bound state (a Get* call such as GetRenderTargets): legal on a legacy
+    /// context, it fails on a fast one, which shadows no state (FS-7).
+    GetState,
+    /// The primitive-reset (strip-cut) index. Fast contexts default to 0xFFFFFFFF; 16-bit
+    /// strips must set 0xFFFF explicitly, a value legacy contexts refuse (FS-14).
+    SetPrimitiveResetIndex(u32),
 
     // Work.
     Draw {
@@ -72,6 +78,28 @@ pub enum Command {
     ClearRenderTarget(ObjectKey),
     ClearDepthStencil(ObjectKey),
     ClearUnorderedAccess(ObjectKey),
+    /// Write `bytes` of CPU data into a resource through the context: legacy contexts only,
+    /// unsupported on fast ones (FS-14).
+    UpdateSubresource {
+        resource: ObjectKey,
+        bytes: u64,
+    },
+    /// Compute contexts only: copy `bytes` of raw memory from `src` to `dst` at `offset`
+    /// (CC-6: graphics memory only, size a multiple of 4).
+    RawCopy {
+        src: ObjectKey,
+        dst: ObjectKey,
+        offset: u64,
+        bytes: u64,
+    },
+    /// Compute contexts only: fill `bytes` of raw memory of `dst` at `offset` with the 32-bit
+    /// `value` (CC-6: graphics memory only, size a multiple of 4).
+    RawFill {
+        dst: ObjectKey,
+        offset: u64,
+        bytes: u64,
+        value: u32,
+    },
 
     // Synchronisation.
     Barrier(BarrierGroup<ObjectKey>),
@@ -133,6 +161,11 @@ impl Command {
             Command::SetIndexBuffer(_) => "SetIndexBuffer",
             Command::SetConstantBuffers { .. } => "SetConstantBuffers",
             Command::ClearState => "ClearState",
+            Command::GetState => "GetState",
+            Command::SetPrimitiveResetIndex(_) => "SetPrimitiveResetIndex",
+            Command::UpdateSubresource { .. } => "UpdateSubresource",
+            Command::RawCopy { .. } => "RawCopy",
+            Command::RawFill { .. } => "RawFill",
             Command::Draw { .. } => "Draw",
             Command::Dispatch { .. } => "Dispatch",
             Command::CopyResource { .. } => "CopyResource",
@@ -162,7 +195,8 @@ impl Command {
         match self {
             Command::Draw { .. } => Sync::DRAW,
             Command::Dispatch { .. } => Sync::COMPUTE_SHADING,
-            Command::CopyResource { .. } => Sync::COPY,
+            Command::CopyResource { .. } | Command::UpdateSubresource { .. } => Sync::COPY,
+            Command::RawCopy { .. } | Command::RawFill { .. } => Sync::COMPUTE_SHADING,
             Command::ClearRenderTarget(_) => Sync::RENDER_TARGET,
             Command::ClearDepthStencil(_) => Sync::DEPTH_STENCIL,
             Command::ClearUnorderedAccess(_) => Sync::CLEAR_UNORDERED_ACCESS_VIEW,
@@ -188,8 +222,12 @@ impl Command {
             | Command::ClearUnorderedAccess(k)
             | Command::WaitOnPresent(k)
             | Command::Decompress(k)
-            | Command::Unmap(k) => out.push(*k),
-            Command::CopyResource { src, dst, .. } => out.extend([*src, *dst]),
+            | Command::Unmap(k)
+            | Command::UpdateSubresource { resource: k, .. }
+            | Command::RawFill { dst: k, .. } => out.push(*k),
+            Command::CopyResource { src, dst, .. } | Command::RawCopy { src, dst, .. } => {
+                out.extend([*src, *dst])
+            }
             Command::PlaceSwapChainView { view, buffer } => out.extend([*view, *buffer]),
             Command::Map { resource, .. } => out.push(*resource),
             Command::Barrier(g) => {

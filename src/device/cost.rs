@@ -210,7 +210,13 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
                 ..WorkItem::default()
             }
         }
-        Command::CopyResource { bytes: n, .. } => transfer(StageMask::COPY, n, serial),
+        Command::CopyResource { bytes: n, .. } | Command::UpdateSubresource { bytes: n, .. } => {
+            transfer(StageMask::COPY, n, serial)
+        }
+        // Raw memory copies and fills run on the compute engine (CC-6), priced like a copy.
+        Command::RawCopy { bytes: n, .. } | Command::RawFill { bytes: n, .. } => {
+            transfer(StageMask::COMPUTE, n, serial)
+        }
         // A fast clear writes metadata only (a byte per 256-byte block); a surface without
         // metadata is written whole.
         Command::ClearRenderTarget(k) | Command::ClearDepthStencil(k) => {

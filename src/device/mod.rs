@@ -132,6 +132,11 @@ impl Device {
         self.semantics = semantics;
     }
 
+    /// The contexts' semantics (CTX-4), for the validation layer (FS-7, FS-14).
+    pub fn semantics(&self) -> Semantics {
+        self.semantics
+    }
+
     /// Change how many compute units a compute queue may use (CC-2: pipe-0 queues start at
     /// the profile's limit, 4; the limit can be changed after creation). Clamped to the CUs
     /// the device has.

@@ -135,7 +135,7 @@ impl Device {
 }
 
 /// Refuse commands a queue cannot run (barrier-spec A5; Suspend and Resume are immediate-
-/// context calls, CC-8).
+/// context calls, CC-8; raw copies and fills are compute-context calls, CC-6).
 fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
     let graphics_only = matches!(
         cmd,
@@ -150,6 +150,7 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::Suspend
             | Command::Resume
     );
+    let compute_only = matches!(cmd, Command::RawCopy { .. } | Command::RawFill { .. });
     let copy_ok = matches!(
         cmd,
         Command::CopyResource { .. }
@@ -163,7 +164,11 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::DontSyncOnCopy(_)
     );
     let dma = matches!(queue, QueueId::Dma { .. });
-    if (graphics_only && queue != QueueId::Graphics) || (dma && !copy_ok) {
+    let compute = matches!(queue, QueueId::Compute { .. });
+    if (graphics_only && queue != QueueId::Graphics)
+        || (compute_only && !compute)
+        || (dma && !copy_ok)
+    {
         return Err(DeviceError::WrongQueue {
             command: cmd.name(),
             queue,

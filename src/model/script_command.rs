@@ -69,6 +69,10 @@ pub enum ScriptCommand<R> {
     },
     /// Unbind everything (FS-11).
     ClearState,
+    /// Read back bound state (a Get* call): fails on a fast context (FS-7).
+    GetState,
+    /// The primitive-reset index; 0xFFFF for 16-bit strips, refused by legacy contexts (FS-14).
+    SetPrimitiveResetIndex(u32),
     Draw {
         #[serde(default = "one")]
         draws: u32,
@@ -92,6 +96,28 @@ pub enum ScriptCommand<R> {
     ClearRenderTarget(R),
     ClearDepthStencil(R),
     ClearUnorderedAccess(R),
+    /// Unsupported on fast contexts (FS-14).
+    UpdateSubresource {
+        resource: R,
+        bytes: u64,
+    },
+    /// Compute contexts only: raw memory copy (CC-6).
+    RawCopy {
+        src: R,
+        dst: R,
+        #[serde(default)]
+        offset: u64,
+        bytes: u64,
+    },
+    /// Compute contexts only: raw memory fill with a 32-bit value (CC-6).
+    RawFill {
+        dst: R,
+        #[serde(default)]
+        offset: u64,
+        bytes: u64,
+        #[serde(default)]
+        value: u32,
+    },
     /// One barrier call: global, buffer and texture barriers, each list optional (EB-6).
     Barrier {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -161,6 +187,11 @@ impl<R> ScriptCommand<R> {
             ScriptCommand::SetIndexBuffer(_) => "SetIndexBuffer",
             ScriptCommand::SetConstantBuffers { .. } => "SetConstantBuffers",
             ScriptCommand::ClearState => "ClearState",
+            ScriptCommand::GetState => "GetState",
+            ScriptCommand::SetPrimitiveResetIndex(_) => "SetPrimitiveResetIndex",
+            ScriptCommand::UpdateSubresource { .. } => "UpdateSubresource",
+            ScriptCommand::RawCopy { .. } => "RawCopy",
+            ScriptCommand::RawFill { .. } => "RawFill",
             ScriptCommand::Draw { .. } => "Draw",
             ScriptCommand::Dispatch { .. } => "Dispatch",
             ScriptCommand::CopyResource { .. } => "CopyResource",
@@ -224,6 +255,32 @@ impl<R> ScriptCommand<R> {
                 dst: f(Slot::Copy, dst)?,
                 bytes: *bytes,
             },
+            C::UpdateSubresource { resource, bytes } => C::UpdateSubresource {
+                resource: f(Slot::Copy, resource)?,
+                bytes: *bytes,
+            },
+            C::RawCopy {
+                src,
+                dst,
+                offset,
+                bytes,
+            } => C::RawCopy {
+                src: f(Slot::Copy, src)?,
+                dst: f(Slot::Copy, dst)?,
+                offset: *offset,
+                bytes: *bytes,
+            },
+            C::RawFill {
+                dst,
+                offset,
+                bytes,
+                value,
+            } => C::RawFill {
+                dst: f(Slot::Copy, dst)?,
+                offset: *offset,
+                bytes: *bytes,
+                value: *value,
+            },
             C::ClearRenderTarget(v) => C::ClearRenderTarget(f(Slot::View, v)?),
             C::ClearDepthStencil(v) => C::ClearDepthStencil(f(Slot::View, v)?),
             C::ClearUnorderedAccess(v) => C::ClearUnorderedAccess(f(Slot::View, v)?),
@@ -264,6 +321,8 @@ impl<R> ScriptCommand<R> {
             },
             C::SetPipelineState(p) => C::SetPipelineState(*p),
             C::ClearState => C::ClearState,
+            C::GetState => C::GetState,
+            C::SetPrimitiveResetIndex(i) => C::SetPrimitiveResetIndex(*i),
             C::Draw {
                 draws,
                 vertices,

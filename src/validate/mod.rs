@@ -14,9 +14,14 @@
 //! | V0103 | FS-9 | swap-chain buffer written that is not at index 0 (view not rotated) |
 //! | V0201 | FS-11 | draw or dispatch with state not set since the last present or clear-state |
 //! | V0202 | FS-8 | draw or dispatch through a view not set again after a clear, map or decompress |
+//! | V0203 | FS-7 | Get* call (GetState) on a fast context |
+//! | V0204 | FS-14 | UpdateSubresource on a fast context |
+//! | V0205 | FS-14 | primitive-reset index 0xFFFF set on a legacy context |
 //! | V0301 | FS-10 | dynamic buffer bound without a write-discard map this frame |
 //! | V0302 | CTX-5 | first map of a resource in a list is not write-discard |
 //! | V0303 | CC-1 | dynamic resource bound on a compute context |
+//! | V0305 | CC-6 | raw memory copy or fill whose size is not a multiple of 4 |
+//! | V0306 | CC-6 | raw memory copy or fill of non-graphics memory (a dynamic buffer) |
 //! | V0401 | FS-4 | buffer presented without a decompression since it was last written |
 
 mod barriers;

@@ -7,7 +7,7 @@ use super::{Diagnostic, Severity};
 #[allow(unused_imports)]
 use crate::barrier::Layout;
 use crate::device::{Command, Device, MapMode, ObjectDesc, ObjectKey, QueueId};
-use crate::model::BufferUsage;
+use crate::model::{BufferUsage, Semantics};
 
 /// State the validator tracks per queue (state persists across lists, FS-12).
 #[derive(Default)]
@@ -288,6 +288,22 @@ impl Validator {
                     self.report(ctx, i, "V0202", "FS-8", Some(v), "a view used after a clear, map or decompression without being set again: set it again at every slot".into());
                 }
             }
+            Command::GetState if device.semantics() == Semantics::Fast => {
+                self.report(ctx, i, "V0203", "FS-7", None, "a Get* call on a fast context: fast contexts shadow no state, so reading it back fails; keep your own copy of what you set".into());
+            }
+            Command::UpdateSubresource { resource, .. }
+                if device.semantics() == Semantics::Fast =>
+            {
+                let r = self.resource(device, *resource);
+                self.report(ctx, i, "V0204", "FS-14", Some(r), "UpdateSubresource is not supported on fast contexts: map a dynamic buffer or copy from an upload resource instead".into());
+            }
+            Command::SetPrimitiveResetIndex(0xFFFF) if device.semantics() == Semantics::Legacy => {
+                self.report(ctx, i, "V0205", "FS-14", None, "a legacy context refuses the 16-bit primitive-reset index 0xFFFF: only fast contexts take it (for 16-bit strips)".into());
+            }
+            Command::RawCopy {
+                src, dst, bytes, ..
+            } => self.check_raw(ctx, i, &[*src, *dst], *bytes),
+            Command::RawFill { dst, bytes, .. } => self.check_raw(ctx, i, &[*dst], *bytes),
             Command::WaitOnPresent(b) => {
                 let r = self.resource(device, *b);
                 if self.presented.contains(&r) {
@@ -313,6 +329,32 @@ impl Validator {
                 self.queues.insert(ctx.queue, QueueModel::default());
             }
             _ => {}
+        }
+    }
+
+    /// Raw memory copies and fills (CC-6): graphics memory only, a size that is a multiple of
+    /// 4 bytes. Only compute queues run them at all; the device refuses them elsewhere.
+    fn check_raw(&mut self, ctx: &Ctx, i: usize, keys: &[ObjectKey], bytes: u64) {
+        if !bytes.is_multiple_of(4) {
+            let r = keys.last().map(|k| self.resource(ctx.device, *k));
+            self.report(
+                ctx,
+                i,
+                "V0305",
+                "CC-6",
+                r,
+                format!("raw copy or fill of {bytes} bytes: the size must be a multiple of 4"),
+            );
+        }
+        for k in keys {
+            let r = self.resource(ctx.device, *k);
+            let dynamic = matches!(
+                ctx.device.memory.get(r).map(|o| &o.desc),
+                Ok(ObjectDesc::Buffer(b)) if b.usage == BufferUsage::Dynamic
+            );
+            if dynamic {
+                self.report(ctx, i, "V0306", "CC-6", Some(r), "raw copies and fills work on graphics memory only; a dynamic buffer lives in CPU-writable memory: copy through a default buffer".into());
+            }
         }
     }
 

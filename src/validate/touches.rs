@@ -149,6 +149,17 @@ pub fn touches(
             t(*src, Access::COPY_SOURCE, Sync::COPY, false),
             t(*dst, Access::COPY_DEST, Sync::COPY, true),
         ],
+        Command::UpdateSubresource { resource, .. } => {
+            vec![t(*resource, Access::COPY_DEST, Sync::COPY, true)]
+        }
+        // Raw copies and fills run on the compute engine (CC-6).
+        Command::RawCopy { src, dst, .. } => vec![
+            t(*src, Access::COPY_SOURCE, Sync::COMPUTE_SHADING, false),
+            t(*dst, Access::COPY_DEST, Sync::COMPUTE_SHADING, true),
+        ],
+        Command::RawFill { dst, .. } => {
+            vec![t(*dst, Access::COPY_DEST, Sync::COMPUTE_SHADING, true)]
+        }
         Command::ClearRenderTarget(v) => {
             vec![t(*v, Access::RENDER_TARGET, Sync::RENDER_TARGET, true)]
         }

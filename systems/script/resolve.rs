@@ -225,6 +225,8 @@ fn device_command(cmd: ScriptCommand<ObjectKey>) -> Option<Command> {
         S::SetIndexBuffer(b) => Command::SetIndexBuffer(b),
         S::SetConstantBuffers { stage, buffers } => Command::SetConstantBuffers { stage, buffers },
         S::ClearState => Command::ClearState,
+        S::GetState => Command::GetState,
+        S::SetPrimitiveResetIndex(i) => Command::SetPrimitiveResetIndex(i),
         S::Draw {
             draws,
             vertices,
@@ -242,6 +244,29 @@ fn device_command(cmd: ScriptCommand<ObjectKey>) -> Option<Command> {
             threads,
         },
         S::CopyResource { src, dst, bytes } => Command::CopyResource { src, dst, bytes },
+        S::UpdateSubresource { resource, bytes } => Command::UpdateSubresource { resource, bytes },
+        S::RawCopy {
+            src,
+            dst,
+            offset,
+            bytes,
+        } => Command::RawCopy {
+            src,
+            dst,
+            offset,
+            bytes,
+        },
+        S::RawFill {
+            dst,
+            offset,
+            bytes,
+            value,
+        } => Command::RawFill {
+            dst,
+            offset,
+            bytes,
+            value,
+        },
         S::ClearRenderTarget(v) => Command::ClearRenderTarget(v),
         S::ClearDepthStencil(v) => Command::ClearDepthStencil(v),
         S::ClearUnorderedAccess(v) => Command::ClearUnorderedAccess(v),

@@ -320,6 +320,7 @@ fn disabled_validator_reports_nothing() {
 }
 
 mod contexts;
+mod fast_context;
 mod hazards;
 
 #[test]
