@@ -9,6 +9,31 @@ use crate::barrier::*;
 use crate::plan::CompiledGraph;
 use crate::systems::barriers::can_transition;
 
+/// A barrier at the end of `after`'s pass on its queue: it completes that queue's accesses
+/// (writing back its caches, EB-3) with nothing following it on that queue (SyncAfter NONE,
+/// AccessAfter NO_ACCESS), and moves the layout to `to` when it differs (barrier-spec A5: the
+/// other queue may not be able to).
+fn release(w: &mut Walk, e: Entity, t: &mut Track, after: Acc, to: Layout) {
+    let (sb, ab) = t.before(after.queue, after.stages);
+    let from = t.layout;
+    let b = barrier(
+        e,
+        t.texture,
+        sb,
+        Sync::NONE,
+        ab,
+        Access::NO_ACCESS,
+        from,
+        to,
+    );
+    w.push(after.pass, true, b);
+    t.issued(after.queue, Sync::NONE, Access::NO_ACCESS);
+    if to != from {
+        t.transitioned(after.pass, after.queue, sb, Sync::NONE, Access::NO_ACCESS);
+    }
+    t.layout = to;
+}
+
 /// Walk one resource's uses of one copy of the frame.
 pub(super) fn walk_copy(
     w: &mut Walk,
@@ -37,24 +62,7 @@ pub(super) fn walk_copy(
                 && t.layout != want
                 && can_transition(wr.queue, t.layout, want)
         }) {
-            let (sb, ab) = t.before(wr.queue, wr.stages);
-            w.push(
-                wr.pass,
-                true,
-                barrier(
-                    e,
-                    t.texture,
-                    sb,
-                    Sync::NONE,
-                    ab,
-                    Access::NO_ACCESS,
-                    t.layout,
-                    want,
-                ),
-            );
-            t.issued(wr.queue, Sync::NONE, Access::NO_ACCESS);
-            t.transitioned(wr.pass, wr.queue, sb, Sync::NONE, Access::NO_ACCESS);
-            t.layout = want;
+            release(w, e, t, wr, want);
         }
         let mut acquire = false;
         if let Some(wr) = t.last_write.filter(|wr| wr.queue != q && !discard) {
@@ -69,27 +77,8 @@ pub(super) fn walk_copy(
                 } else {
                     t.layout
                 };
-                let (sb, ab) = t.before(wr.queue, wr.stages);
-                w.push(
-                    wr.pass,
-                    true,
-                    barrier(
-                        e,
-                        t.texture,
-                        sb,
-                        Sync::NONE,
-                        ab,
-                        Access::NO_ACCESS,
-                        t.layout,
-                        to,
-                    ),
-                );
-                t.issued(wr.queue, Sync::NONE, Access::NO_ACCESS);
+                release(w, e, t, wr, to);
                 t.written_back = true;
-                if to != t.layout {
-                    t.transitioned(wr.pass, wr.queue, sb, Sync::NONE, Access::NO_ACCESS);
-                }
-                t.layout = to;
             }
             // Writes need no invalidation, only the fence compile plans; across queues the
             // fence orders every stage, so one acquire per queue makes the write visible.
@@ -112,26 +101,7 @@ pub(super) fn walk_copy(
                 .find(|a| can_transition(a.queue, t.layout, want))
                 .copied();
             match last {
-                Some(a) => {
-                    let (sb, ab) = t.before(a.queue, a.stages);
-                    w.push(
-                        a.pass,
-                        true,
-                        barrier(
-                            e,
-                            true,
-                            sb,
-                            Sync::NONE,
-                            ab,
-                            Access::NO_ACCESS,
-                            t.layout,
-                            want,
-                        ),
-                    );
-                    t.issued(a.queue, Sync::NONE, Access::NO_ACCESS);
-                    t.transitioned(a.pass, a.queue, sb, Sync::NONE, Access::NO_ACCESS);
-                    t.layout = want;
-                }
+                Some(a) => release(w, e, t, a, want),
                 None if want == Layout::Common && t.layout == Layout::Undefined => t.layout = want,
                 None => {
                     return Err(format!(
