@@ -25,17 +25,7 @@ fn info(r: &u32) -> Option<ResourceInfo> {
 }
 
 fn texture(r: u32, s: [Sync; 2], a: [Access; 2], l: [Layout; 2]) -> TextureBarrier<u32> {
-    TextureBarrier {
-        sync_before: s[0],
-        sync_after: s[1],
-        access_before: a[0],
-        access_after: a[1],
-        layout_before: l[0],
-        layout_after: l[1],
-        resource: r,
-        range: SubresourceRange::ALL,
-        flags: TextureBarrierFlags::default(),
-    }
+    TextureBarrier::whole(r, s, a, l)
 }
 
 /// Validate (no findings at all) and lower an enhanced Barrier call on the direct queue.

@@ -145,9 +145,7 @@ fn compress<R: Clone + PartialEq>(
 mod tests {
     use super::*;
     use crate::barrier::hardware::{CompressionKind as K, SyncEvent as E};
-    use crate::barrier::{
-        Access, Layout, Stages, SubresourceRange, Sync, TextureBarrierFlags, TextureInfo,
-    };
+    use crate::barrier::{Access, Layout, Stages, SubresourceRange, Sync, TextureInfo};
     use QueueType::Direct;
 
     const COLOUR: u32 = 1;
@@ -171,17 +169,7 @@ mod tests {
     }
 
     fn tex(r: u32, s: [Sync; 2], a: [Access; 2], l: [Layout; 2]) -> TextureBarrier<u32> {
-        TextureBarrier {
-            sync_before: s[0],
-            sync_after: s[1],
-            access_before: a[0],
-            access_after: a[1],
-            layout_before: l[0],
-            layout_after: l[1],
-            resource: r,
-            range: SubresourceRange::ALL,
-            flags: TextureBarrierFlags::default(),
-        }
+        TextureBarrier::whole(r, s, a, l)
     }
 
     fn rt_to_srv(r: u32, after: Layout) -> TextureBarrier<u32> {

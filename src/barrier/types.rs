@@ -77,6 +77,24 @@ pub struct TextureBarrier<R> {
     pub flags: TextureBarrierFlags,
 }
 
+impl<R> TextureBarrier<R> {
+    /// A barrier on every subresource of `resource`, without flags: the common case, as
+    /// `[before, after]` pairs of sync, access and layout.
+    pub fn whole(resource: R, sync: [Sync; 2], access: [Access; 2], layout: [Layout; 2]) -> Self {
+        TextureBarrier {
+            sync_before: sync[0],
+            sync_after: sync[1],
+            access_before: access[0],
+            access_after: access[1],
+            layout_before: layout[0],
+            layout_after: layout[1],
+            resource,
+            range: SubresourceRange::ALL,
+            flags: TextureBarrierFlags::default(),
+        }
+    }
+}
+
 /// One Barrier call: a group per barrier type (A2). `R` is whatever names a resource:
 /// an ECS entity in plans, a device handle in command streams.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
