@@ -6,7 +6,7 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use fastframe::barrier::Layout;
 use fastframe::frame::TextureState;
 use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess, Work};
-use fastframe::systems::{TargetInfo, TextureStart, compile_graph, plan_enhanced};
+use fastframe::systems::{EnhancedPlanner, TargetInfo, TextureStart, compile_graph};
 use std::hint::black_box;
 
 /// A chain of passes: each writes its own resource and reads the two written just before it,
@@ -86,7 +86,11 @@ fn plan(c: &mut Criterion) {
         group.bench_with_input(
             BenchmarkId::new("enhanced_barriers", n),
             &compiled,
-            |b, compiled| b.iter(|| black_box(plan_enhanced(compiled, start)).expect("plans")),
+            |b, compiled| {
+                // As the runtime does: one planner, its working memory kept between plans.
+                let mut planner = EnhancedPlanner::default();
+                b.iter(|| black_box(planner.plan(compiled, start)).expect("plans"))
+            },
         );
     }
     group.finish();

@@ -50,7 +50,7 @@ mod submit;
 mod wait_present;
 
 pub use barriers::TextureStart;
-pub use barriers::{plan_conservative, plan_enhanced, plan_legacy};
+pub use barriers::{EnhancedPlanner, plan_conservative, plan_enhanced, plan_legacy};
 pub use compile::{TargetInfo, compile_graph};
 
 /// The frame schedule's label.

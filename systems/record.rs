@@ -276,9 +276,9 @@ pub fn record_passes(
                 extent,
             });
         }
-        let map = |g: &BarrierGroup<Entity>| g.map(|e| key_of(*e).unwrap_or_default());
-        let mut before = plan.groups(i).0.map(map).unwrap_or_default();
-        let mut after = plan.groups(i).1.map(map).unwrap_or_default();
+        let (before, after) = plan.groups(i);
+        let mut before = before.map(|e| key_of(*e).unwrap_or_default());
+        let mut after = after.map(|e| key_of(*e).unwrap_or_default());
         if let Some(fp) = plan.current() {
             // The driver translates legacy barriers as the list is recorded (EB-10).
             for (legacy, group) in [

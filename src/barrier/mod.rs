@@ -66,7 +66,7 @@ pub use sync::Sync;
 pub use tracker::BarrierTracker;
 pub use triple::{Halves, check_halves};
 pub use types::{
-    BarrierGroup, BufferBarrier, GlobalBarrier, SubresourceRange, TextureBarrier,
+    BarrierGroup, BarrierGroupRef, BufferBarrier, GlobalBarrier, SubresourceRange, TextureBarrier,
     TextureBarrierFlags,
 };
 pub use validate::{

@@ -126,9 +126,59 @@ impl<R> BarrierGroup<R> {
     }
 
     /// The same barriers with resources renamed (plan entities to device handles).
+    pub fn map<S>(&self, f: impl FnMut(&R) -> S) -> BarrierGroup<S> {
+        self.as_ref().map(f)
+    }
+
+    /// The group as borrowed slices.
+    pub fn as_ref(&self) -> BarrierGroupRef<'_, R> {
+        BarrierGroupRef {
+            global: &self.global,
+            buffers: &self.buffers,
+            textures: &self.textures,
+        }
+    }
+}
+
+/// A barrier group borrowed from wherever it is stored (plans keep a frame's groups in
+/// flat lists, see `plan::PassBarriers`).
+#[derive(Debug, PartialEq, Eq)]
+pub struct BarrierGroupRef<'a, R> {
+    pub global: &'a [GlobalBarrier],
+    pub buffers: &'a [BufferBarrier<R>],
+    pub textures: &'a [TextureBarrier<R>],
+}
+
+impl<R> Clone for BarrierGroupRef<'_, R> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<R> Copy for BarrierGroupRef<'_, R> {}
+
+impl<R> BarrierGroupRef<'_, R> {
+    /// No barriers.
+    pub const EMPTY: Self = BarrierGroupRef {
+        global: &[],
+        buffers: &[],
+        textures: &[],
+    };
+
+    /// True when the call would carry no barrier at all.
+    pub fn is_empty(&self) -> bool {
+        self.global.is_empty() && self.buffers.is_empty() && self.textures.is_empty()
+    }
+
+    /// Number of individual barriers.
+    pub fn len(&self) -> usize {
+        self.global.len() + self.buffers.len() + self.textures.len()
+    }
+
+    /// An owned group with resources renamed (plan entities to device handles).
     pub fn map<S>(&self, mut f: impl FnMut(&R) -> S) -> BarrierGroup<S> {
         BarrierGroup {
-            global: self.global.clone(),
+            global: self.global.to_vec(),
             buffers: self
                 .buffers
                 .iter()

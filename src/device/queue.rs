@@ -26,6 +26,7 @@ pub const QUEUE_COUNT: usize = 1 + 6 + 3 + DMA_ENGINES as usize;
 
 impl QueueId {
     /// Dense index: graphics 0, pipe-0 compute 1..=6, pipe-1 compute 7..=9, DMA 10..=11.
+    #[inline]
     pub fn index(self) -> usize {
         match self {
             QueueId::Graphics => 0,

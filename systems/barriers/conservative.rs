@@ -15,7 +15,7 @@ use hashbrown::HashMap;
 use super::{TextureStart, can_transition};
 use crate::barrier::*;
 use crate::device::QueueId;
-use crate::plan::{BarrierPlan, CompiledGraph, FramePlan};
+use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PassBarriersBuilder};
 
 /// The full flush of the conservative strategy, in the sync and access a queue supports.
 pub fn full_flush(queue: QueueId) -> GlobalBarrier {
@@ -76,11 +76,8 @@ pub fn plan_conservative(
     start: impl Fn(Entity) -> TextureStart,
 ) -> Result<BarrierPlan, String> {
     let n = graph.passes.len();
-    let mut fp = FramePlan {
-        before: vec![BarrierGroup::default(); n],
-        after: vec![BarrierGroup::default(); n],
-        ..Default::default()
-    };
+    let mut fp = FramePlan::default();
+    let mut bb = PassBarriersBuilder::new(n);
     let mut first_on_queue: HashMap<QueueId, usize> = HashMap::new();
     for (i, p) in graph.passes.iter().enumerate() {
         let first = *first_on_queue.entry(p.queue).or_insert(i) == i;
@@ -89,10 +86,10 @@ pub fn plan_conservative(
             .iter()
             .any(|&(a, b)| b == i && graph.passes[a].queue == p.queue);
         if first || depends || !p.waits.is_empty() || !p.waits_previous.is_empty() {
-            fp.before[i].global.push(full_flush(p.queue));
+            bb.global(i, false, full_flush(p.queue));
         }
         if p.signals {
-            fp.after[i].global.push(full_flush(p.queue));
+            bb.global(i, true, full_flush(p.queue));
         }
     }
 
@@ -144,30 +141,29 @@ pub fn plan_conservative(
             let discard = t.layout == Layout::Undefined;
             let e = u.resource;
             if can_transition(p.queue, from.0, want) {
-                fp.before[i].textures.push(transition(e, from, to, discard));
+                bb.texture(i, false, transition(e, from, to, discard));
             } else if let Some(prev) = t
                 .last
                 .filter(|&l| can_transition(graph.passes[l].queue, from.0, want))
             {
-                fp.after[prev].textures.push(transition(
-                    e,
-                    from,
-                    (want, Access::NO_ACCESS),
-                    discard,
-                ));
-                fp.before[i]
-                    .textures
-                    .push(transition(e, (want, Access::NO_ACCESS), to, false));
+                bb.texture(
+                    prev,
+                    true,
+                    transition(e, from, (want, Access::NO_ACCESS), discard),
+                );
+                bb.texture(
+                    i,
+                    false,
+                    transition(e, (want, Access::NO_ACCESS), to, false),
+                );
             } else if let Some(prev) = t
                 .last
                 .filter(|&l| can_transition(graph.passes[l].queue, from.0, Layout::Common))
             {
                 let parked = (Layout::Common, Access::NO_ACCESS);
-                fp.after[prev]
-                    .textures
-                    .push(transition(e, from, parked, discard));
+                bb.texture(prev, true, transition(e, from, parked, discard));
                 if want != Layout::Common {
-                    fp.before[i].textures.push(transition(e, parked, to, false));
+                    bb.texture(i, false, transition(e, parked, to, false));
                 }
             } else if want == Layout::Common && from.0 == Layout::Undefined {
                 // A DMA engine cannot activate a texture; it stays undefined-but-common.
@@ -197,13 +193,12 @@ pub fn plan_conservative(
             && let Some(last) = last
         {
             let parked = (Layout::Common, Access::NO_ACCESS);
-            fp.after[last]
-                .textures
-                .push(transition(e, end, parked, false));
+            bb.texture(last, true, transition(e, end, parked, false));
             end = parked;
         }
         fp.end.push((e, end.0, end.1));
     }
+    fp.barriers = bb.finish();
     Ok(BarrierPlan {
         frames: vec![fp],
         ..Default::default()

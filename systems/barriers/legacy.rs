@@ -87,8 +87,6 @@ fn walk(
 ) -> Result<FramePlan, String> {
     let n = graph.passes.len();
     let mut fp = FramePlan {
-        before: vec![Default::default(); n],
-        after: vec![Default::default(); n],
         legacy_before: vec![Vec::new(); n],
         legacy_after: vec![Vec::new(); n],
         ..Default::default()

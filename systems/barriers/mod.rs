@@ -23,7 +23,7 @@ mod enhanced;
 mod legacy;
 
 pub use conservative::{full_flush, plan_conservative};
-pub use enhanced::plan_enhanced;
+pub use enhanced::{EnhancedPlanner, plan_enhanced};
 pub use legacy::plan_legacy;
 
 /// What the planner knows about a texture before the frame.
@@ -69,6 +69,7 @@ pub fn barrier_system(
         Option<&Texture>,
     )>,
     mut last: Local<Option<(u64, BarrierMode)>>,
+    mut enhanced: Local<EnhancedPlanner>,
 ) {
     let _span = tracy_client::span!("barriers");
     let key = (graph.generation, settings.barriers);
@@ -100,7 +101,7 @@ pub fn barrier_system(
     };
     let planned = match settings.barriers {
         BarrierMode::Conservative => plan_conservative(&graph, start),
-        BarrierMode::Enhanced => plan_enhanced(&graph, start),
+        BarrierMode::Enhanced => enhanced.plan(&graph, start),
         BarrierMode::Legacy => {
             let previous = plan
                 .current()

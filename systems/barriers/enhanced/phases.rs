@@ -5,7 +5,7 @@ use bevy_ecs::prelude::*;
 
 use crate::barrier::*;
 use crate::device::QueueId;
-use crate::plan::{CompiledGraph, PlannedUse};
+use crate::plan::CompiledGraph;
 
 /// One resource's use in one pass (several uses of a resource by one pass are merged).
 #[derive(Clone, Copy, Debug)]
@@ -18,12 +18,14 @@ pub(super) struct ResUse {
     pub(super) layout: Option<Layout>,
     /// A read in a read phase that spans several queues.
     pub(super) shared: bool,
+    /// The pass's [`own_complete`](crate::plan::CompiledPass::own_complete).
+    pub(super) own_complete: Option<i64>,
 }
 
 /// The layout a read phase (consecutive reads of a texture) uses: one every reader's queue
 /// can use and whose accesses cover the phase (barrier-spec A5, A6), preferring layouts that
 /// keep compression on the graphics engine (EB-4).
-pub(super) fn read_layout(uses: &[&ResUse], compressible: bool) -> Option<Layout> {
+pub(super) fn read_layout(uses: &[ResUse], compressible: bool) -> Option<Layout> {
     let access = uses.iter().fold(Access::empty(), |a, u| a | u.access);
     let on = |f: fn(&QueueId) -> bool| uses.iter().any(|u| f(&u.queue));
     let dma = on(|q| matches!(q, QueueId::Dma { .. }));
@@ -67,15 +69,18 @@ pub(super) fn read_layout(uses: &[&ResUse], compressible: bool) -> Option<Layout
         .find(|l| layout_allows(*l).contains(access))
 }
 
-/// Merge a resource's uses per pass and give texture reads their read-phase layout.
+/// Merge a resource's uses per pass into `out` and give texture reads their read-phase
+/// layout.
 pub(super) fn resource_uses(
     graph: &CompiledGraph,
-    planned: &[(usize, &PlannedUse)],
+    planned: &[(u32, u32)],
     compressible: bool,
-) -> Result<Vec<ResUse>, String> {
-    let mut out: Vec<ResUse> = Vec::new();
-    for &(i, u) in planned {
-        let p = &graph.passes[i];
+    out: &mut Vec<ResUse>,
+) -> Result<(), String> {
+    out.clear();
+    for &(i, j) in planned {
+        let (i, p) = (i as usize, &graph.passes[i as usize]);
+        let u = &p.uses[j as usize];
         {
             let (stages, access, write) =
                 (u.stages.expand(), u.access.access(), u.access.is_write());
@@ -96,6 +101,7 @@ pub(super) fn resource_uses(
                     write,
                     layout: u.layout,
                     shared: false,
+                    own_complete: p.own_complete,
                 }),
             }
         }
@@ -110,7 +116,7 @@ pub(super) fn resource_uses(
             let end = (start..out.len())
                 .find(|&j| out[j].write)
                 .unwrap_or(out.len());
-            let phase: Vec<&ResUse> = out[start..end].iter().collect();
+            let phase = &out[start..end];
             // Keep the writer's layout when it already serves every read of the phase on the
             // writer's queue (depth read through a read-only view in DEPTH_STENCIL_WRITE):
             // no transition at all.
@@ -128,7 +134,7 @@ pub(super) fn resource_uses(
                     .all(|u| crate::systems::barriers::queue_type(u.queue).allows_layout(*l));
                 layout_allows(*l).contains(access) && (here || (shared && everywhere))
             });
-            let layout = keep.or_else(|| read_layout(&phase, compressible)).ok_or_else(|| {
+            let layout = keep.or_else(|| read_layout(phase, compressible)).ok_or_else(|| {
                 let names: Vec<&str> = phase.iter().map(|u| graph.passes[u.pass].name.as_str()).collect();
                 format!("passes {} read one texture in ways no single layout allows at once (barrier-spec A6)", names.join(", "))
             })?;
@@ -140,5 +146,5 @@ pub(super) fn resource_uses(
             start = end;
         }
     }
-    Ok(out)
+    Ok(())
 }

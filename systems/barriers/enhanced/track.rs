@@ -2,9 +2,9 @@
 //! latest write and who has seen it, and each queue's barrier history (barrier-spec A3.4, A9).
 
 use crate::barrier::*;
-use crate::device::QueueId;
+use crate::device::{QUEUE_COUNT, QueueId};
 
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Acc {
     /// Virtual pass index: copy * n + pass.
     pub(super) pass: usize,
@@ -15,6 +15,77 @@ pub(super) struct Acc {
     pub(super) barrier: bool,
 }
 
+/// A value per hardware queue, absent until set: an array indexed by [`QueueId::index`]
+/// and a bit per queue saying which entries hold a value, so the walk's per-queue questions
+/// cost an index and forgetting costs a mask, not a search or a fill.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct PerQueue<T: Copy + PartialEq> {
+    present: u16,
+    values: [T; QUEUE_COUNT],
+}
+
+const _: () = assert!(
+    QUEUE_COUNT <= 16,
+    "PerQueue keeps one bit per queue in a u16"
+);
+
+impl<T: Copy + PartialEq> PartialEq for PerQueue<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.present == other.present
+            && (0..QUEUE_COUNT)
+                .all(|i| self.present & (1 << i) == 0 || self.values[i] == other.values[i])
+    }
+}
+
+impl<T: Copy + PartialEq> PerQueue<T> {
+    const fn empty(filler: T) -> Self {
+        PerQueue {
+            present: 0,
+            values: [filler; QUEUE_COUNT],
+        }
+    }
+
+    #[inline]
+    fn bit(q: QueueId) -> u16 {
+        1 << q.index()
+    }
+
+    #[inline]
+    pub(super) fn get(&self, q: QueueId) -> Option<T> {
+        (self.present & Self::bit(q) != 0).then(|| self.values[q.index()])
+    }
+
+    #[inline]
+    pub(super) fn set(&mut self, q: QueueId, v: T) {
+        self.present |= Self::bit(q);
+        self.values[q.index()] = v;
+    }
+
+    /// The value for `q`, set to `default` first if absent.
+    #[inline]
+    pub(super) fn entry(&mut self, q: QueueId, default: T) -> &mut T {
+        if self.present & Self::bit(q) == 0 {
+            self.set(q, default);
+        }
+        &mut self.values[q.index()]
+    }
+
+    #[inline]
+    pub(super) fn clear(&mut self) {
+        self.present = 0;
+    }
+
+    /// Forget every queue but `q`.
+    #[inline]
+    pub(super) fn keep_only(&mut self, q: QueueId) {
+        self.present &= Self::bit(q);
+    }
+}
+
+/// Stages and accesses, nothing yet.
+const NOTHING: (Sync, Access) = (Sync::NONE, Access::empty());
+
+#[derive(Clone)]
 pub(super) struct Track {
     pub(super) texture: bool,
     pub(super) layout: Layout,
@@ -26,18 +97,18 @@ pub(super) struct Track {
     pub(super) written_back: bool,
     /// Per queue: the stages ordered after, and accesses made visible, of the latest write
     /// (by acquires on other queues, by later barriers on the writer's).
-    pub(super) covered: Vec<(QueueId, Sync, Access)>,
+    pub(super) covered: PerQueue<(Sync, Access)>,
     /// Per queue: accesses since its last barrier on this resource, and that barrier's
     /// SyncAfter and AccessAfter. Sequential barriers on one queue must chain: SyncBefore
     /// contains the previous SyncAfter (barrier-spec A3.4), AccessBefore stays within the
     /// previous AccessAfter (A9).
-    pub(super) since: Vec<(QueueId, Sync, Access)>,
-    pub(super) last_after: Vec<(QueueId, Sync, Access)>,
+    pub(super) since: PerQueue<(Sync, Access)>,
+    pub(super) last_after: PerQueue<(Sync, Access)>,
     /// The queue of the last barrier on the resource: when another queue takes it over
     /// behind a fence, the sequence of barriers starts again there.
     pub(super) owner: Option<QueueId>,
     /// Per queue: the accesses its last barrier on the resource allowed until the next one.
-    pub(super) declared: Vec<(QueueId, Access)>,
+    pub(super) declared: PerQueue<Access>,
     /// Walking a plan's first frame: earlier barriers are unknown.
     pub(super) history_unknown: bool,
 }
@@ -50,44 +121,85 @@ impl Track {
             pending: Vec::new(),
             last_write: None,
             written_back: false,
-            covered: Vec::new(),
-            since: Vec::new(),
-            last_after: Vec::new(),
+            covered: PerQueue::empty(NOTHING),
+            since: PerQueue::empty(NOTHING),
+            last_after: PerQueue::empty(NOTHING),
             owner: None,
-            declared: Vec::new(),
+            declared: PerQueue::empty(Access::empty()),
             history_unknown: true,
         }
     }
 
-    pub(super) fn entry(
-        list: &mut Vec<(QueueId, Sync, Access)>,
-        q: QueueId,
-    ) -> &mut (QueueId, Sync, Access) {
-        match list.iter().position(|x| x.0 == q) {
-            Some(i) => &mut list[i],
-            None => {
-                list.push((q, Sync::NONE, Access::empty()));
-                list.last_mut().expect("just pushed")
+    /// Start over for another resource, keeping the pending list's memory.
+    pub(super) fn reset(&mut self, texture: bool, layout: Layout) {
+        self.texture = texture;
+        self.layout = layout;
+        self.pending.clear();
+        self.last_write = None;
+        self.written_back = false;
+        self.covered.clear();
+        self.since.clear();
+        self.last_after.clear();
+        self.owner = None;
+        self.declared.clear();
+        self.history_unknown = true;
+    }
+
+    /// True when this track is `earlier` moved `n` virtual passes on: walking the same uses
+    /// from here makes the same decisions, `n` passes later.
+    pub(super) fn is_shifted(&self, earlier: &Track, n: usize) -> bool {
+        let moved = |a: &Acc, b: &Acc| {
+            Acc {
+                pass: b.pass + n,
+                ..*b
+            } == *a
+        };
+        self.texture == earlier.texture
+            && self.layout == earlier.layout
+            && self.pending.len() == earlier.pending.len()
+            && self
+                .pending
+                .iter()
+                .zip(&earlier.pending)
+                .all(|(a, b)| moved(a, b))
+            && match (&self.last_write, &earlier.last_write) {
+                (Some(a), Some(b)) => moved(a, b),
+                (None, None) => true,
+                _ => false,
             }
-        }
+            && self.written_back == earlier.written_back
+            && self.covered == earlier.covered
+            && self.since == earlier.since
+            && self.last_after == earlier.last_after
+            && self.owner == earlier.owner
+            && self.declared == earlier.declared
+            && self.history_unknown == earlier.history_unknown
+    }
+
+    /// True while nothing is known of the barriers on `q` before the walk (EB-8a).
+    #[inline]
+    pub(super) fn unknown_on(&self, q: QueueId) -> bool {
+        self.history_unknown && self.last_after.get(q).is_none()
     }
 
     /// The Before half of a new barrier on `q`, which must also reach `reach` stages.
     pub(super) fn before(&mut self, q: QueueId, reach: Sync) -> (Sync, Access) {
         // A plan's first frame does not know the barriers before it: wait for everything.
-        let unknown = self.history_unknown && !self.last_after.iter().any(|x| x.0 == q);
-        let reach = if unknown { reach | Sync::ALL } else { reach };
-
-        let since = *Self::entry(&mut self.since, q);
-        let last = *Self::entry(&mut self.last_after, q);
-        let access = if !since.2.is_empty() {
-            since.2
-        } else if last.2.is_empty() {
+        let reach = if self.unknown_on(q) {
+            reach | Sync::ALL
+        } else {
+            reach
+        };
+        let since = *self.since.entry(q, NOTHING);
+        let last = *self.last_after.entry(q, NOTHING);
+        let access = if !since.1.is_empty() {
+            since.1
+        } else if last.1.is_empty() {
             Access::NO_ACCESS
         } else {
-            last.2
+            last.1
         };
-        (since.1 | last.1 | reach, access)
+        (since.0 | last.0 | reach, access)
     }
 
     /// A barrier with this After half was issued on `q`.
@@ -96,13 +208,12 @@ impl Track {
         // next barrier (as the validator's per-queue history does). Their accesses since still
         // need ordering, unless a layout transition absorbed them (see `transitioned`).
         if self.owner.is_some_and(|o| o != q) {
-            self.last_after.retain(|x| x.0 == q);
+            self.last_after.keep_only(q);
         }
         self.owner = Some(q);
-        self.declared.retain(|x| x.0 != q);
-        self.declared.push((q, access));
-        *Self::entry(&mut self.since, q) = (q, Sync::NONE, Access::empty());
-        *Self::entry(&mut self.last_after, q) = (q, after, access);
+        self.declared.set(q, access);
+        self.since.set(q, NOTHING);
+        self.last_after.set(q, (after, access));
     }
 
     /// A layout transition writes the texture (barrier-spec D): everything before it is
@@ -127,29 +238,38 @@ impl Track {
         self.pending.push(acc);
         // Everything before the transition is ordered before it, on every queue.
         self.since.clear();
-        self.last_after.retain(|x| x.0 == q);
+        self.last_after.keep_only(q);
         self.last_write = Some(acc);
         self.written_back = true;
         self.covered.clear();
         self.cover(q, after.expand(), access);
     }
 
+    #[inline]
     pub(super) fn covers(&self, q: QueueId, stages: Sync, access: Access) -> bool {
         self.covered
-            .iter()
-            .any(|c| c.0 == q && c.1.contains(stages) && c.2.contains(access))
+            .get(q)
+            .is_some_and(|c| c.0.contains(stages) && c.1.contains(access))
     }
 
+    /// `q` has acquired the latest write for some access.
+    #[inline]
+    pub(super) fn acquired(&self, q: QueueId) -> bool {
+        self.covered.get(q).is_some_and(|c| !c.1.is_empty())
+    }
+
+    #[inline]
     pub(super) fn cover(&mut self, q: QueueId, stages: Sync, access: Access) {
-        let c = Self::entry(&mut self.covered, q);
-        c.1 |= stages;
-        c.2 |= access;
+        let c = self.covered.entry(q, NOTHING);
+        c.0 |= stages;
+        c.1 |= access;
     }
 
     /// `q` accessed the resource.
+    #[inline]
     pub(super) fn accessed(&mut self, q: QueueId, stages: Sync, access: Access) {
-        let e = Self::entry(&mut self.since, q);
-        e.1 |= stages;
-        e.2 |= access;
+        let e = self.since.entry(q, NOTHING);
+        e.0 |= stages;
+        e.1 |= access;
     }
 }

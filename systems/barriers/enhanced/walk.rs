@@ -82,7 +82,7 @@ pub(super) fn walk_copy(
             }
             // Writes need no invalidation, only the fence compile plans; across queues the
             // fence orders every stage, so one acquire per queue makes the write visible.
-            acquire = !u.write && !t.covered.iter().any(|c| c.0 == q && !c.2.is_empty());
+            acquire = !u.write && !t.acquired(q);
         }
         // A read on the writer's own queue needs the write ordered before its stages and
         // visible to its access; an earlier barrier may have covered other stages only.
@@ -115,34 +115,33 @@ pub(super) fn walk_copy(
         }
         // Same-queue accesses a round trip of fences already completed need no barrier to be
         // ordered before a write (reads still need their caches made visible below).
-        let complete = graph.passes[u.pass]
-            .own_complete
-            .map(|k| copy as i64 * w.n as i64 + k);
+        let complete = u.own_complete.map(|k| copy as i64 * w.n as i64 + k);
         let done = |a: &Acc| complete.is_some_and(|k| (a.pass as i64) <= k);
-        let same: Vec<Acc> = t
+        // The accesses on this queue still to be ordered before this use: their stages, whether
+        // one wrote, and whether one is other than output-merger work on one target, which is
+        // ordered in API order (clears, draws, resolves) and needs no barrier between them.
+        let (mut reach, mut same_write, mut unordered) = (Sync::NONE, false, false);
+        for a in t
             .pending
             .iter()
-            .copied()
             .filter(|a| a.queue == q && !(u.write && done(a)))
-            .collect();
-        // Output-merger work on one target is ordered in API order (clears, draws, resolves):
-        // consecutive render-target or depth accesses need no barrier between them.
-        let conflict = uncovered_read
-            || (u.write
-                && same
-                    .iter()
-                    .any(|a| !(raster(u.stages) && a.stages == u.stages)));
+        {
+            reach |= a.stages;
+            same_write |= a.write;
+            unordered |= !(raster(u.stages) && a.stages == u.stages);
+        }
+        let conflict = uncovered_read || (u.write && unordered);
         let relayout = t.texture && t.layout != want;
         // The first frame of a plan knows nothing of what came before: every first access on
         // a queue gets a barrier (EB-8a: no barrier-free first access).
-        let unknown = t.history_unknown && !t.last_after.iter().any(|x| x.0 == q);
+        let unknown = t.unknown_on(q);
         // The last barrier on this queue declared which accesses may follow it (AccessAfter);
         // any other access needs a new one (A9).
-        let undeclared = t.declared.iter().any(|x| {
-            x.0 == q && !x.1.is_empty() && (x.1 == Access::NO_ACCESS || !x.1.contains(u.access))
-        });
+        let undeclared = t
+            .declared
+            .get(q)
+            .is_some_and(|d| !d.is_empty() && (d == Access::NO_ACCESS || !d.contains(u.access)));
         if conflict || relayout || acquire || unknown || undeclared {
-            let mut reach = same.iter().fold(Sync::NONE, |s, x| s | x.stages);
             if uncovered_read && let Some(wr) = t.last_write {
                 reach |= wr.stages;
             }
@@ -158,7 +157,7 @@ pub(super) fn walk_copy(
                 barrier(e, t.texture, sb, u.stages, ab, u.access, lb, la),
             );
             t.issued(q, u.stages, u.access);
-            if same.iter().any(|a| a.write) {
+            if same_write {
                 t.written_back = true;
             }
             t.pending.retain(|a| a.queue != q);

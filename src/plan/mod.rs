@@ -3,9 +3,13 @@
 
 use bevy_ecs::prelude::*;
 
-use crate::barrier::{Access, BarrierGroup, Layout, LegacyBarrier, Sync};
+use crate::barrier::{Access, BarrierGroupRef, Layout, LegacyBarrier, Sync};
+
+mod barriers;
+
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
+pub use barriers::{Mark, PassBarriers, PassBarriersBuilder};
 
 /// One use of a pass, resolved: what it touches and how.
 #[derive(Clone, Debug, PartialEq)]
@@ -62,11 +66,9 @@ pub struct CompiledGraph {
 /// The barriers of one frame of a plan, around each compiled pass (same index).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FramePlan {
-    /// Issued at the start of the pass, on its queue.
-    pub before: Vec<BarrierGroup<Entity>>,
-    /// Issued at the end of the pass, before its fence (write-backs for other queues,
-    /// transitions the next queue cannot do).
-    pub after: Vec<BarrierGroup<Entity>>,
+    /// Issued at the start of each pass, on its queue, and at its end, before its fence
+    /// (write-backs for other queues, transitions the next queue cannot do).
+    pub barriers: PassBarriers,
     /// Layout and access each texture is assumed to start the frame in.
     pub start: Vec<(Entity, Layout, Access)>,
     /// Layout and access each texture is left in at the end of the frame.
@@ -99,13 +101,10 @@ impl BarrierPlan {
     }
 
     /// The barriers before and after pass `i` this frame.
-    pub fn groups(
-        &self,
-        i: usize,
-    ) -> (Option<&BarrierGroup<Entity>>, Option<&BarrierGroup<Entity>>) {
+    pub fn groups(&self, i: usize) -> (BarrierGroupRef<'_, Entity>, BarrierGroupRef<'_, Entity>) {
         match self.current() {
-            Some(f) => (f.before.get(i), f.after.get(i)),
-            None => (None, None),
+            Some(f) => (f.barriers.before(i), f.barriers.after(i)),
+            None => (BarrierGroupRef::EMPTY, BarrierGroupRef::EMPTY),
         }
     }
 

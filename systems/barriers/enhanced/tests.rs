@@ -1,0 +1,113 @@
+//! The steady copy may repeat the second instead of walking it; both must give the same plan.
+
+use bevy_ecs::prelude::*;
+
+use super::EnhancedPlanner;
+use crate::barrier::Layout;
+use crate::frame::TextureState;
+use crate::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess, Work};
+use crate::plan::CompiledGraph;
+use crate::systems::{TargetInfo, TextureStart, compile_graph};
+
+/// A seeded random graph over a few textures and buffers on random queues, compiled.
+fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
+    let mut x = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let resources = 2 + next(6) as usize;
+    let res = |i: usize| Entity::from_raw_u32(1_000 + i as u32).expect("valid index");
+    let buffer: Vec<bool> = (0..resources).map(|_| next(3) == 0).collect();
+    let transient: Vec<bool> = (0..resources).map(|_| next(3) == 0).collect();
+    let passes: Vec<(Entity, String, Pass)> = (0..3 + next(12) as usize)
+        .map(|p| {
+            let queue =
+                [QueueKind::Graphics, QueueKind::Compute, QueueKind::Copy][next(3) as usize];
+            let mut uses = Vec::new();
+                        for (r, &is_buffer) in buffer.iter().enumerate() {
+                if next(3) != 0 {
+                    continue;
+                }
+                let access = match (queue, is_buffer, next(3)) {
+                    (QueueKind::Copy, _, 0) => UseAccess::CopyDest,
+                    (QueueKind::Copy, _, _) => UseAccess::CopySource,
+                    (QueueKind::Graphics, false, 0) => UseAccess::RenderTarget,
+                    (_, _, 0) => UseAccess::UnorderedAccess,
+                    (QueueKind::Graphics, true, 1) => UseAccess::VertexBuffer,
+                    _ => UseAccess::ShaderRead,
+                };
+                uses.push(Use {
+                    target: res(r),
+                    access,
+                    stages: None,
+                    clear: false,
+                });
+            }
+            let pass = Pass {
+                queue,
+                uses,
+                work: Work::Dispatch {
+                    dispatches: 1,
+                    threads: 64,
+                },
+                after: Vec::new(),
+                order: p as u32,
+            };
+            let e = Entity::from_raw_u32(p as u32 + 1).expect("valid index");
+            (e, format!("p{p}"), pass)
+        })
+        .collect();
+    let refs: Vec<(Entity, String, &Pass)> =
+        passes.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
+    let target = |e: Entity| {
+        let i = (e.index_u32() - 1_000) as usize;
+        let lifetime = if transient[i] {
+            Lifetime::Transient
+        } else {
+            Lifetime::Imported
+        };
+        if buffer[i] {
+            TargetInfo::Buffer { lifetime }
+        } else {
+            TargetInfo::Texture { lifetime }
+        }
+    };
+    let compiled = compile_graph(&refs, target, &Settings::default()).ok()?;
+    Some((compiled, transient))
+}
+
+#[test]
+fn repeating_the_second_copy_plans_what_walking_the_steady_one_does() {
+    let (mut planned, mut repeated, mut walked_all) = (0, 0, 0);
+    for seed in 0..400 {
+        let Some((g, transient)) = graph(seed) else {
+            continue;
+        };
+        let start = |e: Entity| TextureStart {
+            state: TextureState::new(Layout::Common),
+            transient: transient[(e.index_u32() - 1_000) as usize],
+            chain: false,
+            compressible: seed % 2 == 0,
+        };
+        let mut fast = EnhancedPlanner::default();
+        let mut walked = EnhancedPlanner {
+            walk_steady: true,
+            ..Default::default()
+        };
+        let a = fast.plan(&g, start);
+        let b = walked.plan(&g, start);
+        assert_eq!(a, b, "seed {seed}");
+        planned += a.is_ok() as usize;
+        repeated += fast.repeated;
+        walked_all += walked.repeated;
+    }
+    assert!(planned > 200, "only {planned} graphs planned");
+    assert!(
+        repeated > 200,
+        "the steady copy repeated only {repeated} times"
+    );
+    assert_eq!(walked_all, 0);
+}
