@@ -124,11 +124,23 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
                 .push((i, u.access.is_write()));
         }
     }
+    // Only the latest conflicting use per queue matters (a wait keeps the latest producer
+    // per queue), and the latest after `y` is the resource's last one on that queue if it
+    // comes after `y`: linear in uses, however many passes share a resource.
     let mut pairs: Vec<(usize, usize)> = Vec::new();
     for uses in by_resource.values() {
-        for (a, &(y, wy)) in uses.iter().enumerate() {
-            for &(x, wx) in &uses[a + 1..] {
-                if x != y && queues[x] != queues[y] && (wx || wy) {
+        let mut last_use = [None::<usize>; QUEUE_COUNT];
+        let mut last_write = [None::<usize>; QUEUE_COUNT];
+        for &(x, wx) in uses {
+            last_use[queues[x].index()] = Some(x);
+            if wx {
+                last_write[queues[x].index()] = Some(x);
+            }
+        }
+        for &(y, wy) in uses {
+            let latest = if wy { &last_use } else { &last_write };
+            for (q, &x) in latest.iter().enumerate() {
+                if let Some(x) = x.filter(|&x| x > y && q != queues[y].index()) {
                     pairs.push((y, x));
                 }
             }
@@ -195,11 +207,13 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
             .max();
         pass.own_complete = best.filter(|&k| k < i as i64);
     }
-    let waited: Vec<usize> = out
-        .iter()
-        .flat_map(|p| p.waits.iter().chain(&p.waits_previous).copied())
-        .collect();
-    for (i, p) in out.iter_mut().enumerate() {
-        p.signals = waited.contains(&i);
+    let mut waited = vec![false; out.len()];
+    for p in out.iter() {
+        for &w in p.waits.iter().chain(&p.waits_previous) {
+            waited[w] = true;
+        }
+    }
+    for (p, w) in out.iter_mut().zip(waited) {
+        p.signals = w;
     }
 }

@@ -27,7 +27,7 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
             let queue =
                 [QueueKind::Graphics, QueueKind::Compute, QueueKind::Copy][next(3) as usize];
             let mut uses = Vec::new();
-                        for (r, &is_buffer) in buffer.iter().enumerate() {
+            for (r, &is_buffer) in buffer.iter().enumerate() {
                 if next(3) != 0 {
                     continue;
                 }
