@@ -32,7 +32,7 @@ mod stages;
 mod submit;
 
 pub use barrier_cost::{BarrierWork, Lowered, barrier_work};
-pub use command::{Command, CommandList, MapMode, ShaderStage};
+pub use command::{Command, CommandList, IndexFormat, MapMode, ShaderStage, Topology};
 pub use context::{ContextKind, DeferredContext};
 pub use error::DeviceError;
 pub use fence::{FENCE_SEQUENCE_BITS, FenceId};

@@ -27,9 +27,9 @@ impl Device {
             return Err(DeviceError::NoSuchQueue { queue });
         }
         let mut dont_sync_on_copy = false;
-        let commands = commands.into_iter();
-        self.gpu_mut().reserve(queue, commands.size_hint().0);
-        for cmd in commands {
+        let commands = flatten(commands, label);
+        self.gpu_mut().reserve(queue, commands.len());
+        for (label, cmd) in commands {
             check_queue(&cmd, queue)?;
             let traced = self
                 .trace
@@ -134,6 +134,33 @@ impl Device {
     }
 }
 
+/// Command lists played back in place: an `ExecuteCommandList` stays in the stream as a
+/// marker (without its commands) followed by its commands, labelled with the list's label.
+fn flatten(commands: impl IntoIterator<Item = Command>, label: u32) -> Vec<(u32, Command)> {
+    let mut out = Vec::new();
+    for cmd in commands {
+        match cmd {
+            Command::ExecuteCommandList {
+                label: list,
+                semantics,
+                commands,
+            } => {
+                out.push((
+                    label,
+                    Command::ExecuteCommandList {
+                        label: list,
+                        semantics,
+                        commands: Vec::new(),
+                    },
+                ));
+                out.extend(flatten(commands, list));
+            }
+            other => out.push((label, other)),
+        }
+    }
+    out
+}
+
 /// Refuse commands a queue cannot run (barrier-spec A5; Suspend and Resume are immediate-
 /// context calls, CC-8; raw copies and fills are compute-context calls, CC-6).
 fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
@@ -149,6 +176,11 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::Present(_)
             | Command::Suspend
             | Command::Resume
+            | Command::BeginCommandListExecution
+            | Command::EndCommandListExecution
+            | Command::ExecuteCommandList { .. }
+            | Command::BeginQuery(_)
+            | Command::EndQuery(_)
     );
     let compute_only = matches!(cmd, Command::RawCopy { .. } | Command::RawFill { .. });
     let copy_ok = matches!(

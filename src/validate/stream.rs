@@ -10,8 +10,8 @@ use crate::device::{Command, Device, MapMode, ObjectDesc, ObjectKey, QueueId};
 use crate::model::{BufferUsage, Semantics};
 
 /// State the validator tracks per queue (state persists across lists, FS-12).
-#[derive(Default)]
-struct QueueModel {
+#[derive(Clone, Default)]
+pub(super) struct QueueModel {
     targets_set: bool,
     viewport_set: bool,
     pipeline_set: bool,
@@ -19,6 +19,11 @@ struct QueueModel {
     bound: Vec<ObjectKey>,
     /// Bound views invalidated by a clear, map or decompression and not set since (FS-8).
     stale: HashSet<ObjectKey>,
+    /// The pipeline state set since the last reset (FS-12, FS-14).
+    pub(super) state: super::state::StateShadow,
+    /// State the immediate context had set that a fast list then changed, with the list's
+    /// label, until set again (FS-12).
+    pub(super) clobbered: HashMap<super::state::StateKey, u32>,
 }
 
 /// The validation layer, an ECS resource. Disabled, `observe` returns at once.
@@ -27,7 +32,7 @@ pub struct Validator {
     pub enabled: bool,
     pub diagnostics: Vec<Diagnostic>,
     frame: u64,
-    queues: HashMap<QueueId, QueueModel>,
+    pub(super) queues: HashMap<QueueId, QueueModel>,
     /// Back buffers waited on since they were last presented (FS-5).
     pub(super) waited: HashSet<ObjectKey>,
     /// Buffers presented this frame (RL-2).
@@ -53,6 +58,10 @@ pub struct Validator {
     pub(super) declared: HashMap<(QueueId, ObjectKey), (crate::barrier::Access, u64)>,
 
     pub(super) declare_counter: u64,
+    /// Command-list playback scopes open per queue (CTX-3, CTX-4).
+    pub(super) playback: HashMap<QueueId, super::lists::Scope>,
+    /// Where the latest EndQuery of each query executed (CTX-6).
+    pub(super) queries: HashMap<u32, (QueueId, u64)>,
 }
 
 pub(super) struct Ctx<'a> {
@@ -61,6 +70,8 @@ pub(super) struct Ctx<'a> {
     pub frame: u64,
     pub label: u32,
     pub pass: String,
+    /// Inside a command list played back on the immediate context: the list's semantics.
+    pub list: Option<Semantics>,
 }
 
 impl Validator {
@@ -128,13 +139,35 @@ impl Validator {
             frame,
             label,
             pass: device.label_name(label).to_owned(),
+            list: None,
         };
         let mut first_map: HashSet<ObjectKey> = HashSet::new();
         for (i, cmd) in commands.iter().enumerate() {
-            // Hazards first: a present checks the buffer it is about to show.
-            self.check_sync(&ctx, i, cmd);
-            self.check(&ctx, i, cmd, &mut first_map);
+            self.observe_one(&ctx, i, cmd, &mut first_map);
         }
+    }
+
+    /// Check one command; a command list played back is checked command by command.
+    pub(super) fn observe_one(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        cmd: &Command,
+        first_map: &mut HashSet<ObjectKey>,
+    ) {
+        if let Command::ExecuteCommandList {
+            label,
+            semantics,
+            commands,
+        } = cmd
+        {
+            return self.execute_list(ctx, i, *label, *semantics, commands);
+        }
+        // Hazards first: a present checks the buffer it is about to show.
+        self.check_sync(ctx, i, cmd);
+        self.check_playback(ctx, i, cmd);
+        self.check_pipeline(ctx, i, cmd);
+        self.check(ctx, i, cmd, first_map);
     }
 
     pub(super) fn report(
@@ -188,7 +221,13 @@ impl Validator {
         self.dirty.insert(res);
     }
 
-    fn check(&mut self, ctx: &Ctx, i: usize, cmd: &Command, first_map: &mut HashSet<ObjectKey>) {
+    pub(super) fn check(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        cmd: &Command,
+        first_map: &mut HashSet<ObjectKey>,
+    ) {
         let device = ctx.device;
         let q = self.queues.entry(ctx.queue).or_default();
         match cmd {

@@ -198,6 +198,7 @@ impl Validator {
             frame,
             label,
             pass: device.label_name(label).to_owned(),
+            list: None,
         };
         let resolve = |k| device.memory.resource_of(k).unwrap_or(k);
         let bound = self

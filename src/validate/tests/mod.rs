@@ -322,6 +322,7 @@ fn disabled_validator_reports_nothing() {
 mod contexts;
 mod fast_context;
 mod hazards;
+mod lists;
 
 #[test]
 fn eb1_access_in_a_layout_that_does_not_allow_it() {
