@@ -7,6 +7,7 @@
 //! the device owns the memory.
 
 mod fault;
+mod heap;
 mod lifetime;
 mod pass;
 mod resource;
@@ -20,6 +21,7 @@ mod timeline;
 mod view;
 
 pub use fault::Fault;
+pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{Disabled, Pass, QueueKind, Use, UseAccess, Work};
 pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags};

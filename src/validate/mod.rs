@@ -25,16 +25,20 @@
 //! | V0305 | CC-6 | raw memory copy or fill whose size is not a multiple of 4 |
 //! | V0306 | CC-6 | raw memory copy or fill of non-graphics memory (a dynamic buffer) |
 //! | V0401 | FS-4 | buffer presented without a decompression since it was last written |
+//! | V0811 | EB-5 | placed resource used without activation after an overlapping one's use and deactivation |
+//! | V0812 | EB-9d | placed resource read after activation before any write (warning) |
 //! | V0901 | CTX-3 | a second command-list playback begun while one is in progress |
 //! | V0902 | CTX-4 | fast and legacy lists inside one Begin/EndCommandListExecution scope |
 //! | V0903..V0905 | CTX-6 | query data read on a deferred context, before its list was played back, or before the GPU processed it |
 //!
 //! The README's table lists every code.
 
+mod aliasing;
 mod barriers;
 mod diagnostic;
 mod hazard;
 mod lists;
+mod memory;
 mod pipeline;
 mod queries;
 mod state;

@@ -6,8 +6,8 @@ use hashbrown::{HashMap, HashSet};
 use super::{Diagnostic, Severity};
 #[allow(unused_imports)]
 use crate::barrier::Layout;
-use crate::device::{Command, Device, MapMode, ObjectDesc, ObjectKey, QueueId};
-use crate::model::{BufferUsage, Semantics};
+use crate::device::{Command, Device, MapMode, ObjectKey, QueueId};
+use crate::model::Semantics;
 
 /// State the validator tracks per queue (state persists across lists, FS-12).
 #[derive(Clone, Default)]
@@ -40,7 +40,7 @@ pub struct Validator {
     /// Back buffers written since their last decompression (FS-4).
     dirty: HashSet<ObjectKey>,
     /// Dynamic buffers mapped write-discard this frame (FS-10).
-    mapped: HashSet<ObjectKey>,
+    pub(super) mapped: HashSet<ObjectKey>,
     /// Views re-pointed by PlaceSwapChainView ahead of the device (same submission).
     pub(super) placed: HashMap<ObjectKey, ObjectKey>,
     /// Happens-before tracking of every access (barrier-spec D).
@@ -62,6 +62,8 @@ pub struct Validator {
     pub(super) playback: HashMap<QueueId, super::lists::Scope>,
     /// Where the latest EndQuery of each query executed (CTX-6).
     pub(super) queries: HashMap<u32, (QueueId, u64)>,
+    /// Placed resources sharing memory (EB-5, EB-9d).
+    pub(super) aliasing: super::aliasing::AliasModel,
 }
 
 pub(super) struct Ctx<'a> {
@@ -368,50 +370,6 @@ impl Validator {
                 self.queues.insert(ctx.queue, QueueModel::default());
             }
             _ => {}
-        }
-    }
-
-    /// Raw memory copies and fills (CC-6): graphics memory only, a size that is a multiple of
-    /// 4 bytes. Only compute queues run them at all; the device refuses them elsewhere.
-    fn check_raw(&mut self, ctx: &Ctx, i: usize, keys: &[ObjectKey], bytes: u64) {
-        if !bytes.is_multiple_of(4) {
-            let r = keys.last().map(|k| self.resource(ctx.device, *k));
-            self.report(
-                ctx,
-                i,
-                "V0305",
-                "CC-6",
-                r,
-                format!("raw copy or fill of {bytes} bytes: the size must be a multiple of 4"),
-            );
-        }
-        for k in keys {
-            let r = self.resource(ctx.device, *k);
-            let dynamic = matches!(
-                ctx.device.memory.get(r).map(|o| &o.desc),
-                Ok(ObjectDesc::Buffer(b)) if b.usage == BufferUsage::Dynamic
-            );
-            if dynamic {
-                self.report(ctx, i, "V0306", "CC-6", Some(r), "raw copies and fills work on graphics memory only; a dynamic buffer lives in CPU-writable memory: copy through a default buffer".into());
-            }
-        }
-    }
-
-    fn check_dynamic(&mut self, ctx: &Ctx, i: usize, keys: &[ObjectKey]) {
-        for k in keys {
-            let r = self.resource(ctx.device, *k);
-            let dynamic = matches!(
-                ctx.device.memory.get(r).map(|o| &o.desc),
-                Ok(ObjectDesc::Buffer(b)) if b.usage == BufferUsage::Dynamic
-            );
-            if dynamic && matches!(ctx.queue, QueueId::Compute { .. }) {
-                self.report(ctx, i, "V0303", "CC-1", Some(r), "dynamic resources are not supported on compute contexts: upload into a default buffer on another queue first".into());
-                continue;
-            }
-            if dynamic && !self.mapped.contains(&r) {
-                self.report(ctx, i, "V0301", "FS-10", Some(r), "dynamic buffer bound without being mapped write-discard and filled this frame: contents are not inherited".into());
-                self.mapped.insert(r);
-            }
         }
     }
 }

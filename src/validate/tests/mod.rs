@@ -319,6 +319,7 @@ fn disabled_validator_reports_nothing() {
     assert!(text.starts_with("error[V0201] FS-11:"), "{text}");
 }
 
+mod aliasing;
 mod contexts;
 mod fast_context;
 mod hazards;
