@@ -20,6 +20,13 @@
 //! do, and every release through [`Validator::observe_release`] then [`Device::destroy`], so
 //! the validation layer judges a script by the same rules, and the device refuses what it
 //! would refuse from the runtime (a refusal ends the run with an error).
+//!
+//! A frame script's command lists (`lists`, CTX-1) are recorded when an
+//! `ExecuteCommandList` plays them back: their names resolve then, and the list becomes one
+//! `Command::ExecuteCommandList` of its semantics in the batch, which the device runs in
+//! place. `GetQueryData` is a CPU-side call like a release: it ends the batch and goes to
+//! [`Validator::observe_query_read`] with the CPU time; recorded into a list, it is a read on
+//! a deferred context (CTX-6).
 
 use bevy_ecs::prelude::*;
 

@@ -37,7 +37,7 @@ impl Validator {
             _ => return,
         };
         let strip_cut_missed = graphics
-            && ctx.device.semantics() == Semantics::Fast
+            && ctx.semantics() == Semantics::Fast
             && q.state.indexed()
             && q.state.topology().is_strip()
             && q.state.index_format() == IndexFormat::R16Uint

@@ -76,6 +76,14 @@ pub(super) struct Ctx<'a> {
     pub list: Option<Semantics>,
 }
 
+impl Ctx<'_> {
+    /// The semantics of the context that issued the command: a list's own (the deferred
+    /// context that recorded it), else the device's (CTX-4).
+    pub fn semantics(&self) -> Semantics {
+        self.list.unwrap_or_else(|| self.device.semantics())
+    }
+}
+
 impl Validator {
     /// A validator, on or off.
     pub fn new(enabled: bool) -> Self {
@@ -329,16 +337,14 @@ impl Validator {
                     self.report(ctx, i, "V0202", "FS-8", Some(v), "a view used after a clear, map or decompression without being set again: set it again at every slot".into());
                 }
             }
-            Command::GetState if device.semantics() == Semantics::Fast => {
+            Command::GetState if ctx.semantics() == Semantics::Fast => {
                 self.report(ctx, i, "V0203", "FS-7", None, "a Get* call on a fast context: fast contexts shadow no state, so reading it back fails; keep your own copy of what you set".into());
             }
-            Command::UpdateSubresource { resource, .. }
-                if device.semantics() == Semantics::Fast =>
-            {
+            Command::UpdateSubresource { resource, .. } if ctx.semantics() == Semantics::Fast => {
                 let r = self.resource(device, *resource);
                 self.report(ctx, i, "V0204", "FS-14", Some(r), "UpdateSubresource is not supported on fast contexts: map a dynamic buffer or copy from an upload resource instead".into());
             }
-            Command::SetPrimitiveResetIndex(0xFFFF) if device.semantics() == Semantics::Legacy => {
+            Command::SetPrimitiveResetIndex(0xFFFF) if ctx.semantics() == Semantics::Legacy => {
                 self.report(ctx, i, "V0205", "FS-14", None, "a legacy context refuses the 16-bit primitive-reset index 0xFFFF: only fast contexts take it (for 16-bit strips)".into());
             }
             Command::RawCopy {

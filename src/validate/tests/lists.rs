@@ -152,6 +152,27 @@ fn fs14_16_bit_strip_without_reset_index_0xffff() {
     );
     assert!(run(&f.device, &strip(Some(0xFFFF), IndexFormat::R16Uint)).is_empty());
     assert!(run(&f.device, &strip(None, IndexFormat::R32Uint)).is_empty());
+    // A list recorded on a legacy deferred context is judged by its own semantics.
+    let in_list = with_before_draw(
+        &f,
+        vec![list(
+            Semantics::Legacy,
+            vec![
+                Command::SetRenderTargets {
+                    rtvs: vec![f.rtv0],
+                    dsv: None,
+                },
+                viewport(64),
+                Command::SetPipelineState(1),
+                Command::SetIndexBuffer(ib),
+                Command::SetIndexFormat(IndexFormat::R16Uint),
+                Command::SetPrimitiveTopology(Topology::TriangleStrip),
+                draw(),
+                Command::GetState,
+            ],
+        )],
+    );
+    assert!(run(&f.device, &in_list).is_empty());
     // Legacy contexts match 0xFFFF for 16-bit indices by themselves.
     let legacy = strip(None, IndexFormat::R16Uint);
     f.device.set_semantics(Semantics::Legacy);
