@@ -24,7 +24,7 @@ impl Validator {
     pub(super) fn check_pipeline(&mut self, ctx: &Ctx, i: usize, cmd: &Command) {
         let q = self.queues.entry(ctx.queue).or_default();
         if q.state.set(cmd) {
-            if ctx.list.is_none() {
+            if ctx.list.is_none() && !q.clobbered.is_empty() {
                 for key in StateShadow::keys_set(cmd) {
                     q.clobbered.remove(&key);
                 }
