@@ -403,31 +403,3 @@ fn old_fences_stay_passed_after_the_map_is_pruned() {
         Err(DeviceError::UnknownFence { .. })
     ));
 }
-
-#[test]
-fn a_command_list_runs_in_place_on_the_immediate_context_only() {
-    use fastframe::model::Semantics;
-    let mut d = Device::default();
-    let b = buffer(&mut d, "b");
-    let c = buffer(&mut d, "c");
-    let list = Command::ExecuteCommandList {
-        label: 0,
-        semantics: Semantics::Fast,
-        commands: vec![
-            Command::CopyResource {
-                src: b,
-                dst: c,
-                bytes: 4096,
-            },
-            Command::EndQuery(0),
-        ],
-    };
-    let cs = QueueId::Compute { pipe: 0, index: 0 };
-    assert!(matches!(
-        d.submit(cs, 0, 0, [list.clone()], 0),
-        Err(DeviceError::WrongQueue { .. })
-    ));
-    d.submit(QueueId::Graphics, 0, 0, [list], 0).unwrap();
-    // Destroying what the list's copy uses is refused until it has run (FS-6).
-    assert!(matches!(d.destroy(c, 0), Err(DeviceError::InUse { .. })));
-}

@@ -208,3 +208,47 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::ObjectDesc;
+    use crate::model::{Buffer, BufferUsage};
+
+    #[test]
+    fn a_command_list_runs_in_place_on_the_immediate_context_only() {
+        let mut d = Device::default();
+        let mut buffer = |name| {
+            let desc = ObjectDesc::Buffer(Buffer {
+                size: 4096,
+                usage: BufferUsage::Default,
+                unordered_access: false,
+            });
+            d.create(name, desc).unwrap()
+        };
+        let (b, c) = (buffer("b"), buffer("c"));
+        let list = Command::ExecuteCommandList {
+            label: 0,
+            semantics: Semantics::Fast,
+            commands: vec![
+                Command::CopyResource {
+                    src: b,
+                    dst: c,
+                    bytes: 4096,
+                },
+                Command::EndQuery(0),
+            ],
+        };
+        let flat = flatten([list.clone()], 3);
+        assert_eq!(flat.len(), 3);
+        assert!(flat[1..].iter().all(|(label, _)| *label == 0));
+        let cs = QueueId::Compute { pipe: 0, index: 0 };
+        assert!(matches!(
+            d.submit(cs, 0, 0, [list.clone()], 0),
+            Err(DeviceError::WrongQueue { .. })
+        ));
+        d.submit(QueueId::Graphics, 0, 0, [list], 0).unwrap();
+        // Destroying what the list's copy uses is refused until it has run (FS-6).
+        assert!(matches!(d.destroy(c, 0), Err(DeviceError::InUse { .. })));
+    }
+}
