@@ -135,6 +135,7 @@ type NewResource<'a> = (
     Option<&'a Texture>,
     Option<&'a Buffer>,
     Option<&'a Lifetime>,
+    Option<&'a Placed>,
 );
 
 /// Create device objects for entities that have none yet: resources first, then views of
@@ -167,6 +168,7 @@ pub fn materialize(
     )>,
     buffers: Query<(Entity, &SwapChainBuffer)>,
     in_flight: Res<crate::frame::FramesInFlight>,
+    heaps: Query<(Entity, &Name, &Heap, Option<&GpuHeap>)>,
 ) {
     let latest_fence = in_flight
         .frames
@@ -178,13 +180,35 @@ pub fn materialize(
         .map_or(0, |f| f.0);
     let _span = tracy_client::span!("begin: materialize");
     let mut created = std::collections::HashMap::new();
-    for (e, name, texture, buffer, lifetime) in &resources {
+    // Heaps first: placed resources live in them (EB-9d).
+    let mut heap_ids = std::collections::HashMap::new();
+    for (e, name, heap, gpu) in &heaps {
+        let id = match gpu {
+            Some(g) => g.0,
+            None => {
+                let id = device.memory.create_heap(name.as_str(), heap.size);
+                commands.entity(e).insert(GpuHeap(id));
+                id
+            }
+        };
+        heap_ids.insert(e, id);
+    }
+    for (e, name, texture, buffer, lifetime, placed) in &resources {
         let desc = match (texture, buffer) {
             (Some(t), _) => ObjectDesc::Texture(t.clone()),
             (None, Some(b)) => ObjectDesc::Buffer(b.clone()),
             _ => continue,
         };
-        match device.create(name.as_str(), desc) {
+        let made = match placed {
+            Some(p) => {
+                let heap = heap_ids.get(&p.heap).copied().unwrap_or(u32::MAX);
+                device
+                    .memory
+                    .create_placed(name.as_str(), desc, heap, p.offset)
+            }
+            None => device.create(name.as_str(), desc),
+        };
+        match made {
             Ok(key) => {
                 created.insert(e, key);
                 let mut ec = commands.entity(e);

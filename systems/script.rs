@@ -20,6 +20,13 @@
 //! do, and every release through [`Validator::observe_release`] then [`Device::destroy`], so
 //! the validation layer judges a script by the same rules, and the device refuses what it
 //! would refuse from the runtime (a refusal ends the run with an error).
+//!
+//! A frame script's command lists (`lists`, CTX-1) are recorded when an
+//! `ExecuteCommandList` plays them back: their names resolve then, and the list becomes one
+//! `Command::ExecuteCommandList` of its semantics in the batch, which the device runs in
+//! place. `GetQueryData` is a CPU-side call like a release: it ends the batch and goes to
+//! [`Validator::observe_query_read`] with the CPU time; recorded into a list, it is a read on
+//! a deferred context (CTX-6).
 
 use bevy_ecs::prelude::*;
 
@@ -150,7 +157,7 @@ pub fn run_frame_script(
             pass: false,
             used: Vec::new(),
         };
-        let result = run_submission(&mut r, &mut sink, label, &sub.commands);
+        let result = run_submission(&mut r, &mut sink, label, &sub.commands, &script.0.lists);
         work.used.append(&mut r.used);
         if let Err((i, err)) = result {
             let at = format!("script list {index}, submission {s} on {queue}, command {i}");
@@ -173,6 +180,7 @@ fn run_submission(
     sink: &mut Sink,
     label: u32,
     commands: &[ScriptCommand<Target>],
+    lists: &[ListDef<Target>],
 ) -> Result<(), (usize, RuntimeError)> {
     let mut batch = Vec::new();
     let frame = sink.frame;
@@ -210,10 +218,62 @@ fn run_submission(
                     sink.release(r.device, key, label).map_err(at)?;
                 }
             }
+            Step::ExecuteList(name) => {
+                let list = record_list(r, sink, &name, lists).map_err(|m| at(schedule(m)))?;
+                batch.push(list);
+            }
+            Step::GetQueryData(query, name) => {
+                sink.flush(r.device, r.queue, label, &mut batch)
+                    .map_err(at)?;
+                (sink.validator).observe_query_read(
+                    r.device,
+                    query,
+                    &name,
+                    sink.cpu_ns,
+                    frame,
+                    label,
+                    false,
+                );
+            }
         }
     }
     sink.flush(r.device, r.queue, label, &mut batch)
         .map_err(|e| (commands.len(), e))
+}
+
+/// Record the script's list `name` on a deferred context of its semantics, now, as the
+/// `ExecuteCommandList` that plays it back. A GetData recorded into it is shown to the
+/// validation layer as a read on a deferred context (CTX-6).
+fn record_list(
+    r: &mut Resolver,
+    sink: &mut Sink,
+    name: &str,
+    lists: &[ListDef<Target>],
+) -> Result<Command, String> {
+    let list = (lists.iter().find(|l| l.name == name))
+        .ok_or_else(|| format!("no command list {name:?}"))?;
+    let label = r.device.label(name);
+    let mut commands = Vec::new();
+    for cmd in &list.commands {
+        match r.lower(cmd)? {
+            Step::Device(c) => commands.push(c),
+            Step::GetQueryData(query, q) => (sink.validator).observe_query_read(
+                r.device,
+                query,
+                &q,
+                sink.cpu_ns,
+                sink.frame,
+                label,
+                true,
+            ),
+            _ => return Err(format!("{} in command list {name:?}", cmd.name())),
+        }
+    }
+    Ok(Command::ExecuteCommandList {
+        label,
+        semantics: list.semantics,
+        commands,
+    })
 }
 
 /// Record each scripted pass's list from its script, on the pass's own deferred context,

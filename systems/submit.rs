@@ -29,6 +29,10 @@ pub fn count_sync(stats: &mut RunStats, device: &Device, queue: QueueId, command
             Command::Kickoff | Command::Present(_) => stats.kickoffs += 1,
             Command::WaitFence(_) => stats.fence_waits += 1,
             Command::WaitOnPresent(_) => stats.waits_on_present += 1,
+            // A list played back in place counts as what it contains (CTX-1).
+            Command::ExecuteCommandList { commands, .. } => {
+                count_sync(stats, device, queue, commands)
+            }
             _ => {}
         }
     }

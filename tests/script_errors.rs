@@ -153,3 +153,64 @@ fn frame_lists_and_pass_scripts_have_their_own_rules() {
     let err = load(&text).expect_err("only scripts use rtv1");
     assert!(err.to_string().contains("only scripts may use it"), "{err}");
 }
+
+/// A frame list of `frame` and the command lists `lists` (the inside of `lists: [...]`).
+fn with_lists(frame: &str, lists: &str) -> String {
+    format!(
+        r#"Scene(
+    entities: [(name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64)))],
+    script: (
+        frames: [[(commands: [{frame}])]],
+        lists: [{lists}],
+    ),
+)
+"#
+    )
+}
+
+#[test]
+fn command_lists_and_queries_are_checked_when_loading() {
+    let list = r#"(name: "opaque", commands: [BeginQuery("occ"), EndQuery("occ")])"#;
+    assert!(
+        load(&with_lists(
+            r#"ExecuteCommandList("opaque"), GetQueryData("occ")"#,
+            list
+        ))
+        .is_ok()
+    );
+    let err = |frame: &str, lists: &str| match load(&with_lists(frame, lists)) {
+        Ok(_) => panic!("loaded, but should fail: {frame} / {lists}"),
+        Err(e) => e.to_string(),
+    };
+    let unknown = err(r#"ExecuteCommandList("opaqe")"#, list);
+    assert!(
+        unknown.starts_with("s.ron:4:50: ") && unknown.contains(r#"(did you mean "opaque"?)"#),
+        "{unknown}"
+    );
+    let query = err(r#"GetQueryData("oc")"#, list);
+    assert!(query.contains(r#"unknown name "oc""#), "{query}");
+    let twice = err("", &format!("{list}, {list}"));
+    assert!(twice.contains("list names are unique"), "{twice}");
+    let nested = err("", r#"(name: "a", commands: [ExecuteCommandList("a")])"#);
+    assert!(nested.contains("not allowed in a command list"), "{nested}");
+    let present = err("", r#"(name: "a", commands: [Present("swapchain")])"#);
+    assert!(
+        present.contains("not allowed in a command list"),
+        "{present}"
+    );
+}
+
+#[test]
+fn pass_scripts_make_no_cpu_side_calls() {
+    let text = r#"Scene(
+    entities: [(name: "p", pass: (script: [GetQueryData("q"), EndQuery("q")]))],
+)
+"#;
+    match load(text) {
+        Ok(_) => panic!("GetQueryData in a pass script loaded"),
+        Err(e) => assert!(
+            e.to_string().contains("not allowed in a pass script"),
+            "{e}"
+        ),
+    }
+}

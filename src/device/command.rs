@@ -4,6 +4,7 @@
 
 use super::{FenceId, ObjectKey, SwapChainKey};
 use crate::barrier::{BarrierGroup, Sync};
+use crate::model::Semantics;
 
 /// Shader stages with binding slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -20,6 +21,33 @@ pub enum MapMode {
     WriteDiscard,
     /// Append without touching what the GPU may still read.
     NoOverwrite,
+}
+
+/// Primitive topology of later draws (IASetPrimitiveTopology).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Topology {
+    #[default]
+    TriangleList,
+    TriangleStrip,
+    LineList,
+    LineStrip,
+    PointList,
+}
+
+impl Topology {
+    /// Strips are the topologies a primitive-reset (strip-cut) index applies to (FS-14).
+    pub fn is_strip(self) -> bool {
+        matches!(self, Topology::TriangleStrip | Topology::LineStrip)
+    }
+}
+
+/// Size of the indices in the bound index buffer (the format argument of IASetIndexBuffer).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IndexFormat {
+    /// 16-bit indices: strip cuts are 0xFFFF, which fast contexts must be told (FS-14).
+    R16Uint,
+    #[default]
+    R32Uint,
 }
 
 /// One device command.
@@ -59,6 +87,13 @@ pub enum Command {
     /// The primitive-reset (strip-cut) index. Fast contexts default to 0xFFFFFFFF; 16-bit
     /// strips must set 0xFFFF explicitly, a value legacy contexts refuse (FS-14).
     SetPrimitiveResetIndex(u32),
+    /// The primitive topology of later draws; triangle lists until set (and after a reset).
+    SetPrimitiveTopology(Topology),
+    /// The format of the bound index buffer's indices: the format argument of
+    /// IASetIndexBuffer, given as its own command so that `SetIndexBuffer` keeps one
+    /// argument. 32-bit until set (and after a reset). A draw with an index buffer bound is
+    /// an indexed draw.
+    SetIndexFormat(IndexFormat),
 
     // Work.
     Draw {
@@ -137,6 +172,27 @@ pub enum Command {
     /// once everything before it on the queue has finished.
     WriteTimestamp(u32),
 
+    // Command lists on the immediate context (CTX-3, CTX-4).
+    /// Open a playback scope: the lists executed until `EndCommandListExecution` are one
+    /// playback, of one semantics.
+    BeginCommandListExecution,
+    /// Close the playback scope.
+    EndCommandListExecution,
+    /// Play back a list recorded on a deferred context of `semantics` (CTX-1). The device
+    /// runs its commands in place, labelled `label`. Outside a scope it is a scope of its
+    /// own. A fast list starts from whatever state the context has and leaves its own state
+    /// behind (FS-12); a legacy list starts cleared and the state before it is restored.
+    ExecuteCommandList {
+        label: u32,
+        semantics: Semantics,
+        commands: Vec<Command>,
+    },
+    /// Start query `n`.
+    BeginQuery(u32),
+    /// End query `n`: its data is written when the GPU gets here; the CPU may read it
+    /// (GetData) only on the immediate context after that (CTX-6).
+    EndQuery(u32),
+
     // Frames.
     /// Show the chain's buffer 0 at the next vertical blank and rotate (RL-5). Resets state
     /// (FS-11) and kicks off the graphics queue.
@@ -163,6 +219,8 @@ impl Command {
             Command::ClearState => "ClearState",
             Command::GetState => "GetState",
             Command::SetPrimitiveResetIndex(_) => "SetPrimitiveResetIndex",
+            Command::SetPrimitiveTopology(_) => "SetPrimitiveTopology",
+            Command::SetIndexFormat(_) => "SetIndexFormat",
             Command::UpdateSubresource { .. } => "UpdateSubresource",
             Command::RawCopy { .. } => "RawCopy",
             Command::RawFill { .. } => "RawFill",
@@ -186,6 +244,11 @@ impl Command {
             Command::Map { .. } => "Map",
             Command::Unmap(_) => "Unmap",
             Command::Present(_) => "Present",
+            Command::BeginCommandListExecution => "BeginCommandListExecution",
+            Command::EndCommandListExecution => "EndCommandListExecution",
+            Command::ExecuteCommandList { .. } => "ExecuteCommandList",
+            Command::BeginQuery(_) => "BeginQuery",
+            Command::EndQuery(_) => "EndQuery",
         }
     }
 
@@ -233,6 +296,11 @@ impl Command {
             Command::Barrier(g) => {
                 out.extend(g.buffers.iter().map(|b| b.resource));
                 out.extend(g.textures.iter().map(|t| t.resource));
+            }
+            Command::ExecuteCommandList { commands, .. } => {
+                for c in commands {
+                    c.objects(out);
+                }
             }
             _ => {}
         }

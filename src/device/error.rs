@@ -55,6 +55,20 @@ pub enum DeviceError {
         "CC-8: queue {queue} is locked by Suspend and no Resume follows; fence {fence} never passes"
     )]
     Suspended { queue: QueueId, fence: FenceId },
+    /// A placed resource names a heap the device does not have.
+    #[error("EB-9d: heap {heap} does not exist")]
+    NoSuchHeap { heap: u32 },
+    /// A placed resource does not fit in its heap.
+    #[error(
+        "EB-9d: {object} needs {bytes} bytes at offset {offset}, past the end of heap {heap} ({size} bytes)"
+    )]
+    PlacementOutOfBounds {
+        object: String,
+        heap: String,
+        offset: u64,
+        bytes: u64,
+        size: u64,
+    },
     /// The CPU waited on a fence that was never inserted.
     #[error("FN-1: fence {fence} was never inserted")]
     UnknownFence { fence: FenceId },

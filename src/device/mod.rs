@@ -32,11 +32,11 @@ mod stages;
 mod submit;
 
 pub use barrier_cost::{BarrierWork, Lowered, barrier_work};
-pub use command::{Command, CommandList, MapMode, ShaderStage};
+pub use command::{Command, CommandList, IndexFormat, MapMode, ShaderStage, Topology};
 pub use context::{ContextKind, DeferredContext};
 pub use error::DeviceError;
 pub use fence::{FENCE_SEQUENCE_BITS, FenceId};
-pub use object::{Memory, Object, ObjectDesc, ObjectKey};
+pub use object::{HeapInfo, Memory, Object, ObjectDesc, ObjectKey, Placement};
 pub use present::{PresentEngine, SwapChainKey, SwapChainState};
 pub use profile::{CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile};
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};

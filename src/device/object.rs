@@ -29,14 +29,41 @@ pub enum ObjectDesc {
 pub struct Object {
     pub name: String,
     pub desc: ObjectDesc,
-    /// Bytes of memory it holds (views hold none).
+    /// Bytes of memory it needs (views need none).
     pub bytes: u64,
+    /// Where a placed resource lives; `None` for committed resources, which own their memory.
+    pub placement: Option<Placement>,
+}
+
+/// The memory range of a placed resource: `bytes` from `offset` in heap `heap` (EB-9d).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Placement {
+    pub heap: u32,
+    pub offset: u64,
+    pub bytes: u64,
+}
+
+impl Placement {
+    /// True when the two ranges share memory.
+    pub fn overlaps(&self, other: &Placement) -> bool {
+        self.heap == other.heap
+            && self.offset < other.offset.saturating_add(other.bytes)
+            && other.offset < self.offset.saturating_add(self.bytes)
+    }
+}
+
+/// A heap: a block of memory placed resources share.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeapInfo {
+    pub name: String,
+    pub size: u64,
 }
 
 /// The arena of live objects plus memory accounting.
 #[derive(Default)]
 pub struct Memory {
     objects: SlotMap<ObjectKey, Object>,
+    heaps: Vec<HeapInfo>,
     live_bytes: u64,
     peak_bytes: u64,
     created: u64,
@@ -46,11 +73,7 @@ pub struct Memory {
 impl Memory {
     /// Create an object and account its memory.
     pub fn create(&mut self, name: &str, desc: ObjectDesc) -> ObjectKey {
-        let bytes = match &desc {
-            ObjectDesc::Texture(t) => t.bytes(),
-            ObjectDesc::Buffer(b) => b.size,
-            ObjectDesc::View { .. } => 0,
-        };
+        let bytes = Self::bytes_of(&desc);
         self.live_bytes += bytes;
         self.peak_bytes = self.peak_bytes.max(self.live_bytes);
         self.created += 1;
@@ -58,7 +81,84 @@ impl Memory {
             name: name.to_owned(),
             desc,
             bytes,
+            placement: None,
         })
+    }
+
+    /// Bytes a resource of this description needs.
+    pub fn bytes_of(desc: &ObjectDesc) -> u64 {
+        match desc {
+            ObjectDesc::Texture(t) => t.bytes(),
+            ObjectDesc::Buffer(b) => b.size,
+            ObjectDesc::View { .. } => 0,
+        }
+    }
+
+    /// Create a heap of `size` bytes; its memory is accounted now, not per placed resource.
+    pub fn create_heap(&mut self, name: &str, size: u64) -> u32 {
+        self.heaps.push(HeapInfo {
+            name: name.to_owned(),
+            size,
+        });
+        self.live_bytes += size;
+        self.peak_bytes = self.peak_bytes.max(self.live_bytes);
+        (self.heaps.len() - 1) as u32
+    }
+
+    /// Heap `heap`, if it exists.
+    pub fn heap(&self, heap: u32) -> Option<&HeapInfo> {
+        self.heaps.get(heap as usize)
+    }
+
+    /// Create a texture or buffer in `heap` at `offset`. Refused when the heap does not exist
+    /// or the resource does not fit in it.
+    pub fn create_placed(
+        &mut self,
+        name: &str,
+        desc: ObjectDesc,
+        heap: u32,
+        offset: u64,
+    ) -> Result<ObjectKey, DeviceError> {
+        let bytes = Self::bytes_of(&desc);
+        let info = self.heap(heap).ok_or(DeviceError::NoSuchHeap { heap })?;
+        if matches!(desc, ObjectDesc::View { .. })
+            || offset.checked_add(bytes).is_none_or(|end| end > info.size)
+        {
+            return Err(DeviceError::PlacementOutOfBounds {
+                object: name.to_owned(),
+                heap: info.name.clone(),
+                offset,
+                bytes,
+                size: info.size,
+            });
+        }
+        self.created += 1;
+        Ok(self.objects.insert(Object {
+            name: name.to_owned(),
+            desc,
+            bytes,
+            placement: Some(Placement {
+                heap,
+                offset,
+                bytes,
+            }),
+        }))
+    }
+
+    /// Where a placed resource lives; `None` for anything else.
+    pub fn placement(&self, key: ObjectKey) -> Option<Placement> {
+        self.objects.get(key)?.placement
+    }
+
+    /// Live placed resources other than `key` whose memory overlaps `key`'s (aliases).
+    pub fn aliases(&self, key: ObjectKey) -> Vec<ObjectKey> {
+        let Some(p) = self.placement(key) else {
+            return Vec::new();
+        };
+        (self.objects.iter())
+            .filter(|(k, o)| *k != key && o.placement.is_some_and(|q| q.overlaps(&p)))
+            .map(|(k, _)| k)
+            .collect()
     }
 
     /// Look an object up; a destroyed key is [`DeviceError::Destroyed`].
@@ -103,7 +203,9 @@ impl Memory {
             .objects
             .remove(key)
             .ok_or(DeviceError::Destroyed { object: key })?;
-        self.live_bytes -= obj.bytes;
+        if obj.placement.is_none() {
+            self.live_bytes -= obj.bytes;
+        }
         self.destroyed += 1;
         Ok(obj)
     }
@@ -174,5 +276,35 @@ mod tests {
         assert!(matches!(m.get(a), Err(DeviceError::Destroyed { .. })));
         assert!(m.destroy(a).is_err());
         assert_eq!(m.bytes(), (256, 256));
+    }
+
+    #[test]
+    fn placed_resources_fit_their_heap_and_overlap_by_range() {
+        let mut m = Memory::default();
+        let buf = |size| {
+            ObjectDesc::Buffer(Buffer {
+                size,
+                usage: BufferUsage::Default,
+                unordered_access: false,
+            })
+        };
+        let h = m.create_heap("h", 1024);
+        let a = m.create_placed("a", buf(512), h, 0).unwrap();
+        let b = m.create_placed("b", buf(512), h, 256).unwrap();
+        let c = m.create_placed("c", buf(256), h, 768).unwrap();
+        assert_eq!(m.aliases(a), vec![b]);
+        assert!(m.aliases(c).is_empty(), "b ends where c starts");
+        assert_eq!(m.bytes(), (1024, 1024));
+        assert!(matches!(
+            m.create_placed("d", buf(512), h, 513),
+            Err(DeviceError::PlacementOutOfBounds { .. })
+        ));
+        assert!(m.create_placed("e", buf(1), h, u64::MAX).is_err());
+        assert!(matches!(
+            m.create_placed("f", buf(1), 7, 0),
+            Err(DeviceError::NoSuchHeap { heap: 7 })
+        ));
+        m.destroy(a).unwrap();
+        assert_eq!(m.bytes(), (1024, 1024));
     }
 }

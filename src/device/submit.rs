@@ -27,9 +27,9 @@ impl Device {
             return Err(DeviceError::NoSuchQueue { queue });
         }
         let mut dont_sync_on_copy = false;
-        let commands = commands.into_iter();
-        self.gpu_mut().reserve(queue, commands.size_hint().0);
-        for cmd in commands {
+        let commands = flatten(commands, label);
+        self.gpu_mut().reserve(queue, commands.len());
+        for (label, cmd) in commands {
             check_queue(&cmd, queue)?;
             let traced = self
                 .trace
@@ -134,6 +134,33 @@ impl Device {
     }
 }
 
+/// Command lists played back in place: an `ExecuteCommandList` stays in the stream as a
+/// marker (without its commands) followed by its commands, labelled with the list's label.
+fn flatten(commands: impl IntoIterator<Item = Command>, label: u32) -> Vec<(u32, Command)> {
+    let mut out = Vec::new();
+    for cmd in commands {
+        match cmd {
+            Command::ExecuteCommandList {
+                label: list,
+                semantics,
+                commands,
+            } => {
+                out.push((
+                    label,
+                    Command::ExecuteCommandList {
+                        label: list,
+                        semantics,
+                        commands: Vec::new(),
+                    },
+                ));
+                out.extend(flatten(commands, list));
+            }
+            other => out.push((label, other)),
+        }
+    }
+    out
+}
+
 /// Refuse commands a queue cannot run (barrier-spec A5; Suspend and Resume are immediate-
 /// context calls, CC-8; raw copies and fills are compute-context calls, CC-6).
 fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
@@ -149,6 +176,11 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::Present(_)
             | Command::Suspend
             | Command::Resume
+            | Command::BeginCommandListExecution
+            | Command::EndCommandListExecution
+            | Command::ExecuteCommandList { .. }
+            | Command::BeginQuery(_)
+            | Command::EndQuery(_)
     );
     let compute_only = matches!(cmd, Command::RawCopy { .. } | Command::RawFill { .. });
     let copy_ok = matches!(
@@ -175,4 +207,48 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
         });
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::ObjectDesc;
+    use crate::model::{Buffer, BufferUsage};
+
+    #[test]
+    fn a_command_list_runs_in_place_on_the_immediate_context_only() {
+        let mut d = Device::default();
+        let mut buffer = |name| {
+            let desc = ObjectDesc::Buffer(Buffer {
+                size: 4096,
+                usage: BufferUsage::Default,
+                unordered_access: false,
+            });
+            d.create(name, desc).unwrap()
+        };
+        let (b, c) = (buffer("b"), buffer("c"));
+        let list = Command::ExecuteCommandList {
+            label: 0,
+            semantics: Semantics::Fast,
+            commands: vec![
+                Command::CopyResource {
+                    src: b,
+                    dst: c,
+                    bytes: 4096,
+                },
+                Command::EndQuery(0),
+            ],
+        };
+        let flat = flatten([list.clone()], 3);
+        assert_eq!(flat.len(), 3);
+        assert!(flat[1..].iter().all(|(label, _)| *label == 0));
+        let cs = QueueId::Compute { pipe: 0, index: 0 };
+        assert!(matches!(
+            d.submit(cs, 0, 0, [list.clone()], 0),
+            Err(DeviceError::WrongQueue { .. })
+        ));
+        d.submit(QueueId::Graphics, 0, 0, [list], 0).unwrap();
+        // Destroying what the list's copy uses is refused until it has run (FS-6).
+        assert!(matches!(d.destroy(c, 0), Err(DeviceError::InUse { .. })));
+    }
 }

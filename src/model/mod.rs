@@ -7,23 +7,27 @@
 //! the device owns the memory.
 
 mod fault;
+mod heap;
 mod lifetime;
 mod pass;
 mod resource;
 mod script;
 mod script_barrier;
 mod script_command;
+mod script_map;
 mod settings;
 mod swapchain;
 mod timeline;
 mod view;
 
 pub use fault::Fault;
+pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{Disabled, Pass, QueueKind, Use, UseAccess, Work};
 pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags};
 pub use script::{
-    ChainBufferIndex, FrameScript, PassScript, Script, ScriptState, Slot, Submission, Target,
+    ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptState, Slot, Submission,
+    Target,
 };
 pub use script_barrier::{
     BufferBarrierDef, GlobalBarrierDef, RangeDef, TextureBarrierDef, barrier_group,

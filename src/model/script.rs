@@ -26,8 +26,8 @@ use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
 use serde::{Deserialize, Serialize};
 
-use super::QueueKind;
 use super::script_command::ScriptCommand;
+use super::{QueueKind, Semantics};
 use crate::device::{FenceId, ObjectKey};
 
 /// A frame script: one list of submissions per frame of the loop.
@@ -43,6 +43,26 @@ pub struct Script<R> {
     /// so the lists before it run once, as a prologue.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub repeat_from: usize,
+    /// Command lists recorded on deferred contexts, played back on the immediate context by
+    /// `ExecuteCommandList(name)` (CTX-1). A list is recorded, its names resolved, each time
+    /// it is played back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lists: Vec<ListDef<R>>,
+}
+
+/// A command list recorded on a deferred context of the given semantics (CTX-4).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename = "List",
+    deny_unknown_fields,
+    bound(deserialize = "R: Deserialize<'de>")
+)]
+pub struct ListDef<R> {
+    pub name: String,
+    /// The semantics of the deferred context that records it; `Fast` by default.
+    #[serde(default, skip_serializing_if = "is_fast")]
+    pub semantics: Semantics,
+    pub commands: Vec<ScriptCommand<R>>,
 }
 
 impl<R> Script<R> {
@@ -135,6 +155,8 @@ pub struct ScriptState {
     pub views: HashMap<String, ObjectKey>,
     /// The latest fence inserted under each name (FN-1).
     pub fences: HashMap<String, FenceId>,
+    /// Query numbers by name (CTX-6).
+    pub queries: HashMap<String, u32>,
     /// Device views of scene views of swap chains, made at first use: the view, and the
     /// buffer it was made for (made again when a resize replaced that buffer).
     pub chain_views: HashMap<Entity, (ObjectKey, ObjectKey)>,
@@ -142,6 +164,10 @@ pub struct ScriptState {
 
 fn is_zero(v: &usize) -> bool {
     *v == 0
+}
+
+fn is_fast(s: &Semantics) -> bool {
+    *s == Semantics::Fast
 }
 
 #[cfg(test)]
@@ -153,6 +179,7 @@ mod tests {
         let list = |n: usize, from: usize| Script::<String> {
             frames: vec![Vec::new(); n],
             repeat_from: from,
+            lists: Vec::new(),
         };
         let run = |s: &Script<String>| (0..7).map(|f| s.list_for(f)).collect::<Vec<_>>();
         let some = |v: &[usize]| v.iter().map(|&i| Some(i)).collect::<Vec<_>>();

@@ -1,20 +1,18 @@
 //! One command of a script: the device's command set with names instead of handles, plus
-//! the two CPU-side calls a render loop makes between commands (making a view, RL-6, and the
-//! final release of an object, FS-6).
+//! the CPU-side calls a render loop makes between commands (making a view, RL-6, the
+//! final release of an object, FS-6, and reading query data, CTX-6).
 //!
 //! The variants are named, and take their fields, as in [`crate::device::Command`], so that a
 //! stream reads the same in a scene, a trace and the seed. Each reference to an object sits
-//! in a [`Slot`] that says what it is used for: the loader checks a name against the kinds its
-//! slot takes, and the runtime resolves a swap chain by slot (a view slot of a pass script
-//! means the view the runtime rotated). [`ScriptCommand::try_map`] is the one walk over the
-//! references that both use, so a new command cannot be checked one way and run another.
+//! in a [`super::Slot`] that says what it is used for; `try_map` (in `script_map.rs`) is the
+//! one walk over the references. Names that are not objects (fences, queries, command lists)
+//! are plain strings, checked by the loader.
 
 use serde::{Deserialize, Serialize};
 
 use super::ViewKind;
-use super::script::Slot;
 use super::script_barrier::{BufferBarrierDef, GlobalBarrierDef, TextureBarrierDef};
-use crate::device::{MapMode, ShaderStage};
+use crate::device::{IndexFormat, MapMode, ShaderStage, Topology};
 
 /// `ShaderStage`'s serde form, in the command set's names.
 #[derive(Serialize, Deserialize)]
@@ -31,6 +29,25 @@ enum ShaderStageDef {
 enum MapModeDef {
     WriteDiscard,
     NoOverwrite,
+}
+
+/// `Topology`'s serde form.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "Topology", rename = "Topology")]
+enum TopologyDef {
+    TriangleList,
+    TriangleStrip,
+    LineList,
+    LineStrip,
+    PointList,
+}
+
+/// `IndexFormat`'s serde form (FS-14).
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "IndexFormat", rename = "IndexFormat")]
+enum IndexFormatDef {
+    R16Uint,
+    R32Uint,
 }
 
 /// One script command: the device command set ([`crate::device::Command`]) with names, plus
@@ -73,6 +90,11 @@ pub enum ScriptCommand<R> {
     GetState,
     /// The primitive-reset index; 0xFFFF for 16-bit strips, refused by legacy contexts (FS-14).
     SetPrimitiveResetIndex(u32),
+    /// Topology of later draws; `TriangleList` until set.
+    SetPrimitiveTopology(#[serde(with = "TopologyDef")] Topology),
+    /// Index size of the bound index buffer; `R32Uint` until set. 16-bit strips on a fast
+    /// context need `SetPrimitiveResetIndex(0xFFFF)` (FS-14).
+    SetIndexFormat(#[serde(with = "IndexFormatDef")] IndexFormat),
     Draw {
         #[serde(default = "one")]
         draws: u32,
@@ -162,6 +184,23 @@ pub enum ScriptCommand<R> {
     Suspend,
     /// Unlock them; resets all state like ClearState (FS-11).
     Resume,
+    /// Open a command-list playback scope on the immediate context (CTX-3, CTX-4).
+    BeginCommandListExecution,
+    /// Close it.
+    EndCommandListExecution,
+    /// Play back the script's list of that name (`lists`), recorded on a deferred context of
+    /// the list's semantics. Outside a Begin/EndCommandListExecution scope it is a scope of
+    /// its own. Fast lists neither start from a cleared state nor restore the immediate
+    /// context's state after them (FS-12).
+    ExecuteCommandList(String),
+    /// Start a query of that name (occlusion-style: it generates data when it ends).
+    BeginQuery(String),
+    /// End it: the GPU writes its data when it gets there.
+    EndQuery(String),
+    /// CPU side: read the data of the latest `EndQuery` of that name (GetData). Only on the
+    /// immediate context, after the list that ended it was executed and the GPU processed it
+    /// (a fence after it has passed) (CTX-6).
+    GetQueryData(String),
     /// CPU side: make a view now, under a name later commands use (RL-6). Making one under
     /// a name that still holds a live view releases that view first, as assigning a smart
     /// pointer would (and is checked like `Release`).
@@ -214,152 +253,15 @@ impl<R> ScriptCommand<R> {
             ScriptCommand::Resume => "Resume",
             ScriptCommand::CreateView { .. } => "CreateView",
             ScriptCommand::Release(_) => "Release",
+            ScriptCommand::SetPrimitiveTopology(_) => "SetPrimitiveTopology",
+            ScriptCommand::SetIndexFormat(_) => "SetIndexFormat",
+            ScriptCommand::BeginCommandListExecution => "BeginCommandListExecution",
+            ScriptCommand::EndCommandListExecution => "EndCommandListExecution",
+            ScriptCommand::ExecuteCommandList(_) => "ExecuteCommandList",
+            ScriptCommand::BeginQuery(_) => "BeginQuery",
+            ScriptCommand::EndQuery(_) => "EndQuery",
+            ScriptCommand::GetQueryData(_) => "GetQueryData",
         }
-    }
-
-    /// The same command with every reference renamed by `f`, told the slot of each; stops
-    /// at the first reference `f` refuses.
-    pub fn try_map<'a, S, E>(
-        &'a self,
-        mut f: impl FnMut(Slot, &'a R) -> Result<S, E>,
-    ) -> Result<ScriptCommand<S>, E> {
-        use ScriptCommand as C;
-        let mut all = |slot: Slot, list: &'a [R]| -> Result<Vec<S>, E> {
-            list.iter().map(|r| f(slot, r)).collect()
-        };
-        Ok(match self {
-            C::SetRenderTargets { rtvs, dsv } => C::SetRenderTargets {
-                rtvs: all(Slot::View, rtvs)?,
-                dsv: match dsv {
-                    Some(d) => all(Slot::View, std::slice::from_ref(d))?.pop(),
-                    None => None,
-                },
-            },
-            C::SetResources {
-                stage,
-                first_slot,
-                views,
-            } => C::SetResources {
-                stage: *stage,
-                first_slot: *first_slot,
-                views: all(Slot::View, views)?,
-            },
-            C::SetVertexBuffers(b) => C::SetVertexBuffers(all(Slot::Buffer, b)?),
-            C::SetConstantBuffers { stage, buffers } => C::SetConstantBuffers {
-                stage: *stage,
-                buffers: all(Slot::Buffer, buffers)?,
-            },
-            C::SetIndexBuffer(b) => C::SetIndexBuffer(f(Slot::Buffer, b)?),
-            C::CopyResource { src, dst, bytes } => C::CopyResource {
-                src: f(Slot::Copy, src)?,
-                dst: f(Slot::Copy, dst)?,
-                bytes: *bytes,
-            },
-            C::UpdateSubresource { resource, bytes } => C::UpdateSubresource {
-                resource: f(Slot::Copy, resource)?,
-                bytes: *bytes,
-            },
-            C::RawCopy {
-                src,
-                dst,
-                offset,
-                bytes,
-            } => C::RawCopy {
-                src: f(Slot::Copy, src)?,
-                dst: f(Slot::Copy, dst)?,
-                offset: *offset,
-                bytes: *bytes,
-            },
-            C::RawFill {
-                dst,
-                offset,
-                bytes,
-                value,
-            } => C::RawFill {
-                dst: f(Slot::Copy, dst)?,
-                offset: *offset,
-                bytes: *bytes,
-                value: *value,
-            },
-            C::ClearRenderTarget(v) => C::ClearRenderTarget(f(Slot::View, v)?),
-            C::ClearDepthStencil(v) => C::ClearDepthStencil(f(Slot::View, v)?),
-            C::ClearUnorderedAccess(v) => C::ClearUnorderedAccess(f(Slot::View, v)?),
-            C::Barrier {
-                global,
-                buffers,
-                textures,
-            } => C::Barrier {
-                global: global.clone(),
-                buffers: (buffers.iter())
-                    .map(|b| b.try_map(|r| f(Slot::Buffer, r)))
-                    .collect::<Result<_, _>>()?,
-                textures: (textures.iter())
-                    .map(|t| t.try_map(|r| f(Slot::Texture, r)))
-                    .collect::<Result<_, _>>()?,
-            },
-            C::WaitOnPresent(b) => C::WaitOnPresent(f(Slot::BackBuffer, b)?),
-            C::Decompress(r) => C::Decompress(f(Slot::Decompress, r)?),
-            C::PlaceSwapChainView { view, buffer } => C::PlaceSwapChainView {
-                view: f(Slot::View, view)?,
-                buffer: f(Slot::BackBuffer, buffer)?,
-            },
-            C::Map { resource, mode } => C::Map {
-                resource: f(Slot::Buffer, resource)?,
-                mode: *mode,
-            },
-            C::Unmap(r) => C::Unmap(f(Slot::Buffer, r)?),
-            C::Present(c) => C::Present(f(Slot::Chain, c)?),
-            C::CreateView { name, of, kind } => C::CreateView {
-                name: name.clone(),
-                of: f(Slot::ViewOf, of)?,
-                kind: *kind,
-            },
-            C::Release(r) => C::Release(f(Slot::Release, r)?),
-            C::SetViewport { width, height } => C::SetViewport {
-                width: *width,
-                height: *height,
-            },
-            C::SetPipelineState(p) => C::SetPipelineState(*p),
-            C::ClearState => C::ClearState,
-            C::GetState => C::GetState,
-            C::SetPrimitiveResetIndex(i) => C::SetPrimitiveResetIndex(*i),
-            C::Draw {
-                draws,
-                vertices,
-                pixels,
-            } => C::Draw {
-                draws: *draws,
-                vertices: *vertices,
-                pixels: *pixels,
-            },
-            C::Dispatch {
-                dispatches,
-                threads,
-            } => C::Dispatch {
-                dispatches: *dispatches,
-                threads: *threads,
-            },
-            C::InsertFence { name, kickoff } => C::InsertFence {
-                name: name.clone(),
-                kickoff: *kickoff,
-            },
-            C::WaitFence(name) => C::WaitFence(name.clone()),
-            C::Kickoff => C::Kickoff,
-            C::DontSyncOnCopy(on) => C::DontSyncOnCopy(*on),
-            C::WriteTimestamp(slot) => C::WriteTimestamp(*slot),
-            C::Suspend => C::Suspend,
-            C::Resume => C::Resume,
-        })
-    }
-
-    /// Every reference with its slot, in order.
-    pub fn refs(&self) -> Vec<(Slot, &R)> {
-        let mut out = Vec::new();
-        let _ = self.try_map(|slot, r| {
-            out.push((slot, r));
-            Ok::<(), ()>(())
-        });
-        out
     }
 }
 
@@ -369,20 +271,4 @@ fn one() -> u32 {
 
 fn yes() -> bool {
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn references_come_with_their_slots() {
-        let c: ScriptCommand<String> = ScriptCommand::PlaceSwapChainView {
-            view: "v".into(),
-            buffer: "sc".into(),
-        };
-        let refs: Vec<(Slot, &str)> = c.refs().into_iter().map(|(s, r)| (s, r.as_str())).collect();
-        assert_eq!(refs, vec![(Slot::View, "v"), (Slot::BackBuffer, "sc")]);
-        assert_eq!(c.name(), "PlaceSwapChainView");
-    }
 }

@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::barrier::Sync;
 use crate::model::{
-    Buffer, Lifetime, QueueKind, Script, ScriptCommand, Settings, SwapChain, Texture, UseAccess,
-    ViewKind, Work,
+    Buffer, Heap, Lifetime, QueueKind, Script, ScriptCommand, Settings, SwapChain, Texture,
+    UseAccess, ViewKind, Work,
 };
 
 /// The RON options scenes are read and written with: `implicit_some` by default, so that
@@ -50,7 +50,7 @@ pub struct SceneFile {
     pub script: Option<Script<String>>,
 }
 
-/// One entity: a name and exactly one of the five kinds. The kinds are separate optional
+/// One entity: a name and exactly one of the six kinds. The kinds are separate optional
 /// fields (not an enum) so the file reads `(name: "hdr", texture: (...))`; the loader checks
 /// that exactly one is given.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -67,12 +67,28 @@ pub struct EntityDef {
     pub pass: Option<PassDef>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub swap_chain: Option<SwapChain>,
+    /// A block of memory placed resources share (EB-5).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub heap: Option<Heap>,
+    /// Textures and buffers only: placed in a heap at an offset, sharing its memory with
+    /// whatever else overlaps that range (aliasing, EB-9d).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub placed: Option<PlacedDef>,
     /// Textures and buffers only; `Imported` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lifetime: Option<Lifetime>,
     /// Passes only; a disabled pass is skipped until a timeline `Enable`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disabled: Option<bool>,
+}
+
+/// Where a placed resource lives: `placed: (heap: "transient", offset: 65536)`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename = "Placed", deny_unknown_fields)]
+pub struct PlacedDef {
+    pub heap: String,
+    #[serde(default)]
+    pub offset: u64,
 }
 
 /// A view of a texture, buffer or swap chain, by name. The range fields default to every
@@ -156,13 +172,14 @@ pub enum EventKindDef {
 }
 
 impl EntityDef {
-    /// How many of the five kinds the definition gives (exactly one is valid).
+    /// How many of the six kinds the definition gives (exactly one is valid).
     pub fn kind_count(&self) -> usize {
         usize::from(self.texture.is_some())
             + usize::from(self.buffer.is_some())
             + usize::from(self.view.is_some())
             + usize::from(self.pass.is_some())
             + usize::from(self.swap_chain.is_some())
+            + usize::from(self.heap.is_some())
     }
 }
 

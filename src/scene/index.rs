@@ -21,6 +21,7 @@ pub enum Kind {
     View,
     Pass,
     SwapChain,
+    Heap,
 }
 
 impl Kind {
@@ -32,6 +33,7 @@ impl Kind {
             Kind::View => "a view",
             Kind::Pass => "a pass",
             Kind::SwapChain => "a swap chain",
+            Kind::Heap => "a heap",
         }
     }
 }
@@ -63,6 +65,11 @@ impl Kinds {
     pub const PASS: Kinds = Kinds {
         list: &[Kind::Pass],
         described: "a pass",
+    };
+    /// What `placed` names.
+    pub const HEAP: Kinds = Kinds {
+        list: &[Kind::Heap],
+        described: "a heap",
     };
     /// What `Resize` names.
     pub const SWAP_CHAIN: Kinds = Kinds {
@@ -152,6 +159,8 @@ impl<'a> SceneIndex<'a> {
             Kind::View
         } else if d.pass.is_some() {
             Kind::Pass
+        } else if d.heap.is_some() {
+            Kind::Heap
         } else {
             Kind::SwapChain
         })
@@ -205,7 +214,7 @@ impl<'a> SceneIndex<'a> {
                     slices: 1,
                 })
             }),
-            Kind::View | Kind::Pass => None,
+            Kind::View | Kind::Pass | Kind::Heap => None,
         }
     }
 }

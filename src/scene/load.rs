@@ -26,7 +26,7 @@ use super::script;
 use crate::barrier::SubresourceRange;
 use crate::model::{
     BackBuffer, ChainBufferIndex, Disabled, Dormant, FrameIndex, FrameScript, Pass, PassScript,
-    Timeline, TimelineEvent, Use, View,
+    Placed, Timeline, TimelineEvent, Use, View,
 };
 
 /// Spawns `scene` into `world`. The scene must have passed [`super::validate()`]; should a
@@ -129,6 +129,15 @@ fn insert_components(
     }
     if let Some(s) = &def.swap_chain {
         e.insert((s.clone(), BackBuffer::default()));
+    }
+    if let Some(h) = def.heap {
+        e.insert(h);
+    }
+    if let Some(p) = &def.placed {
+        e.insert(Placed {
+            heap: resolve(&p.heap).unwrap_or(Entity::PLACEHOLDER),
+            offset: p.offset,
+        });
     }
 }
 

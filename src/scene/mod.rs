@@ -52,6 +52,7 @@ mod limits;
 mod load;
 mod locate;
 mod names;
+mod placement;
 mod refs;
 mod save;
 mod scan;

@@ -3,7 +3,7 @@
 //! Saving lets tools edit frames as data (load, change components, save) and lets tests
 //! prove the format loses nothing: load -> save -> load yields the same world. So saving
 //! writes exactly what loading reads: every authored entity (one with a `Name` and a
-//! texture, buffer, view, pass or swap chain component) with references turned back into
+//! texture, buffer, view, pass, swap chain or heap component) with references turned back into
 //! names, the settings, the timeline with each dormant entity back inside the `Add`
 //! event that brings it to life, and the command scripts with their targets named again.
 //! What the runtime adds (swap-chain buffer entities, device objects, fence timelines,
@@ -20,11 +20,13 @@ use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_ecs::world::EntityRef;
 
-use super::format::{EntityDef, EventDef, EventKindDef, PassDef, SceneFile, UseDef, ViewDef};
+use super::format::{
+    EntityDef, EventDef, EventKindDef, PassDef, PlacedDef, SceneFile, UseDef, ViewDef,
+};
 use super::script;
 use crate::model::{
-    Buffer, ChainBufferIndex, Disabled, Dormant, FrameScript, Lifetime, Pass, PassScript, Settings,
-    SwapChain, SwapChainBuffer, Texture, Timeline, TimelineEvent, View,
+    Buffer, ChainBufferIndex, Disabled, Dormant, FrameScript, Heap, Lifetime, Pass, PassScript,
+    Placed, Settings, SwapChain, SwapChainBuffer, Texture, Timeline, TimelineEvent, View,
 };
 
 /// The scene describing `world`'s authored entities, settings and timeline.
@@ -66,7 +68,8 @@ fn is_authored(e: &EntityRef) -> bool {
             || e.contains::<Buffer>()
             || e.contains::<View>()
             || e.contains::<Pass>()
-            || e.contains::<SwapChain>())
+            || e.contains::<SwapChain>()
+            || e.contains::<Heap>())
 }
 
 /// Puts the passes of `live` in pass order, keeping every other entity where it is.
@@ -109,6 +112,11 @@ fn definition(world: &World, e: &EntityRef) -> EntityDef {
         view: (e.get::<View>()).map(|v| view_def(world, v, e.get::<ChainBufferIndex>())),
         pass,
         swap_chain: e.get::<SwapChain>().cloned(),
+        heap: e.get::<Heap>().copied(),
+        placed: (e.get::<Placed>()).map(|p| PlacedDef {
+            heap: name_of(world, p.heap),
+            offset: p.offset,
+        }),
     }
 }
 

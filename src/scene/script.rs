@@ -11,7 +11,7 @@
 use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 
-use crate::model::{Script, ScriptCommand, Submission, Target};
+use crate::model::{ListDef, Script, ScriptCommand, Submission, Target};
 
 /// `"chain[1]"` -> `("chain", 1)`; `None` for a name without a trailing decimal index.
 pub fn split_index(name: &str) -> Option<(&str, u32)> {
@@ -65,6 +65,13 @@ pub fn resolve_script(
             })
             .collect(),
         repeat_from: script.repeat_from,
+        lists: (script.lists.iter())
+            .map(|l| ListDef {
+                name: l.name.clone(),
+                semantics: l.semantics,
+                commands: resolve_commands(&l.commands, resolve),
+            })
+            .collect(),
     }
 }
 
@@ -108,6 +115,13 @@ pub fn name_script(world: &World, script: &Script<Target>) -> Script<String> {
             })
             .collect(),
         repeat_from: script.repeat_from,
+        lists: (script.lists.iter())
+            .map(|l| ListDef {
+                name: l.name.clone(),
+                semantics: l.semantics,
+                commands: name_commands(world, &l.commands),
+            })
+            .collect(),
     }
 }
 

@@ -26,6 +26,14 @@ use crate::model::{Script, ScriptCommand, ViewKind};
 /// Rules: every script of `scene` (the frame script and every pass script) is meaningful.
 pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
     let fences = fence_names(c, scene);
+    let queries = query_names(c, scene);
+    let named = Named {
+        fences: &fences,
+        queries: &queries,
+        lists: (scene.script.iter())
+            .flat_map(|s| s.lists.iter().map(|l| l.name.as_str()))
+            .collect(),
+    };
     for id in 0..c.index.defs.len() {
         let Some(pass) = c.index.def(id).and_then(|d| d.pass.as_ref()) else {
             continue;
@@ -34,15 +42,15 @@ pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
         if let Some(commands) = &pass.script {
             let names = Names {
                 locals: HashMap::new(),
-                fences: &fences,
+                fences: named.fences,
             };
             for cmd in commands {
-                command(c, Scope::Pass(id), &names, cmd)?;
+                command(c, Scope::Pass(id), &names, &named, cmd)?;
             }
         }
     }
     match &scene.script {
-        Some(script) => frame(c, script, &fences),
+        Some(script) => frame(c, script, &named),
         None => Ok(()),
     }
 }
@@ -73,15 +81,34 @@ pub fn indexed_view(c: &Check, id: usize, v: &ViewDef) -> Option<Result<(), Scen
     })())
 }
 
-/// Every fence name an `InsertFence` of any script introduces.
-fn fence_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
+/// Names scripts introduce besides objects: fences (`InsertFence`), queries (`EndQuery`)
+/// and command lists (`lists`).
+struct Named<'a> {
+    fences: &'a HashSet<&'a str>,
+    queries: &'a HashSet<&'a str>,
+    lists: HashSet<&'a str>,
+}
+
+/// Every command of every script of `scene`: pass scripts, frame lists, command lists.
+fn all_commands<'a>(
+    c: &Check<'a>,
+    scene: &'a SceneFile,
+) -> impl Iterator<Item = &'a ScriptCommand<String>> {
     let pass_commands = (0..c.index.defs.len())
         .filter_map(|id| c.index.def(id)?.pass.as_ref()?.script.as_ref())
         .flatten();
     let frame_commands = (scene.script.iter())
         .flat_map(|s| s.frames.iter().flatten())
         .flat_map(|s| s.commands.iter());
-    (pass_commands.chain(frame_commands))
+    let list_commands = (scene.script.iter())
+        .flat_map(|s| s.lists.iter())
+        .flat_map(|l| l.commands.iter());
+    pass_commands.chain(frame_commands).chain(list_commands)
+}
+
+/// Every fence name an `InsertFence` of any script introduces.
+fn fence_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
+    (all_commands(c, scene))
         .filter_map(|c| match c {
             ScriptCommand::InsertFence { name, .. } => Some(name.as_str()),
             _ => None,
@@ -89,8 +116,19 @@ fn fence_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
         .collect()
 }
 
-/// Rules of the frame script: at least one frame, `repeat_from` within them, every command.
-fn frame(c: &Check, script: &Script<String>, fences: &HashSet<&str>) -> Result<(), SceneError> {
+/// Every query name an `EndQuery` of any script ends (CTX-6).
+fn query_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
+    (all_commands(c, scene))
+        .filter_map(|c| match c {
+            ScriptCommand::EndQuery(name) => Some(name.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Rules of the frame script: at least one frame, `repeat_from` within them, unique list
+/// names, every command.
+fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneError> {
     let len = script.frames.len();
     if len == 0 {
         return Err(c.out_of_range(
@@ -109,6 +147,19 @@ fn frame(c: &Check, script: &Script<String>, fences: &HashSet<&str>) -> Result<(
             ),
         ));
     }
+    let mut seen = HashSet::new();
+    for l in &script.lists {
+        if !seen.insert(l.name.as_str()) {
+            return Err(c.out_of_range(
+                location(c, Scope::Frame, &l.name),
+                None,
+                format!(
+                    "two command lists are called {:?}: list names are unique",
+                    l.name
+                ),
+            ));
+        }
+    }
     let mut locals = HashMap::new();
     let all = || {
         script
@@ -117,14 +168,47 @@ fn frame(c: &Check, script: &Script<String>, fences: &HashSet<&str>) -> Result<(
             .flatten()
             .flat_map(|s| s.commands.iter())
     };
-    for cmd in all() {
+    let in_lists = || script.lists.iter().flat_map(|l| l.commands.iter());
+    for cmd in all().chain(in_lists()) {
         if let ScriptCommand::CreateView { name, kind, .. } = cmd {
             locals.entry(name.as_str()).or_insert(*kind);
         }
     }
-    let names = Names { locals, fences };
+    let names = Names {
+        locals,
+        fences: named.fences,
+    };
     for cmd in all() {
-        command(c, Scope::Frame, &names, cmd)?;
+        command(c, Scope::Frame, &names, named, cmd)?;
+    }
+    for cmd in in_lists() {
+        list_command(c, cmd)?;
+        command(c, Scope::Frame, &names, named, cmd)?;
+    }
+    Ok(())
+}
+
+/// Rule: a command list, recorded on a deferred context, holds no CPU-side call but GetData
+/// (whose use there is the validator's CTX-6 finding), no Present and no playback.
+fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError> {
+    use ScriptCommand as S;
+    if matches!(
+        cmd,
+        S::CreateView { .. }
+            | S::Release(_)
+            | S::Present(_)
+            | S::ExecuteCommandList(_)
+            | S::BeginCommandListExecution
+            | S::EndCommandListExecution
+    ) {
+        return Err(c.out_of_range(
+            c.loc.top("script"),
+            None,
+            format!(
+                "{} is not allowed in a command list: lists are recorded on deferred contexts, which only record GPU work; call it from a frame list",
+                cmd.name()
+            ),
+        ));
     }
     Ok(())
 }
@@ -158,6 +242,7 @@ fn command(
     c: &Check,
     scope: Scope,
     names: &Names,
+    named: &Named,
     cmd: &ScriptCommand<String>,
 ) -> Result<(), SceneError> {
     if let Scope::Pass(id) = scope
@@ -166,6 +251,10 @@ fn command(
             ScriptCommand::CreateView { .. }
                 | ScriptCommand::Release(_)
                 | ScriptCommand::Present(_)
+                | ScriptCommand::GetQueryData(_)
+                | ScriptCommand::ExecuteCommandList(_)
+                | ScriptCommand::BeginCommandListExecution
+                | ScriptCommand::EndCommandListExecution
         )
     {
         return Err(c.misuse(
@@ -201,6 +290,22 @@ fn command(
                 entity: owner(c, scope),
                 name: name.clone(),
                 suggestions: suggest(name, names.fences.iter().copied()),
+            })
+        }
+        ScriptCommand::ExecuteCommandList(name) if !named.lists.contains(name.as_str()) => {
+            Err(SceneError::UnknownName {
+                location: location(c, scope, name),
+                entity: owner(c, scope),
+                name: name.clone(),
+                suggestions: suggest(name, named.lists.iter().copied()),
+            })
+        }
+        ScriptCommand::GetQueryData(name) if !named.queries.contains(name.as_str()) => {
+            Err(SceneError::UnknownName {
+                location: location(c, scope, name),
+                entity: owner(c, scope),
+                name: name.clone(),
+                suggestions: suggest(name, named.queries.iter().copied()),
             })
         }
         ScriptCommand::CreateView { name, of, kind } => create_view(c, scope, name, of, *kind),

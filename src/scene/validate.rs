@@ -17,7 +17,7 @@ use super::format::SceneFile;
 use super::index::{Kinds, SceneIndex};
 use super::locate::Locator;
 use super::names::suggest;
-use super::{cycle, limits, refs, script_check};
+use super::{cycle, limits, placement, refs, script_check};
 
 /// Checks `scene`, parsed from `text` of `file`, against every scene rule.
 pub fn validate(scene: &SceneFile, text: &str, file: &str) -> Result<(), SceneError> {
@@ -33,6 +33,7 @@ pub fn validate(scene: &SceneFile, text: &str, file: &str) -> Result<(), SceneEr
     for id in 0..check.index.defs.len() {
         limits::definition(&check, id)?;
         refs::definition(&check, id)?;
+        placement::definition(&check, id)?;
     }
     for (i, event) in scene.timeline.iter().enumerate() {
         refs::event(&check, i, &event.event)?;
@@ -68,6 +69,7 @@ impl Check<'_> {
             ("view", def.view.is_some()),
             ("pass", def.pass.is_some()),
             ("swap_chain", def.swap_chain.is_some()),
+            ("heap", def.heap.is_some()),
         ]
         .into_iter()
         .filter_map(|(k, given)| given.then_some(k))
@@ -75,7 +77,7 @@ impl Check<'_> {
         if kinds.is_empty() {
             return Err(shape(
                 self.loc.def(id),
-                "no component: give one of texture, buffer, view, pass or swap_chain".into(),
+                "no component: give one of texture, buffer, view, pass, swap_chain or heap".into(),
             ));
         }
         if kinds.len() > 1 {
@@ -92,6 +94,15 @@ impl Check<'_> {
                 self.loc.def_key(id, "lifetime", 0),
                 format!(
                     "`lifetime` only applies to textures and buffers, not to a {}",
+                    kinds[0]
+                ),
+            ));
+        }
+        if def.placed.is_some() && def.texture.is_none() && def.buffer.is_none() {
+            return Err(shape(
+                self.loc.def_key(id, "placed", 0),
+                format!(
+                    "`placed` only applies to textures and buffers, not to a {}",
                     kinds[0]
                 ),
             ));

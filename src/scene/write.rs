@@ -15,7 +15,7 @@ use ron::ser::PrettyConfig;
 use serde::Serialize;
 
 use super::format::{EntityDef, EventKindDef, SceneFile, ron_options};
-use crate::model::{Script, ScriptCommand, Work};
+use crate::model::{Script, ScriptCommand, Semantics, Work};
 
 /// Indent of one level.
 const INDENT: &str = "    ";
@@ -126,6 +126,19 @@ fn frame_script(out: &mut String, script: &Script<String>) -> Result<(), ron::Er
     let _ = writeln!(out, "{INDENT}{INDENT}],");
     if script.repeat_from != 0 {
         let _ = writeln!(out, "{INDENT}{INDENT}repeat_from: {},", script.repeat_from);
+    }
+    if !script.lists.is_empty() {
+        let _ = writeln!(out, "{INDENT}{INDENT}lists: [");
+        for l in &script.lists {
+            let mut head = format!("name: {}", one_line(&l.name)?);
+            if l.semantics != Semantics::Fast {
+                let _ = write!(head, ", semantics: {}", one_line(&l.semantics)?);
+            }
+            let _ = writeln!(out, "{}({head}, commands: [", INDENT.repeat(3));
+            commands(out, &l.commands, 4)?;
+            let _ = writeln!(out, "{}]),", INDENT.repeat(3));
+        }
+        let _ = writeln!(out, "{INDENT}{INDENT}],");
     }
     let _ = writeln!(out, "{INDENT}),");
     Ok(())

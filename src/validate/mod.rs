@@ -17,16 +17,31 @@
 //! | V0203 | FS-7 | Get* call (GetState) on a fast context |
 //! | V0204 | FS-14 | UpdateSubresource on a fast context |
 //! | V0205 | FS-14 | primitive-reset index 0xFFFF set on a legacy context |
+//! | V0206 | FS-12 | draw relying on immediate-context state a fast list changed (warning) |
+//! | V0207 | FS-14 | 16-bit indexed strip without primitive-reset index 0xFFFF (warning) |
 //! | V0301 | FS-10 | dynamic buffer bound without a write-discard map this frame |
 //! | V0302 | CTX-5 | first map of a resource in a list is not write-discard |
 //! | V0303 | CC-1 | dynamic resource bound on a compute context |
 //! | V0305 | CC-6 | raw memory copy or fill whose size is not a multiple of 4 |
 //! | V0306 | CC-6 | raw memory copy or fill of non-graphics memory (a dynamic buffer) |
 //! | V0401 | FS-4 | buffer presented without a decompression since it was last written |
+//! | V0811 | EB-5 | placed resource used without activation after an overlapping one's use and deactivation |
+//! | V0812 | EB-9d | placed resource read after activation before any write (warning) |
+//! | V0901 | CTX-3 | a second command-list playback begun while one is in progress |
+//! | V0902 | CTX-4 | fast and legacy lists inside one Begin/EndCommandListExecution scope |
+//! | V0903..V0905 | CTX-6 | query data read on a deferred context, before its list was played back, or before the GPU processed it |
+//!
+//! The README's table lists every code.
 
+mod aliasing;
 mod barriers;
 mod diagnostic;
 mod hazard;
+mod lists;
+mod memory;
+mod pipeline;
+mod queries;
+mod state;
 mod stream;
 mod sync;
 mod touches;

@@ -6,12 +6,12 @@ use hashbrown::{HashMap, HashSet};
 use super::{Diagnostic, Severity};
 #[allow(unused_imports)]
 use crate::barrier::Layout;
-use crate::device::{Command, Device, MapMode, ObjectDesc, ObjectKey, QueueId};
-use crate::model::{BufferUsage, Semantics};
+use crate::device::{Command, Device, MapMode, ObjectKey, QueueId};
+use crate::model::Semantics;
 
 /// State the validator tracks per queue (state persists across lists, FS-12).
-#[derive(Default)]
-struct QueueModel {
+#[derive(Clone, Default)]
+pub(super) struct QueueModel {
     targets_set: bool,
     viewport_set: bool,
     pipeline_set: bool,
@@ -19,6 +19,11 @@ struct QueueModel {
     bound: Vec<ObjectKey>,
     /// Bound views invalidated by a clear, map or decompression and not set since (FS-8).
     stale: HashSet<ObjectKey>,
+    /// The pipeline state set since the last reset (FS-12, FS-14).
+    pub(super) state: super::state::StateShadow,
+    /// State the immediate context had set that a fast list then changed, with the list's
+    /// label, until set again (FS-12).
+    pub(super) clobbered: HashMap<super::state::StateKey, u32>,
 }
 
 /// The validation layer, an ECS resource. Disabled, `observe` returns at once.
@@ -27,7 +32,7 @@ pub struct Validator {
     pub enabled: bool,
     pub diagnostics: Vec<Diagnostic>,
     frame: u64,
-    queues: HashMap<QueueId, QueueModel>,
+    pub(super) queues: HashMap<QueueId, QueueModel>,
     /// Back buffers waited on since they were last presented (FS-5).
     pub(super) waited: HashSet<ObjectKey>,
     /// Buffers presented this frame (RL-2).
@@ -35,7 +40,7 @@ pub struct Validator {
     /// Back buffers written since their last decompression (FS-4).
     dirty: HashSet<ObjectKey>,
     /// Dynamic buffers mapped write-discard this frame (FS-10).
-    mapped: HashSet<ObjectKey>,
+    pub(super) mapped: HashSet<ObjectKey>,
     /// Views re-pointed by PlaceSwapChainView ahead of the device (same submission).
     pub(super) placed: HashMap<ObjectKey, ObjectKey>,
     /// Happens-before tracking of every access (barrier-spec D).
@@ -53,6 +58,12 @@ pub struct Validator {
     pub(super) declared: HashMap<(QueueId, ObjectKey), (crate::barrier::Access, u64)>,
 
     pub(super) declare_counter: u64,
+    /// Command-list playback scopes open per queue (CTX-3, CTX-4).
+    pub(super) playback: HashMap<QueueId, super::lists::Scope>,
+    /// Where the latest EndQuery of each query executed (CTX-6).
+    pub(super) queries: HashMap<u32, (QueueId, u64)>,
+    /// Placed resources sharing memory (EB-5, EB-9d).
+    pub(super) aliasing: super::aliasing::AliasModel,
 }
 
 pub(super) struct Ctx<'a> {
@@ -61,6 +72,16 @@ pub(super) struct Ctx<'a> {
     pub frame: u64,
     pub label: u32,
     pub pass: String,
+    /// Inside a command list played back on the immediate context: the list's semantics.
+    pub list: Option<Semantics>,
+}
+
+impl Ctx<'_> {
+    /// The semantics of the context that issued the command: a list's own (the deferred
+    /// context that recorded it), else the device's (CTX-4).
+    pub fn semantics(&self) -> Semantics {
+        self.list.unwrap_or_else(|| self.device.semantics())
+    }
 }
 
 impl Validator {
@@ -128,13 +149,35 @@ impl Validator {
             frame,
             label,
             pass: device.label_name(label).to_owned(),
+            list: None,
         };
         let mut first_map: HashSet<ObjectKey> = HashSet::new();
         for (i, cmd) in commands.iter().enumerate() {
-            // Hazards first: a present checks the buffer it is about to show.
-            self.check_sync(&ctx, i, cmd);
-            self.check(&ctx, i, cmd, &mut first_map);
+            self.observe_one(&ctx, i, cmd, &mut first_map);
         }
+    }
+
+    /// Check one command; a command list played back is checked command by command.
+    pub(super) fn observe_one(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        cmd: &Command,
+        first_map: &mut HashSet<ObjectKey>,
+    ) {
+        if let Command::ExecuteCommandList {
+            label,
+            semantics,
+            commands,
+        } = cmd
+        {
+            return self.execute_list(ctx, i, *label, *semantics, commands);
+        }
+        // Hazards first: a present checks the buffer it is about to show.
+        self.check_sync(ctx, i, cmd);
+        self.check_playback(ctx, i, cmd);
+        self.check_pipeline(ctx, i, cmd);
+        self.check(ctx, i, cmd, first_map);
     }
 
     pub(super) fn report(
@@ -188,7 +231,13 @@ impl Validator {
         self.dirty.insert(res);
     }
 
-    fn check(&mut self, ctx: &Ctx, i: usize, cmd: &Command, first_map: &mut HashSet<ObjectKey>) {
+    pub(super) fn check(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        cmd: &Command,
+        first_map: &mut HashSet<ObjectKey>,
+    ) {
         let device = ctx.device;
         let q = self.queues.entry(ctx.queue).or_default();
         match cmd {
@@ -288,16 +337,14 @@ impl Validator {
                     self.report(ctx, i, "V0202", "FS-8", Some(v), "a view used after a clear, map or decompression without being set again: set it again at every slot".into());
                 }
             }
-            Command::GetState if device.semantics() == Semantics::Fast => {
+            Command::GetState if ctx.semantics() == Semantics::Fast => {
                 self.report(ctx, i, "V0203", "FS-7", None, "a Get* call on a fast context: fast contexts shadow no state, so reading it back fails; keep your own copy of what you set".into());
             }
-            Command::UpdateSubresource { resource, .. }
-                if device.semantics() == Semantics::Fast =>
-            {
+            Command::UpdateSubresource { resource, .. } if ctx.semantics() == Semantics::Fast => {
                 let r = self.resource(device, *resource);
                 self.report(ctx, i, "V0204", "FS-14", Some(r), "UpdateSubresource is not supported on fast contexts: map a dynamic buffer or copy from an upload resource instead".into());
             }
-            Command::SetPrimitiveResetIndex(0xFFFF) if device.semantics() == Semantics::Legacy => {
+            Command::SetPrimitiveResetIndex(0xFFFF) if ctx.semantics() == Semantics::Legacy => {
                 self.report(ctx, i, "V0205", "FS-14", None, "a legacy context refuses the 16-bit primitive-reset index 0xFFFF: only fast contexts take it (for 16-bit strips)".into());
             }
             Command::RawCopy {
@@ -329,50 +376,6 @@ impl Validator {
                 self.queues.insert(ctx.queue, QueueModel::default());
             }
             _ => {}
-        }
-    }
-
-    /// Raw memory copies and fills (CC-6): graphics memory only, a size that is a multiple of
-    /// 4 bytes. Only compute queues run them at all; the device refuses them elsewhere.
-    fn check_raw(&mut self, ctx: &Ctx, i: usize, keys: &[ObjectKey], bytes: u64) {
-        if !bytes.is_multiple_of(4) {
-            let r = keys.last().map(|k| self.resource(ctx.device, *k));
-            self.report(
-                ctx,
-                i,
-                "V0305",
-                "CC-6",
-                r,
-                format!("raw copy or fill of {bytes} bytes: the size must be a multiple of 4"),
-            );
-        }
-        for k in keys {
-            let r = self.resource(ctx.device, *k);
-            let dynamic = matches!(
-                ctx.device.memory.get(r).map(|o| &o.desc),
-                Ok(ObjectDesc::Buffer(b)) if b.usage == BufferUsage::Dynamic
-            );
-            if dynamic {
-                self.report(ctx, i, "V0306", "CC-6", Some(r), "raw copies and fills work on graphics memory only; a dynamic buffer lives in CPU-writable memory: copy through a default buffer".into());
-            }
-        }
-    }
-
-    fn check_dynamic(&mut self, ctx: &Ctx, i: usize, keys: &[ObjectKey]) {
-        for k in keys {
-            let r = self.resource(ctx.device, *k);
-            let dynamic = matches!(
-                ctx.device.memory.get(r).map(|o| &o.desc),
-                Ok(ObjectDesc::Buffer(b)) if b.usage == BufferUsage::Dynamic
-            );
-            if dynamic && matches!(ctx.queue, QueueId::Compute { .. }) {
-                self.report(ctx, i, "V0303", "CC-1", Some(r), "dynamic resources are not supported on compute contexts: upload into a default buffer on another queue first".into());
-                continue;
-            }
-            if dynamic && !self.mapped.contains(&r) {
-                self.report(ctx, i, "V0301", "FS-10", Some(r), "dynamic buffer bound without being mapped write-discard and filled this frame: contents are not inherited".into());
-                self.mapped.insert(r);
-            }
         }
     }
 }

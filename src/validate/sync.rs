@@ -70,6 +70,7 @@ impl Validator {
             }
             Command::Barrier(group) => {
                 self.check_barrier_call(ctx, i, group);
+                self.alias_barrier(ctx, group);
                 self.declare(ctx.queue, group);
                 for t in &group.textures {
                     self.layouts.insert(t.resource, t.layout_after);
@@ -102,6 +103,7 @@ impl Validator {
                 }
                 self.check_layouts(ctx, i, &list);
                 self.check_declared(ctx, i, &list);
+                self.check_aliasing(ctx, i, &list);
                 // FS-5 for every way of writing a back buffer, not only render targets.
                 for t in list.iter().filter(|t| t.write) {
                     if device.present.find_buffer(t.resource).is_some()
@@ -198,6 +200,7 @@ impl Validator {
             frame,
             label,
             pass: device.label_name(label).to_owned(),
+            list: None,
         };
         let resolve = |k| device.memory.resource_of(k).unwrap_or(k);
         let bound = self

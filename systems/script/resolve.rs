@@ -41,6 +41,10 @@ pub(super) enum Step {
     },
     /// `None`: a `CreateView` name not made yet (nothing to release).
     Release(Option<ObjectKey>),
+    /// Play back the script's list of that name (CTX-1).
+    ExecuteList(String),
+    /// CPU side: GetData of a query (CTX-6): its number and name.
+    GetQueryData(u32, String),
 }
 
 /// Resolves names to device handles at execution time.
@@ -168,6 +172,12 @@ impl Resolver<'_, '_, '_> {
         Ok(gpu.key)
     }
 
+    /// The number of query `name`, given at its first mention.
+    fn query(&mut self, name: &str) -> u32 {
+        let next = self.state.queries.len() as u32;
+        *self.state.queries.entry(name.to_owned()).or_insert(next)
+    }
+
     /// Lower one command. Fence names get fresh device fences (FN-1).
     pub fn lower(&mut self, cmd: &ScriptCommand<Target>) -> Result<Step, String> {
         use ScriptCommand as S;
@@ -197,6 +207,10 @@ impl Resolver<'_, '_, '_> {
                 return Ok(Step::Release(self.state.views.get(name).copied()));
             }
             S::Release(target) => return Ok(Step::Release(Some(self.key(Slot::Release, target)?))),
+            S::ExecuteCommandList(name) => return Ok(Step::ExecuteList(name.clone())),
+            S::BeginQuery(name) => Command::BeginQuery(self.query(name)),
+            S::EndQuery(name) => Command::EndQuery(self.query(name)),
+            S::GetQueryData(name) => return Ok(Step::GetQueryData(self.query(name), name.clone())),
             other => device_command(other.try_map(|slot, t| self.key(slot, t))?)
                 .ok_or_else(|| format!("{} cannot be lowered", other.name()))?,
         };
@@ -285,7 +299,15 @@ fn device_command(cmd: ScriptCommand<ObjectKey>) -> Option<Command> {
         S::WriteTimestamp(slot) => Command::WriteTimestamp(slot),
         S::Suspend => Command::Suspend,
         S::Resume => Command::Resume,
-        S::InsertFence { .. }
+        S::SetPrimitiveTopology(t) => Command::SetPrimitiveTopology(t),
+        S::SetIndexFormat(f) => Command::SetIndexFormat(f),
+        S::BeginCommandListExecution => Command::BeginCommandListExecution,
+        S::EndCommandListExecution => Command::EndCommandListExecution,
+        S::ExecuteCommandList(_)
+        | S::BeginQuery(_)
+        | S::EndQuery(_)
+        | S::GetQueryData(_)
+        | S::InsertFence { .. }
         | S::WaitFence(_)
         | S::Present(_)
         | S::CreateView { .. }

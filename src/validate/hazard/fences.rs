@@ -75,6 +75,24 @@ impl HazardTracker {
         self.uses.entry(key).or_insert([0; QUEUE_COUNT])[q] = pos;
     }
 
+    /// The current position in `queue`'s stream (of the last command that moved it).
+    pub fn position(&self, queue: QueueId) -> u64 {
+        let q = queue.index();
+        self.clocks[q][q]
+    }
+
+    /// True when a fence inserted on `queue` after position `pos` has `passed` (CTX-6).
+    pub fn fence_passed_after(
+        &self,
+        queue: QueueId,
+        pos: u64,
+        passed: impl Fn(FenceId) -> bool,
+    ) -> bool {
+        self.recent_fences[queue.index()]
+            .iter()
+            .any(|(p, f)| *p > pos && passed(*f))
+    }
+
     /// Forget a destroyed object.
     pub fn forget(&mut self, resource: ObjectKey) {
         self.resources.remove(&resource);

@@ -319,9 +319,11 @@ fn disabled_validator_reports_nothing() {
     assert!(text.starts_with("error[V0201] FS-11:"), "{text}");
 }
 
+mod aliasing;
 mod contexts;
 mod fast_context;
 mod hazards;
+mod lists;
 
 #[test]
 fn eb1_access_in_a_layout_that_does_not_allow_it() {

@@ -1,0 +1,149 @@
+//! Aliasing: placed resources that share memory (EB-5, EB-9d, barrier-spec A2, A3).
+//!
+//! Only one of the resources overlapping a range of a heap holds meaningful contents at a
+//! time. Handing the memory over takes two steps, and the validation layer checks both,
+//! in the order it sees the streams:
+//!
+//! - the resource used last is *deactivated*: a barrier naming it with AccessAfter
+//!   NO_ACCESS, after its last access;
+//! - the next one is *activated* in a later Barrier call: a texture barrier from LayoutBefore
+//!   UNDEFINED with the DISCARD flag (EB-5: no garbage is ever decompressed, EB-9d), a buffer
+//!   barrier with AccessBefore NO_ACCESS (A3.2). A later call because barriers on different
+//!   resources in one call are unordered (A3.5).
+//!
+//! Using a placed resource while an overlapping one was used after this one's last
+//! activation, or without the other's deactivation between them, is V0811 (error). After an
+//! activation the contents are garbage: reading before writing is V0812 (warning).
+//! Ordering across queues is the hazard checks' business (fences); this check follows the
+//! order the validator sees commands in.
+
+use hashbrown::HashMap;
+
+use super::Severity;
+use super::hazard::Touch;
+use super::stream::{Ctx, Validator};
+use crate::barrier::{Access, BarrierGroup, Layout};
+use crate::device::ObjectKey;
+
+/// What the validator knows about one placed resource; positions count Barrier calls and
+/// accesses in the order seen (0: never).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Aliased {
+    last_access: u64,
+    activated: u64,
+    deactivated: u64,
+    /// Written since its last activation.
+    written: bool,
+}
+
+/// The aliasing model: per placed resource, and a running position.
+#[derive(Default)]
+pub(super) struct AliasModel {
+    resources: HashMap<ObjectKey, Aliased>,
+    seq: u64,
+}
+
+impl Validator {
+    /// A Barrier call: activations and deactivations of placed resources.
+    pub(super) fn alias_barrier(&mut self, ctx: &Ctx, group: &BarrierGroup<ObjectKey>) {
+        let memory = &ctx.device.memory;
+        let model = &mut self.aliasing;
+        model.seq += 1;
+        let seq = model.seq;
+        let textures = (group.textures.iter()).map(|t| {
+            let activates = t.layout_before == Layout::Undefined && t.flags.discard;
+            (t.resource, activates, t.access_after)
+        });
+        let buffers = (group.buffers.iter()).map(|b| {
+            (
+                b.resource,
+                b.access_before == Access::NO_ACCESS,
+                b.access_after,
+            )
+        });
+        for (r, activates, access_after) in textures.chain(buffers) {
+            if memory.placement(r).is_none() {
+                continue;
+            }
+            let state = model.resources.entry(r).or_default();
+            if activates {
+                state.activated = seq;
+                state.written = false;
+            }
+            if access_after == Access::NO_ACCESS {
+                state.deactivated = seq;
+            }
+        }
+    }
+
+    /// The accesses of one command: each placed resource must have been activated since
+    /// every overlapping resource was last used and deactivated (V0811); reads of an
+    /// activated resource need a write first (V0812).
+    pub(super) fn check_aliasing(&mut self, ctx: &Ctx, i: usize, touches: &[Touch]) {
+        let memory = &ctx.device.memory;
+        if touches
+            .iter()
+            .all(|t| memory.placement(t.resource).is_none())
+        {
+            return;
+        }
+        self.aliasing.seq += 1;
+        let seq = self.aliasing.seq;
+        let mut found = Vec::new();
+        let mut garbage = Vec::new();
+        for t in touches {
+            if memory.placement(t.resource).is_none() {
+                continue;
+            }
+            let mine = self.aliasing.resources.get(&t.resource).copied();
+            let mine = mine.unwrap_or_default();
+            for other in memory.aliases(t.resource) {
+                let Some(theirs) = self.aliasing.resources.get(&other).copied() else {
+                    continue;
+                };
+                if theirs.last_access == 0 || theirs.last_access < mine.last_access {
+                    continue;
+                }
+                let problem = if mine.activated <= theirs.last_access {
+                    Some("was used more recently, and no barrier activated this resource since")
+                } else if theirs.deactivated <= theirs.last_access
+                    || theirs.deactivated >= mine.activated
+                {
+                    Some(
+                        "was not deactivated after its last use in a Barrier call before the one that activated this resource",
+                    )
+                } else {
+                    None
+                };
+                if let Some(problem) = problem {
+                    found.push((t.resource, other, problem));
+                }
+            }
+            let state = self.aliasing.resources.entry(t.resource).or_default();
+            if !t.write && state.activated > 0 && !state.written {
+                garbage.push(t.resource);
+            }
+            state.written = true;
+            state.last_access = seq;
+        }
+        for (r, other, problem) in found {
+            let other = memory.name(other);
+            let message = format!(
+                "its memory overlaps {other}, which {problem}: deactivate {other} (AccessAfter NO_ACCESS), then activate this one in a later Barrier call (textures: LayoutBefore UNDEFINED with DISCARD; buffers: AccessBefore NO_ACCESS)"
+            );
+            self.report(ctx, i, "V0811", "EB-5", Some(r), message);
+        }
+        for r in garbage {
+            let message = "read after its activation before anything wrote it: the memory it shares with other resources holds garbage; clear or write it first".to_owned();
+            self.report_with(
+                ctx,
+                i,
+                "V0812",
+                "EB-9d",
+                Severity::Warning,
+                Some(r),
+                message,
+            );
+        }
+    }
+}

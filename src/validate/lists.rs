@@ -1,0 +1,103 @@
+//! Command lists played back on the immediate context (CTX-3, CTX-4, FS-12).
+//!
+//! The immediate context plays back one command list at a time (CTX-3): a
+//! `BeginCommandListExecution` opens a playback scope and `EndCommandListExecution` closes
+//! it; an `ExecuteCommandList` outside a scope is a playback of its own. Opening a second
+//! scope before the first is closed is two playbacks at once (V0901). Inside one scope every
+//! list must have the same semantics (CTX-4, V0902): fast lists may run on a legacy
+//! immediate context and a fast immediate context runs both kinds, but never mixed in one
+//! scope.
+//!
+//! A list's commands are checked in place, with the list's label, as the device runs them.
+//! A fast list starts from whatever state the context has and leaves its own behind: no
+//! ClearState before, no restore after (FS-12, checked in [`super::pipeline`]). A legacy
+//! list starts cleared and the state before it is restored, as D3D11 does.
+
+use hashbrown::HashSet;
+
+use super::stream::{Ctx, Validator};
+use crate::device::Command;
+use crate::model::Semantics;
+
+/// A playback scope open on a queue, and the semantics of the first list in it.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Scope {
+    pub first: Option<(Semantics, u32)>,
+}
+
+impl Validator {
+    /// Scope commands and query ends: CTX-3, and what CTX-6 needs to know later.
+    pub(super) fn check_playback(&mut self, ctx: &Ctx, i: usize, cmd: &Command) {
+        match cmd {
+            Command::BeginCommandListExecution => {
+                let already_open = self.playback.insert(ctx.queue, Scope::default()).is_some();
+                if already_open {
+                    self.report(ctx, i, "V0901", "CTX-3", None, "a second command-list playback begun while one is in progress: the immediate context plays back one list at a time; call EndCommandListExecution first".into());
+                }
+            }
+            Command::EndCommandListExecution => {
+                self.playback.remove(&ctx.queue);
+            }
+            Command::EndQuery(query) => {
+                let pos = self.hazards.position(ctx.queue);
+                self.queries.insert(*query, (ctx.queue, pos));
+            }
+            _ => {}
+        }
+    }
+
+    /// Play back one list: check the scope (CTX-3, CTX-4), then its commands in place.
+    pub(super) fn execute_list(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        label: u32,
+        semantics: Semantics,
+        commands: &[Command],
+    ) {
+        let name = ctx.device.label_name(label).to_owned();
+        if let Some(scope) = self.playback.get_mut(&ctx.queue) {
+            match scope.first {
+                None => scope.first = Some((semantics, label)),
+                Some((first, other)) if first != semantics => {
+                    let other = ctx.device.label_name(other).to_owned();
+                    let message = format!(
+                        "{semantics:?} list {name} played back in the scope of {first:?} list {other}: fast and legacy lists must not be mixed inside one Begin/EndCommandListExecution scope; end the scope and begin another"
+                    );
+                    self.report(ctx, i, "V0902", "CTX-4", None, message);
+                }
+                Some(_) => {}
+            }
+        }
+        let inner = Ctx {
+            device: ctx.device,
+            queue: ctx.queue,
+            frame: ctx.frame,
+            label,
+            pass: name,
+            list: Some(semantics),
+        };
+        let saved = self.queues.get(&ctx.queue).cloned().unwrap_or_default();
+        let saved_bindings = self.bindings.get(&ctx.queue).cloned().unwrap_or_default();
+        if semantics == Semantics::Legacy {
+            self.queues.insert(ctx.queue, Default::default());
+            self.bindings.insert(ctx.queue, Default::default());
+        }
+        // The first Map of each resource in a list must be write-discard (CTX-5).
+        let mut first_map = HashSet::new();
+        for cmd in commands {
+            self.observe_one(&inner, i, cmd, &mut first_map);
+        }
+        match semantics {
+            Semantics::Legacy => {
+                self.queues.insert(ctx.queue, saved);
+                self.bindings.insert(ctx.queue, saved_bindings);
+            }
+            Semantics::Fast => {
+                if ctx.list.is_none() {
+                    self.mark_clobbered(ctx, &saved.state, label);
+                }
+            }
+        }
+    }
+}
