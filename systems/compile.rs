@@ -10,6 +10,7 @@
 
 use bevy_ecs::prelude::*;
 
+use crate::barrier::Layout;
 use crate::device::{Device, ObjectDesc, QueueId};
 use crate::error::RuntimeError;
 use crate::frame::{Fatal, ImplicitViews};
@@ -115,6 +116,19 @@ pub fn compile_graph(
                 view_kind: kind_override.or_else(|| view_kind(u.access)),
                 clear: u.clear,
             });
+        }
+        // A texture copied onto itself is both source and destination of one copy: only a
+        // common layout allows both (barrier-spec A3.8, EB-9c).
+        let copied_to_self = |r: Entity| {
+            let used = |a: UseAccess| uses.iter().any(|u| u.resource == r && u.access == a);
+            used(UseAccess::CopySource) && used(UseAccess::CopyDest)
+        };
+        let selves: Vec<Entity> = (uses.iter())
+            .filter(|u| u.layout.is_some() && copied_to_self(u.resource))
+            .map(|u| u.resource)
+            .collect();
+        for u in uses.iter_mut().filter(|u| selves.contains(&u.resource)) {
+            u.layout = Some(Layout::Common);
         }
         planned.push((*e, name.clone(), queue, uses));
     }

@@ -200,12 +200,21 @@ fn record_work(recipe: &PassRecipe, ctx: &mut DeferredContext) -> Result<(), Dev
             dispatches,
             threads,
         })?,
-        Work::Copy { bytes } => {
+        Work::Copy { bytes, from, to } => {
             if let (Some(src), Some(dst)) = (
                 of(UseAccess::CopySource).next(),
                 of(UseAccess::CopyDest).next(),
             ) {
-                ctx.push(Command::CopyResource { src, dst, bytes })?;
+                ctx.push(match (from, to) {
+                    (Some(from), Some(to)) => Command::CopyTextureRegion {
+                        src,
+                        dst,
+                        bytes,
+                        from: from.region(),
+                        to: to.region(),
+                    },
+                    _ => Command::CopyResource { src, dst, bytes },
+                })?;
             }
         }
         Work::None => {}

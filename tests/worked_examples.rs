@@ -117,3 +117,71 @@ fn eb9b_uav_barriers_legacy_drain_every_shader_stage_enhanced_compute_only() {
     assert!(e.ps_partial_flushes <= 20, "{e:?}");
     assert!(e.cs_partial_flushes >= 40, "{e:?}");
 }
+
+/// EB-9(c) on `scenes/eb9c_copy_to_self.ron`: a tile copied between two regions of one
+/// texture. Enhanced barriers put the atlas in COMMON for the copy, so it is its own source
+/// and destination: one texture, no temporary. Legacy states cannot express it, and
+/// intersecting regions are refused when the scene loads.
+#[test]
+fn eb9c_copy_to_self_needs_no_temporary_texture_and_refuses_overlap() {
+    use fastframe::barrier::{Access, Layout, Sync};
+    use fastframe::plan::BarrierPlan;
+
+    let path = "scenes/eb9c_copy_to_self.ron";
+    let mut rt = Runtime::from_scene(path).expect("scene loads");
+    rt.set_validation(true);
+    rt.run(20).expect("runs");
+    assert!(
+        rt.diagnostics().is_empty(),
+        "{:?}",
+        rt.diagnostics().first()
+    );
+    let copy = (rt.graph().passes.iter())
+        .position(|p| p.name == "duplicate_tile")
+        .expect("the copy pass is compiled");
+    let atlas = rt.graph().passes[copy].uses[0].resource;
+    let plan = rt.world.resource::<BarrierPlan>();
+    let before = plan.groups(copy).0;
+    let into_copy: Vec<_> = (before.textures.iter())
+        .filter(|b| b.resource == atlas)
+        .collect();
+    assert_eq!(into_copy.len(), 1, "{before:?}");
+    let b = into_copy[0];
+    assert_eq!(
+        (b.layout_before, b.layout_after),
+        (Layout::RenderTarget, Layout::Common)
+    );
+    assert_eq!(
+        (b.sync_before, b.sync_after),
+        (Sync::RENDER_TARGET, Sync::COPY)
+    );
+    assert_eq!(b.access_after, Access::COPY_SOURCE | Access::COPY_DEST);
+    // The pass uses nothing but the atlas: no temporary texture in the frame.
+    assert!(
+        rt.graph().passes[copy]
+            .uses
+            .iter()
+            .all(|u| u.resource == atlas)
+    );
+
+    let mut legacy = Runtime::from_scene(path).expect("scene loads");
+    legacy.settings_mut().barriers = BarrierMode::Legacy;
+    let err = legacy
+        .run(2)
+        .expect_err("legacy states cannot copy a texture onto itself");
+    assert!(err.to_string().contains("EB-9c"), "{err}");
+
+    let text = std::fs::read_to_string(path).expect("scene reads");
+    let overlapping = text.replace("to: (origin: (512, 0)", "to: (origin: (128, 64)");
+    assert_ne!(overlapping, text);
+    let err = Runtime::from_str(&overlapping, "overlap.ron")
+        .err()
+        .expect("intersecting regions are refused");
+    let message = err.to_string();
+    assert!(
+        message.contains("overlap.ron:")
+            && message.contains("EB-9c")
+            && message.contains("intersect"),
+        "{message}"
+    );
+}

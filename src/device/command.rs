@@ -3,7 +3,7 @@
 //! objects it touches (for validation).
 
 use super::{FenceId, ObjectKey, SwapChainKey};
-use crate::barrier::{BarrierGroup, Sync};
+use crate::barrier::{BarrierGroup, CopyRegion, Sync};
 use crate::model::Semantics;
 
 /// Shader stages with binding slots.
@@ -109,6 +109,16 @@ pub enum Command {
         src: ObjectKey,
         dst: ObjectKey,
         bytes: u64,
+    },
+    /// Copy a region of one texture subresource into a region of another, or of the same
+    /// one: a texture in a common layout may be its own source and destination when the
+    /// regions do not intersect (barrier-spec A3.8, EB-9c).
+    CopyTextureRegion {
+        src: ObjectKey,
+        dst: ObjectKey,
+        bytes: u64,
+        from: CopyRegion,
+        to: CopyRegion,
     },
     ClearRenderTarget(ObjectKey),
     ClearDepthStencil(ObjectKey),
@@ -227,6 +237,7 @@ impl Command {
             Command::Draw { .. } => "Draw",
             Command::Dispatch { .. } => "Dispatch",
             Command::CopyResource { .. } => "CopyResource",
+            Command::CopyTextureRegion { .. } => "CopyTextureRegion",
             Command::ClearRenderTarget(_) => "ClearRenderTarget",
             Command::ClearDepthStencil(_) => "ClearDepthStencil",
             Command::ClearUnorderedAccess(_) => "ClearUnorderedAccess",
@@ -258,7 +269,9 @@ impl Command {
         match self {
             Command::Draw { .. } => Sync::DRAW,
             Command::Dispatch { .. } => Sync::COMPUTE_SHADING,
-            Command::CopyResource { .. } | Command::UpdateSubresource { .. } => Sync::COPY,
+            Command::CopyResource { .. }
+            | Command::CopyTextureRegion { .. }
+            | Command::UpdateSubresource { .. } => Sync::COPY,
             Command::RawCopy { .. } | Command::RawFill { .. } => Sync::COMPUTE_SHADING,
             Command::ClearRenderTarget(_) => Sync::RENDER_TARGET,
             Command::ClearDepthStencil(_) => Sync::DEPTH_STENCIL,
@@ -288,9 +301,9 @@ impl Command {
             | Command::Unmap(k)
             | Command::UpdateSubresource { resource: k, .. }
             | Command::RawFill { dst: k, .. } => out.push(*k),
-            Command::CopyResource { src, dst, .. } | Command::RawCopy { src, dst, .. } => {
-                out.extend([*src, *dst])
-            }
+            Command::CopyResource { src, dst, .. }
+            | Command::CopyTextureRegion { src, dst, .. }
+            | Command::RawCopy { src, dst, .. } => out.extend([*src, *dst]),
             Command::PlaceSwapChainView { view, buffer } => out.extend([*view, *buffer]),
             Command::Map { resource, .. } => out.push(*resource),
             Command::Barrier(g) => {

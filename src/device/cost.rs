@@ -210,9 +210,9 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
                 ..WorkItem::default()
             }
         }
-        Command::CopyResource { bytes: n, .. } | Command::UpdateSubresource { bytes: n, .. } => {
-            transfer(StageMask::COPY, n, serial)
-        }
+        Command::CopyResource { bytes: n, .. }
+        | Command::CopyTextureRegion { bytes: n, .. }
+        | Command::UpdateSubresource { bytes: n, .. } => transfer(StageMask::COPY, n, serial),
         // Raw memory copies and fills run on the compute engine (CC-6), priced like a copy.
         Command::RawCopy { bytes: n, .. } | Command::RawFill { bytes: n, .. } => {
             transfer(StageMask::COMPUTE, n, serial)

@@ -186,6 +186,7 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
     let copy_ok = matches!(
         cmd,
         Command::CopyResource { .. }
+            | Command::CopyTextureRegion { .. }
             | Command::Map { .. }
             | Command::Unmap(_)
             | Command::InsertFence { .. }

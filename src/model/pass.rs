@@ -1,7 +1,7 @@
 //! Passes: units of GPU work that declare what they read and write. The frame graph is
 //! nothing but these declarations; ordering, queues, fences and barriers are derived.
 
-use crate::barrier::{Access, Layout, Sync};
+use crate::barrier::{Access, CopyRegion, Layout, Sync};
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -169,14 +169,46 @@ pub enum Work {
         #[serde(default)]
         threads: u64,
     },
-    /// Copies of `bytes` bytes from the pass's copy source to its copy destination.
-    Copy { bytes: u64 },
+    /// Copies of `bytes` bytes from the pass's copy source to its copy destination, whole
+    /// resources unless regions are given. A texture copied onto itself needs both regions,
+    /// which must not intersect (barrier-spec A3.8, EB-9c).
+    Copy {
+        bytes: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<CopyBox>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        to: Option<CopyBox>,
+    },
     /// No work besides clears.
     None,
 }
 
 fn one() -> u32 {
     1
+}
+
+/// A rectangle of one subresource of a 2D texture, the region a copy reads or writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CopyBox {
+    /// Subresource index: mip + mips * array slice.
+    #[serde(default)]
+    pub subresource: u32,
+    /// Top-left texel.
+    #[serde(default)]
+    pub origin: glam::UVec2,
+    /// Width and height in texels.
+    pub extent: glam::UVec2,
+}
+
+impl CopyBox {
+    /// The region in the barrier vocabulary (one texel deep).
+    pub fn region(&self) -> CopyRegion {
+        CopyRegion::new(
+            self.subresource,
+            [self.origin.x, self.origin.y, 0],
+            [self.extent.x, self.extent.y, 1],
+        )
+    }
 }
 
 /// A pass entity. Order among passes comes from their uses: every writer of a resource runs

@@ -10,8 +10,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::ViewKind;
 use super::script_barrier::{BufferBarrierDef, GlobalBarrierDef, TextureBarrierDef};
+use super::{CopyBox, ViewKind};
 use crate::device::{IndexFormat, MapMode, ShaderStage, Topology};
 
 /// `ShaderStage`'s serde form, in the command set's names.
@@ -113,6 +113,14 @@ pub enum ScriptCommand<R> {
         src: R,
         dst: R,
         bytes: u64,
+    },
+    /// A region of a texture into a region of another or the same one (EB-9c).
+    CopyTextureRegion {
+        src: R,
+        dst: R,
+        bytes: u64,
+        from: CopyBox,
+        to: CopyBox,
     },
     /// A clear unbinds its view (FS-8).
     ClearRenderTarget(R),
@@ -234,6 +242,7 @@ impl<R> ScriptCommand<R> {
             ScriptCommand::Draw { .. } => "Draw",
             ScriptCommand::Dispatch { .. } => "Dispatch",
             ScriptCommand::CopyResource { .. } => "CopyResource",
+            ScriptCommand::CopyTextureRegion { .. } => "CopyTextureRegion",
             ScriptCommand::ClearRenderTarget(_) => "ClearRenderTarget",
             ScriptCommand::ClearDepthStencil(_) => "ClearDepthStencil",
             ScriptCommand::ClearUnorderedAccess(_) => "ClearUnorderedAccess",

@@ -44,6 +44,19 @@ impl<R> ScriptCommand<R> {
                 dst: f(Slot::Copy, dst)?,
                 bytes: *bytes,
             },
+            C::CopyTextureRegion {
+                src,
+                dst,
+                bytes,
+                from,
+                to,
+            } => C::CopyTextureRegion {
+                src: f(Slot::Copy, src)?,
+                dst: f(Slot::Copy, dst)?,
+                bytes: *bytes,
+                from: *from,
+                to: *to,
+            },
             C::UpdateSubresource { resource, bytes } => C::UpdateSubresource {
                 resource: f(Slot::Copy, resource)?,
                 bytes: *bytes,

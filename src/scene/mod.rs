@@ -43,6 +43,7 @@
 //! three. [`save`] turns a world back into a [`SceneFile`] and [`to_ron`] into text; load ->
 //! save -> load is a fixed point, which the round-trip tests check on every scene.
 
+mod copies;
 mod cycle;
 mod error;
 mod fit;

@@ -135,5 +135,5 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
             Kinds::PASS,
         )?;
     }
-    Ok(())
+    super::copies::pass(c, id, p)
 }

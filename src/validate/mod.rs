@@ -27,6 +27,7 @@
 //! | V0401 | FS-4 | buffer presented without a decompression since it was last written |
 //! | V0811 | EB-5 | placed resource used without activation after an overlapping one's use and deactivation |
 //! | V0812 | EB-9d | placed resource read after activation before any write (warning) |
+//! | V0813 | EB-9c | resource copied onto itself whole or between intersecting regions |
 //! | V0901 | CTX-3 | a second command-list playback begun while one is in progress |
 //! | V0902 | CTX-4 | fast and legacy lists inside one Begin/EndCommandListExecution scope |
 //! | V0903..V0905 | CTX-6 | query data read on a deferred context, before its list was played back, or before the GPU processed it |
@@ -35,6 +36,7 @@
 
 mod aliasing;
 mod barriers;
+mod copies;
 mod diagnostic;
 mod hazard;
 mod lists;

@@ -351,6 +351,10 @@ impl Validator {
                 src, dst, bytes, ..
             } => self.check_raw(ctx, i, &[*src, *dst], *bytes),
             Command::RawFill { dst, bytes, .. } => self.check_raw(ctx, i, &[*dst], *bytes),
+            Command::CopyResource { src, dst, .. } => self.check_copy(ctx, i, *src, *dst, None),
+            Command::CopyTextureRegion {
+                src, dst, from, to, ..
+            } => self.check_copy(ctx, i, *src, *dst, Some((from, to))),
             Command::WaitOnPresent(b) => {
                 let r = self.resource(device, *b);
                 if self.presented.contains(&r) {

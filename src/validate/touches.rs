@@ -145,10 +145,12 @@ pub fn touches(
             out
         }
         Command::Dispatch { .. } => shader(&[ShaderStage::Compute]),
-        Command::CopyResource { src, dst, .. } => vec![
-            t(*src, Access::COPY_SOURCE, Sync::COPY, false),
-            t(*dst, Access::COPY_DEST, Sync::COPY, true),
-        ],
+        Command::CopyResource { src, dst, .. } | Command::CopyTextureRegion { src, dst, .. } => {
+            vec![
+                t(*src, Access::COPY_SOURCE, Sync::COPY, false),
+                t(*dst, Access::COPY_DEST, Sync::COPY, true),
+            ]
+        }
         Command::UpdateSubresource { resource, .. } => {
             vec![t(*resource, Access::COPY_DEST, Sync::COPY, true)]
         }

@@ -131,7 +131,12 @@ pub fn plan_conservative(
             if !t.queues.contains(&p.queue) {
                 t.queues.push(p.queue);
             }
-            let to = (want, u.access.access());
+            // Every access the pass makes of the resource (a copy onto itself reads and
+            // writes it), so the barrier declares them all (barrier-spec A9).
+            let access = (p.uses.iter())
+                .filter(|x| x.resource == u.resource)
+                .fold(Access::empty(), |a, x| a | x.access.access());
+            let to = (want, access);
             if t.layout == want {
                 t.access = to.1;
                 t.last = Some(i);

@@ -183,6 +183,22 @@ pub fn plan_legacy(
     start: impl Fn(Entity) -> TextureStart,
     previous: &[(Entity, S)],
 ) -> Result<BarrierPlan, String> {
+    // Legacy states cannot make one texture COPY_SOURCE and COPY_DEST at once (EB-9c).
+    for p in &graph.passes {
+        let texture_as = |a: UseAccess| {
+            (p.uses.iter())
+                .filter(move |u| u.layout.is_some() && u.access == a)
+                .map(|u| u.resource)
+        };
+        if texture_as(UseAccess::CopySource)
+            .any(|r| texture_as(UseAccess::CopyDest).any(|d| d == r))
+        {
+            return Err(format!(
+                "pass {} copies a texture onto itself, which legacy resource states cannot express (a texture is COPY_SOURCE or COPY_DEST, never both; EB-9c): copy through a temporary texture, or plan with barriers = enhanced",
+                p.name
+            ));
+        }
+    }
     let mut resources: Vec<Entity> = Vec::new();
     for p in &graph.passes {
         for u in &p.uses {

@@ -258,6 +258,19 @@ fn device_command(cmd: ScriptCommand<ObjectKey>) -> Option<Command> {
             threads,
         },
         S::CopyResource { src, dst, bytes } => Command::CopyResource { src, dst, bytes },
+        S::CopyTextureRegion {
+            src,
+            dst,
+            bytes,
+            from,
+            to,
+        } => Command::CopyTextureRegion {
+            src,
+            dst,
+            bytes,
+            from: from.region(),
+            to: to.region(),
+        },
         S::UpdateSubresource { resource, bytes } => Command::UpdateSubresource { resource, bytes },
         S::RawCopy {
             src,

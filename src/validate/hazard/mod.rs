@@ -177,7 +177,11 @@ impl HazardTracker {
                 earlier_label: e.label,
                 earlier_frame: e.frame,
             };
-            if let Some(w) = &state.write {
+            // One command's own accesses are ordered by the command: a texture copied onto
+            // itself reads and writes it at once, which is sound only for disjoint regions
+            // (barrier-spec A3.8), checked with the command itself.
+            let same_command = |e: &Record| e.queue == q && e.pos == pos;
+            if let Some(w) = state.write.as_ref().filter(|w| !same_command(w)) {
                 if !self.ordered(w, q, stages) {
                     out.push(if t.write {
                         hazard(HazardKind::WriteAfterWrite, HazardKind::WriteRacingWrite, w)
@@ -197,7 +201,8 @@ impl HazardTracker {
                 }
             }
             if t.write
-                && let Some(r) = state.reads.iter().find(|r| !self.ordered(r, q, stages))
+                && let Some(r) =
+                    (state.reads.iter()).find(|r| !same_command(r) && !self.ordered(r, q, stages))
             {
                 out.push(hazard(
                     HazardKind::WriteAfterRead,

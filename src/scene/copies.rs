@@ -1,0 +1,89 @@
+//! Copy regions of a pass (barrier-spec A3.8, EB-9c).
+//!
+//! A copy pass may name the region it reads (`from`) and the one it writes (`to`). Both or
+//! neither, each inside a subresource of its texture. A texture that is both the pass's copy
+//! source and its copy destination is copied onto itself: enhanced barriers allow that in a
+//! common layout, so no temporary texture is needed, but only between regions that share no
+//! texel. Intersecting regions are undefined, and refused here rather than left to the GPU.
+
+use super::error::SceneError;
+use super::format::PassDef;
+use super::validate::Check;
+use crate::barrier::check_self_copy;
+use crate::model::{CopyBox, UseAccess, Work};
+
+/// Rules: copy regions come in pairs, fit their textures, and a self-copy's do not meet.
+pub fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
+    let Work::Copy { from, to, .. } = p.work else {
+        return Ok(());
+    };
+    let at = || c.loc.def_key(id, "work", 0);
+    let resource = |access: UseAccess| {
+        let u = p.uses.iter().find(|u| u.access == access)?;
+        c.index.resource(c.index.id(&u.target)?).map(|(r, _)| r)
+    };
+    let (src, dst) = (
+        resource(UseAccess::CopySource),
+        resource(UseAccess::CopyDest),
+    );
+    let onto_itself = src.is_some() && src == dst;
+    let (from, to) = match (from, to) {
+        (Some(f), Some(t)) => (f, t),
+        (None, None) if onto_itself => {
+            return Err(c.misuse(at(), id, "this pass copies a texture onto itself: give the `from` and `to` regions, which must not intersect (barrier-spec A3.8, EB-9c)".into()));
+        }
+        (None, None) => return Ok(()),
+        _ => {
+            return Err(c.misuse(
+                at(),
+                id,
+                "give both copy regions, `from` and `to`, or neither (a whole-resource copy)"
+                    .into(),
+            ));
+        }
+    };
+    for (what, region, res) in [("from", from, src), ("to", to, dst)] {
+        if let Some(problem) = res.and_then(|r| outside(c, r, &region)) {
+            return Err(c.misuse(
+                c.loc.def_key(id, what, 0),
+                id,
+                format!("copy region `{what}` {problem}"),
+            ));
+        }
+    }
+    if onto_itself && check_self_copy(&from.region(), &to.region()).is_err() {
+        return Err(c.misuse(at(), id, format!(
+            "the copy regions intersect ({}x{} at {:?} and {}x{} at {:?} of subresource {}): copying a texture onto itself is defined only between regions that share no texel (barrier-spec A3.8, EB-9c); move one region, or copy through a temporary texture",
+            from.extent.x, from.extent.y, from.origin.to_array(),
+            to.extent.x, to.extent.y, to.origin.to_array(), to.subresource,
+        )));
+    }
+    Ok(())
+}
+
+/// Why `region` does not fit texture definition `res`, if it does not.
+fn outside(c: &Check, res: usize, region: &CopyBox) -> Option<String> {
+    let d = c.index.def(res)?;
+    let Some(t) = d.texture.as_ref() else {
+        return Some("names a region of something that is not a texture".into());
+    };
+    let subresources = t.mips.saturating_mul(t.array_size);
+    if region.subresource >= subresources {
+        return Some(format!(
+            "names subresource {} of a texture with {subresources}",
+            region.subresource
+        ));
+    }
+    let mip = region.subresource % t.mips.max(1);
+    let size = (t.extent >> mip).max(glam::UVec2::ONE);
+    let end = region.origin.saturating_add(region.extent);
+    if region.extent.min_element() == 0 {
+        return Some("is empty".into());
+    }
+    (end.x > size.x || end.y > size.y).then(|| {
+        format!(
+            "reaches ({}, {}), outside mip {mip} of {}x{}",
+            end.x, end.y, size.x, size.y
+        )
+    })
+}
