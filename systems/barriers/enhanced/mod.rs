@@ -132,8 +132,7 @@ pub(super) fn barrier(
 }
 
 /// Every resource's uses in compiled order, resources in order of first use: one counting
-/// sort, linear in uses. `spans[r]..spans[r + 1]` indexes `uses` (pass, use) for resource
-/// `order[r]`.
+/// sort, linear in uses. `spans[r]..spans[r + 1]` indexes `uses` for resource `order[r]`.
 #[derive(Default)]
 struct ByResource {
     index: hashbrown::HashMap<Entity, u32>,
@@ -141,7 +140,7 @@ struct ByResource {
     ids: Vec<u32>,
     spans: Vec<u32>,
     next: Vec<u32>,
-    uses: Vec<(u32, u32)>,
+    uses: Vec<ResUse>,
 }
 
 impl ByResource {
@@ -172,19 +171,41 @@ impl ByResource {
         self.next.clear();
         self.next.extend_from_slice(&self.spans);
         self.uses.clear();
-        self.uses.resize(total, (0, 0));
+        let Some(first) = graph.passes.first() else {
+            return;
+        };
+        let filler = ResUse {
+            pass: 0,
+            queue: first.queue,
+            stages: Sync::NONE,
+            access: Access::empty(),
+            write: false,
+            layout: None,
+            shared: false,
+            own_complete: None,
+        };
+        self.uses.resize(total, filler);
         let mut k = 0;
         for (i, p) in graph.passes.iter().enumerate() {
-            for j in 0..p.uses.len() {
+            for u in &p.uses {
                 let slot = &mut self.next[self.ids[k] as usize];
-                self.uses[*slot as usize] = (i as u32, j as u32);
+                self.uses[*slot as usize] = ResUse {
+                    pass: i,
+                    queue: p.queue,
+                    stages: u.stages.expand(),
+                    access: u.access.access(),
+                    write: u.access.is_write(),
+                    layout: u.layout,
+                    shared: false,
+                    own_complete: p.own_complete,
+                };
                 *slot += 1;
                 k += 1;
             }
         }
     }
 
-    fn of(&self, r: usize) -> &[(u32, u32)] {
+    fn of(&self, r: usize) -> &[ResUse] {
         &self.uses[self.spans[r] as usize..self.spans[r + 1] as usize]
     }
 }
@@ -307,7 +328,7 @@ fn walk_resource(
     graph: &CompiledGraph,
     frames: &mut [FramePlan],
     e: Entity,
-    planned: &[(u32, u32)],
+    planned: &[ResUse],
     start: &impl Fn(Entity) -> TextureStart,
     t: &mut Track,
     snap: &mut Track,
@@ -315,9 +336,7 @@ fn walk_resource(
 ) -> Result<bool, String> {
     let s = start(e);
     let mut repeated = false;
-    let texture = planned
-        .iter()
-        .any(|&(p, u)| graph.passes[p as usize].uses[u as usize].layout.is_some());
+    let texture = planned.iter().any(|u| u.layout.is_some());
     resource_uses(graph, planned, s.compressible, uses)?;
     let last_access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
     let initial = if s.chain {

@@ -7,7 +7,8 @@ use crate::barrier::*;
 use crate::device::QueueId;
 use crate::plan::CompiledGraph;
 
-/// One resource's use in one pass (several uses of a resource by one pass are merged).
+/// One resource's use in one pass (several uses of a resource by one pass are merged), with
+/// what the walk needs of the pass copied in: the walk reads a resource's uses in a row.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ResUse {
     pub(super) pass: usize,
@@ -73,37 +74,22 @@ pub(super) fn read_layout(uses: &[ResUse], compressible: bool) -> Option<Layout>
 /// layout.
 pub(super) fn resource_uses(
     graph: &CompiledGraph,
-    planned: &[(u32, u32)],
+    planned: &[ResUse],
     compressible: bool,
     out: &mut Vec<ResUse>,
 ) -> Result<(), String> {
     out.clear();
-    for &(i, j) in planned {
-        let (i, p) = (i as usize, &graph.passes[i as usize]);
-        let u = &p.uses[j as usize];
-        {
-            let (stages, access, write) =
-                (u.stages.expand(), u.access.access(), u.access.is_write());
-            match out.last_mut().filter(|x| x.pass == i) {
-                Some(x) => {
-                    x.stages |= stages;
-                    x.access |= access;
-                    x.write |= write;
-                    if write {
-                        x.layout = u.layout;
-                    }
+    for u in planned {
+        match out.last_mut().filter(|x| x.pass == u.pass) {
+            Some(x) => {
+                x.stages |= u.stages;
+                x.access |= u.access;
+                x.write |= u.write;
+                if u.write {
+                    x.layout = u.layout;
                 }
-                None => out.push(ResUse {
-                    pass: i,
-                    queue: p.queue,
-                    stages,
-                    access,
-                    write,
-                    layout: u.layout,
-                    shared: false,
-                    own_complete: p.own_complete,
-                }),
             }
+            None => out.push(*u),
         }
     }
     if out.iter().any(|u| u.layout.is_some()) {

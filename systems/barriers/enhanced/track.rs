@@ -4,11 +4,36 @@
 use crate::barrier::*;
 use crate::device::{QUEUE_COUNT, QueueId};
 
+/// A queue with its dense index, worked out once per use: the walk asks several per-queue
+/// questions at every use, each an array index.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Q {
+    pub(super) id: QueueId,
+    index: u8,
+}
+
+impl Q {
+    pub(super) fn new(id: QueueId) -> Q {
+        Q {
+            id,
+            index: id.index() as u8,
+        }
+    }
+}
+
+impl PartialEq for Q {
+    fn eq(&self, other: &Q) -> bool {
+        self.index == other.index
+    }
+}
+
+impl Eq for Q {}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Acc {
     /// Virtual pass index: copy * n + pass.
     pub(super) pass: usize,
-    pub(super) queue: QueueId,
+    pub(super) queue: Q,
     pub(super) stages: Sync,
     pub(super) write: bool,
     /// A layout transition (a barrier), not output-merger work.
@@ -46,28 +71,28 @@ impl<T: Copy + PartialEq> PerQueue<T> {
     }
 
     #[inline]
-    fn bit(q: QueueId) -> u16 {
-        1 << q.index()
+    fn bit(q: Q) -> u16 {
+        1 << q.index
     }
 
     #[inline]
-    pub(super) fn get(&self, q: QueueId) -> Option<T> {
-        (self.present & Self::bit(q) != 0).then(|| self.values[q.index()])
+    pub(super) fn get(&self, q: Q) -> Option<T> {
+        (self.present & Self::bit(q) != 0).then(|| self.values[q.index as usize])
     }
 
     #[inline]
-    pub(super) fn set(&mut self, q: QueueId, v: T) {
+    pub(super) fn set(&mut self, q: Q, v: T) {
         self.present |= Self::bit(q);
-        self.values[q.index()] = v;
+        self.values[q.index as usize] = v;
     }
 
     /// The value for `q`, set to `default` first if absent.
     #[inline]
-    pub(super) fn entry(&mut self, q: QueueId, default: T) -> &mut T {
+    pub(super) fn entry(&mut self, q: Q, default: T) -> &mut T {
         if self.present & Self::bit(q) == 0 {
             self.set(q, default);
         }
-        &mut self.values[q.index()]
+        &mut self.values[q.index as usize]
     }
 
     #[inline]
@@ -77,7 +102,7 @@ impl<T: Copy + PartialEq> PerQueue<T> {
 
     /// Forget every queue but `q`.
     #[inline]
-    pub(super) fn keep_only(&mut self, q: QueueId) {
+    pub(super) fn keep_only(&mut self, q: Q) {
         self.present &= Self::bit(q);
     }
 }
@@ -106,7 +131,7 @@ pub(super) struct Track {
     pub(super) last_after: PerQueue<(Sync, Access)>,
     /// The queue of the last barrier on the resource: when another queue takes it over
     /// behind a fence, the sequence of barriers starts again there.
-    pub(super) owner: Option<QueueId>,
+    pub(super) owner: Option<Q>,
     /// Per queue: the accesses its last barrier on the resource allowed until the next one.
     pub(super) declared: PerQueue<Access>,
     /// Walking a plan's first frame: earlier barriers are unknown.
@@ -178,12 +203,12 @@ impl Track {
 
     /// True while nothing is known of the barriers on `q` before the walk (EB-8a).
     #[inline]
-    pub(super) fn unknown_on(&self, q: QueueId) -> bool {
+    pub(super) fn unknown_on(&self, q: Q) -> bool {
         self.history_unknown && self.last_after.get(q).is_none()
     }
 
     /// The Before half of a new barrier on `q`, which must also reach `reach` stages.
-    pub(super) fn before(&mut self, q: QueueId, reach: Sync) -> (Sync, Access) {
+    pub(super) fn before(&mut self, q: Q, reach: Sync) -> (Sync, Access) {
         // A plan's first frame does not know the barriers before it: wait for everything.
         let reach = if self.unknown_on(q) {
             reach | Sync::ALL
@@ -203,7 +228,7 @@ impl Track {
     }
 
     /// A barrier with this After half was issued on `q`.
-    pub(super) fn issued(&mut self, q: QueueId, after: Sync, access: Access) {
+    pub(super) fn issued(&mut self, q: Q, after: Sync, access: Access) {
         // The resource changes hands: other queues' barrier sequences start again at their
         // next barrier (as the validator's per-queue history does). Their accesses since still
         // need ordering, unless a layout transition absorbed them (see `transitioned`).
@@ -221,7 +246,7 @@ impl Track {
     pub(super) fn transitioned(
         &mut self,
         pass: usize,
-        q: QueueId,
+        q: Q,
         before: Sync,
         after: Sync,
         access: Access,
@@ -246,7 +271,7 @@ impl Track {
     }
 
     #[inline]
-    pub(super) fn covers(&self, q: QueueId, stages: Sync, access: Access) -> bool {
+    pub(super) fn covers(&self, q: Q, stages: Sync, access: Access) -> bool {
         self.covered
             .get(q)
             .is_some_and(|c| c.0.contains(stages) && c.1.contains(access))
@@ -254,12 +279,12 @@ impl Track {
 
     /// `q` has acquired the latest write for some access.
     #[inline]
-    pub(super) fn acquired(&self, q: QueueId) -> bool {
+    pub(super) fn acquired(&self, q: Q) -> bool {
         self.covered.get(q).is_some_and(|c| !c.1.is_empty())
     }
 
     #[inline]
-    pub(super) fn cover(&mut self, q: QueueId, stages: Sync, access: Access) {
+    pub(super) fn cover(&mut self, q: Q, stages: Sync, access: Access) {
         let c = self.covered.entry(q, NOTHING);
         c.0 |= stages;
         c.1 |= access;
@@ -267,7 +292,7 @@ impl Track {
 
     /// `q` accessed the resource.
     #[inline]
-    pub(super) fn accessed(&mut self, q: QueueId, stages: Sync, access: Access) {
+    pub(super) fn accessed(&mut self, q: Q, stages: Sync, access: Access) {
         let e = self.since.entry(q, NOTHING);
         e.0 |= stages;
         e.1 |= access;

@@ -3,7 +3,7 @@
 use bevy_ecs::prelude::*;
 
 use super::phases::ResUse;
-use super::track::{Acc, Track};
+use super::track::{Acc, Q, Track};
 use super::{Walk, barrier};
 use crate::barrier::*;
 use crate::plan::CompiledGraph;
@@ -45,7 +45,7 @@ pub(super) fn walk_copy(
 ) -> Result<(), String> {
     for u in uses {
         let v = copy * w.n + u.pass;
-        let q = u.queue;
+        let q = Q::new(u.queue);
         let want = if t.texture {
             u.layout.unwrap_or(Layout::Common)
         } else {
@@ -60,7 +60,7 @@ pub(super) fn walk_copy(
                 && !u.write
                 && !wr.barrier
                 && t.layout != want
-                && can_transition(wr.queue, t.layout, want)
+                && can_transition(wr.queue.id, t.layout, want)
         }) {
             release(w, e, t, wr, want);
         }
@@ -70,8 +70,8 @@ pub(super) fn walk_copy(
                 // The producer writes its caches back at the end of its pass (EB-3), and moves
                 // the layout if the consumer's queue cannot (barrier-spec A5).
                 let to = if t.texture
-                    && !can_transition(q, t.layout, want)
-                    && can_transition(wr.queue, t.layout, want)
+                    && !can_transition(q.id, t.layout, want)
+                    && can_transition(wr.queue.id, t.layout, want)
                 {
                     want
                 } else {
@@ -92,21 +92,22 @@ pub(super) fn walk_copy(
                 wr.queue == q && !(raster(u.stages) && wr.stages == u.stages && !wr.barrier)
             })
             && !t.covers(q, u.stages, u.access);
-        if t.texture && t.layout != want && !can_transition(q, t.layout, want) {
+        if t.texture && t.layout != want && !can_transition(q.id, t.layout, want) {
             // Nobody wrote; let the last queue that touched it move it, after its use.
             let last = t
                 .pending
                 .iter()
                 .rev()
-                .find(|a| can_transition(a.queue, t.layout, want))
+                .find(|a| can_transition(a.queue.id, t.layout, want))
                 .copied();
             match last {
                 Some(a) => release(w, e, t, a, want),
                 None if want == Layout::Common && t.layout == Layout::Undefined => t.layout = want,
                 None => {
                     return Err(format!(
-                        "pass {} on {q} needs {} but the texture is in {} and no queue that touched it can move it (barrier-spec A5)",
+                        "pass {} on {} needs {} but the texture is in {} and no queue that touched it can move it (barrier-spec A5)",
                         graph.passes[u.pass].name,
+                        q.id,
                         want.spec_name(),
                         t.layout.spec_name()
                     ));
