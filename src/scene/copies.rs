@@ -87,3 +87,57 @@ fn outside(c: &Check, res: usize, region: &CopyBox) -> Option<String> {
         )
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::scene::validate::tests::problem;
+
+    const ATLAS: &str = r#"(name: "atlas", texture: (format: Rgba8Unorm, extent: (512, 256), mips: 2)),
+        (name: "other", texture: (format: Rgba8Unorm, extent: (512, 256))),"#;
+
+    fn copy(src: &str, dst: &str, regions: &str) -> Option<String> {
+        problem(&format!(
+            r#"{ATLAS} (name: "c", pass: (queue: Graphics, uses: [(target: "{src}", access: CopySource), (target: "{dst}", access: CopyDest)], work: Copy(bytes: 1024{regions})))"#
+        ))
+    }
+
+    #[test]
+    fn a_copy_onto_itself_needs_disjoint_regions() {
+        let disjoint = ", from: (extent: (64, 64)), to: (origin: (64, 0), extent: (64, 64))";
+        assert_eq!(copy("atlas", "atlas", disjoint), None);
+        let touching = ", from: (extent: (64, 64)), to: (origin: (63, 63), extent: (64, 64))";
+        assert!(copy("atlas", "atlas", touching).is_some_and(|m| m.contains("EB-9c")));
+        let other_mip = ", from: (extent: (64, 64)), to: (subresource: 1, extent: (64, 64))";
+        assert_eq!(
+            copy("atlas", "atlas", other_mip),
+            None,
+            "different subresources"
+        );
+        assert!(copy("atlas", "atlas", "").is_some_and(|m| m.contains("`from` and `to`")));
+        assert_eq!(
+            copy("atlas", "other", ""),
+            None,
+            "a whole copy between two textures"
+        );
+    }
+
+    #[test]
+    fn regions_come_in_pairs_and_fit_their_subresource() {
+        let half = ", from: (extent: (64, 64))";
+        assert!(copy("atlas", "other", half).is_some_and(|m| m.contains("or neither")));
+        let big = ", from: (subresource: 1, extent: (300, 10)), to: (extent: (300, 10))";
+        assert!(
+            copy("atlas", "other", big).is_some_and(|m| m.contains("outside mip 1 of 256x128"))
+        );
+        let absent = ", from: (subresource: 2, extent: (1, 1)), to: (extent: (1, 1))";
+        assert!(copy("atlas", "other", absent).is_some_and(|m| m.contains("subresource 2")));
+        let empty = ", from: (extent: (0, 4)), to: (extent: (0, 4))";
+        assert!(copy("atlas", "other", empty).is_some_and(|m| m.contains("empty")));
+        let huge =
+            ", from: (origin: (4294967295, 0), extent: (4294967295, 1)), to: (extent: (1, 1))";
+        assert!(
+            copy("atlas", "other", huge).is_some_and(|m| m.contains("outside")),
+            "no overflow"
+        );
+    }
+}

@@ -65,15 +65,7 @@ pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::scene::{parse, validate};
-
-    fn problem(entities: &str) -> Option<String> {
-        let text = format!("Scene(entities: [{entities}])");
-        let scene = parse(&text, "u.ron").ok()?;
-        validate(&scene, &text, "u.ron")
-            .err()
-            .map(|e| e.to_string())
-    }
+    use crate::scene::validate::tests::problem;
 
     const HEAP: &str = r#"(name: "h", heap: (size: 8192)),"#;
 

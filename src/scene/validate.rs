@@ -193,13 +193,13 @@ impl Check<'_> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::scene::parse;
 
-    /// Validates `entities` (the inside of `entities: [...]`) and returns the error's variant
-    /// name and message.
-    fn problem(entities: &str) -> Option<String> {
+    /// Validates `entities` (the inside of `entities: [...]`) and returns the error's message
+    /// (the scene modules' unit tests share it).
+    pub(in crate::scene) fn problem(entities: &str) -> Option<String> {
         let text = format!("Scene(entities: [{entities}])");
         let scene = parse(&text, "u.ron").ok()?;
         validate(&scene, &text, "u.ron")

@@ -321,6 +321,7 @@ fn disabled_validator_reports_nothing() {
 
 mod aliasing;
 mod contexts;
+mod copies;
 mod fast_context;
 mod hazards;
 mod lists;
