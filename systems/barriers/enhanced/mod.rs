@@ -23,7 +23,14 @@
 //! follows it; the third is the steady state that repeats. A barrier a copy places at the end
 //! of the previous one hands a resource over the frame boundary. No access is ever barrier-free
 //! (EB-8a).
+//!
+//! The walk is the planner's cost, so it is kept lean: uses are gathered per resource once
+//! (`gather`), per-queue facts are arrays (`track`), a resource that starts the steady copy
+//! as it started the second has the second's decisions repeated rather than walked
+//! (`frames`), and barriers go to flat per-frame builders that sort them by pass once.
 
+mod frames;
+mod gather;
 mod phases;
 #[cfg(test)]
 mod tests;
@@ -35,10 +42,11 @@ use bevy_ecs::prelude::*;
 use super::{TextureStart, full_flush};
 use crate::barrier::*;
 use crate::device::QueueId;
-use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, Mark, PassBarriersBuilder};
-use phases::{ResUse, resource_uses};
+use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PassBarriersBuilder};
+use frames::walk_resource;
+use gather::ByResource;
+use phases::ResUse;
 use track::Track;
-use walk::walk_copy;
 
 /// Frames walked: the plan's first frame, its second, and the steady one, each starting
 /// where the one before ended.
@@ -128,85 +136,6 @@ pub(super) fn barrier(
             access_after: aa,
             resource,
         })
-    }
-}
-
-/// Every resource's uses in compiled order, resources in order of first use: one counting
-/// sort, linear in uses. `spans[r]..spans[r + 1]` indexes `uses` for resource `order[r]`.
-#[derive(Default)]
-struct ByResource {
-    index: hashbrown::HashMap<Entity, u32>,
-    order: Vec<Entity>,
-    ids: Vec<u32>,
-    spans: Vec<u32>,
-    next: Vec<u32>,
-    uses: Vec<ResUse>,
-}
-
-impl ByResource {
-    fn gather(&mut self, graph: &CompiledGraph) {
-        let total: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
-        self.index.clear();
-        self.index.reserve(total);
-        self.order.clear();
-        self.ids.clear();
-        for p in &graph.passes {
-            for u in &p.uses {
-                let order = &mut self.order;
-                let id = *self.index.entry(u.resource).or_insert_with(|| {
-                    order.push(u.resource);
-                    order.len() as u32 - 1
-                });
-                self.ids.push(id);
-            }
-        }
-        self.spans.clear();
-        self.spans.resize(self.order.len() + 1, 0);
-        for &id in &self.ids {
-            self.spans[id as usize + 1] += 1;
-        }
-        for r in 1..self.spans.len() {
-            self.spans[r] += self.spans[r - 1];
-        }
-        self.next.clear();
-        self.next.extend_from_slice(&self.spans);
-        self.uses.clear();
-        let Some(first) = graph.passes.first() else {
-            return;
-        };
-        let filler = ResUse {
-            pass: 0,
-            queue: first.queue,
-            stages: Sync::NONE,
-            access: Access::empty(),
-            write: false,
-            layout: None,
-            shared: false,
-            own_complete: None,
-        };
-        self.uses.resize(total, filler);
-        let mut k = 0;
-        for (i, p) in graph.passes.iter().enumerate() {
-            for u in &p.uses {
-                let slot = &mut self.next[self.ids[k] as usize];
-                self.uses[*slot as usize] = ResUse {
-                    pass: i,
-                    queue: p.queue,
-                    stages: u.stages.expand(),
-                    access: u.access.access(),
-                    write: u.access.is_write(),
-                    layout: u.layout,
-                    shared: false,
-                    own_complete: p.own_complete,
-                };
-                *slot += 1;
-                k += 1;
-            }
-        }
-    }
-
-    fn of(&self, r: usize) -> &[ResUse] {
-        &self.uses[self.spans[r] as usize..self.spans[r + 1] as usize]
     }
 }
 
@@ -302,113 +231,4 @@ pub fn plan_enhanced(
     start: impl Fn(Entity) -> TextureStart,
 ) -> Result<BarrierPlan, String> {
     EnhancedPlanner::default().plan(graph, start)
-}
-
-/// The steady copy repeats the second: its barriers go to the steady frame, its hand-overs
-/// to the second frame's end and to the steady frame's (see [`Walk::push`]).
-fn repeat_second(w: &mut Walk, marks: [(Mark, Mark); 2]) {
-    let [first, second, steady] = &mut *w.frames;
-    steady.repeat(second, marks[1].0, marks[1].1);
-    second.repeat(first, marks[0].0, marks[0].1);
-    let (from, to) = marks[0];
-    for (pass, after, b) in first.pushed_buffers(from, to) {
-        debug_assert!(after, "hand-overs end the frame before");
-        w.wrap.push((pass, Barrier::Buffer(*b)));
-    }
-    for (pass, after, b) in first.pushed_textures(from, to) {
-        debug_assert!(after, "hand-overs end the frame before");
-        w.wrap.push((pass, Barrier::Texture(*b)));
-    }
-}
-
-/// Walk one resource over the three copies of the frame.
-#[allow(clippy::too_many_arguments)]
-fn walk_resource(
-    w: &mut Walk,
-    graph: &CompiledGraph,
-    frames: &mut [FramePlan],
-    e: Entity,
-    planned: &[ResUse],
-    start: &impl Fn(Entity) -> TextureStart,
-    t: &mut Track,
-    snap: &mut Track,
-    uses: &mut Vec<ResUse>,
-) -> Result<bool, String> {
-    let s = start(e);
-    let mut repeated = false;
-    let texture = planned.iter().any(|u| u.layout.is_some());
-    resource_uses(graph, planned, s.compressible, uses)?;
-    let last_access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
-    let initial = if s.chain {
-        Layout::PRESENT
-    } else if s.transient {
-        Layout::Undefined
-    } else {
-        s.state.layout
-    };
-    t.reset(texture, initial);
-    // Per copy: where its walk left the texture, and where a later copy's wrap-around
-    // barrier (placed at the end of this copy) left it.
-    let mut raw_end = [(Layout::Common, Access::NO_ACCESS); COPIES];
-    let mut wrap_end: [Option<(Layout, Access)>; COPIES] = [None; COPIES];
-    // What the second copy pushed into the first frame (hand-overs) and into its own.
-    let mut marks = [(Mark::default(), Mark::default()); 2];
-    for copy in 0..COPIES {
-        if copy > 0 {
-            // The frame boundary: a back buffer is a fresh buffer, out of PRESENT, after a
-            // wait on present that orders everything before; a transient's contents are
-            // gone. Later copies know what the earlier ones did.
-            if s.chain {
-                t.reset(texture, Layout::PRESENT);
-            } else if s.transient {
-                // Contents are discarded by activating from UNDEFINED; a first user that
-                // cannot transition (DMA) takes it as it is instead.
-                let first_moves = uses.first().is_none_or(|u| {
-                    crate::systems::barriers::queue_type(u.queue) != crate::barrier::QueueType::Copy
-                });
-                if first_moves || t.layout != Layout::Common {
-                    t.layout = Layout::Undefined;
-                }
-            }
-            t.history_unknown = false;
-        }
-        if copy == COPIES - 1 && !w.walk_steady && t.is_shifted(snap, w.n) {
-            // The second frame ended where the first did: the steady frame makes its
-            // decisions again, one frame later. Copy them instead of walking.
-            repeat_second(w, marks);
-            wrap_end[copy - 1] = wrap_end[copy - 2];
-            raw_end[copy] = raw_end[copy - 1];
-            repeated = true;
-            break;
-        }
-        if copy == 1 {
-            snap.clone_from(t);
-        }
-        let before = [w.frames[0].mark(), w.frames[1].mark()];
-        w.copy = copy;
-        w.wrap_end = None;
-        walk_copy(w, e, uses, copy, t, graph)?;
-        if copy == 1 {
-            marks = [
-                (before[0], w.frames[0].mark()),
-                (before[1], w.frames[1].mark()),
-            ];
-        }
-        if copy > 0 {
-            wrap_end[copy - 1] = w.wrap_end;
-        }
-        raw_end[copy] = (t.layout, last_access);
-    }
-    if texture {
-        // The steady frame is followed by itself: it ends as the frame before it did.
-        wrap_end[COPIES - 1] = wrap_end[COPIES - 2];
-        let mut begin = (s.state.layout, s.state.access);
-        for copy in 0..COPIES {
-            let end = wrap_end[copy].unwrap_or(raw_end[copy]);
-            frames[copy].start.push((e, begin.0, begin.1));
-            frames[copy].end.push((e, end.0, end.1));
-            begin = end;
-        }
-    }
-    Ok(repeated)
 }

@@ -1,0 +1,86 @@
+//! Each resource's uses in compiled order, gathered once per plan.
+
+use bevy_ecs::prelude::*;
+
+use super::phases::ResUse;
+use crate::barrier::{Access, Sync};
+use crate::plan::CompiledGraph;
+
+/// Every resource's uses in compiled order, resources in order of first use: one counting
+/// sort, linear in uses. `spans[r]..spans[r + 1]` indexes `uses` for resource `order[r]`.
+#[derive(Default)]
+pub(super) struct ByResource {
+    index: hashbrown::HashMap<Entity, u32>,
+    pub(super) order: Vec<Entity>,
+    ids: Vec<u32>,
+    spans: Vec<u32>,
+    next: Vec<u32>,
+    uses: Vec<ResUse>,
+}
+
+impl ByResource {
+    pub(super) fn gather(&mut self, graph: &CompiledGraph) {
+        let total: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
+        self.index.clear();
+        self.index.reserve(total);
+        self.order.clear();
+        self.ids.clear();
+        for p in &graph.passes {
+            for u in &p.uses {
+                let order = &mut self.order;
+                let id = *self.index.entry(u.resource).or_insert_with(|| {
+                    order.push(u.resource);
+                    order.len() as u32 - 1
+                });
+                self.ids.push(id);
+            }
+        }
+        self.spans.clear();
+        self.spans.resize(self.order.len() + 1, 0);
+        for &id in &self.ids {
+            self.spans[id as usize + 1] += 1;
+        }
+        for r in 1..self.spans.len() {
+            self.spans[r] += self.spans[r - 1];
+        }
+        self.next.clear();
+        self.next.extend_from_slice(&self.spans);
+        self.uses.clear();
+        let Some(first) = graph.passes.first() else {
+            return;
+        };
+        let filler = ResUse {
+            pass: 0,
+            queue: first.queue,
+            stages: Sync::NONE,
+            access: Access::empty(),
+            write: false,
+            layout: None,
+            shared: false,
+            own_complete: None,
+        };
+        self.uses.resize(total, filler);
+        let mut k = 0;
+        for (i, p) in graph.passes.iter().enumerate() {
+            for u in &p.uses {
+                let slot = &mut self.next[self.ids[k] as usize];
+                self.uses[*slot as usize] = ResUse {
+                    pass: i,
+                    queue: p.queue,
+                    stages: u.stages.expand(),
+                    access: u.access.access(),
+                    write: u.access.is_write(),
+                    layout: u.layout,
+                    shared: false,
+                    own_complete: p.own_complete,
+                };
+                *slot += 1;
+                k += 1;
+            }
+        }
+    }
+
+    pub(super) fn of(&self, r: usize) -> &[ResUse] {
+        &self.uses[self.spans[r] as usize..self.spans[r + 1] as usize]
+    }
+}
