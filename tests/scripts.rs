@@ -133,6 +133,38 @@ fn every_mistake_fails_with_its_rule() {
     }
 }
 
+/// The codes of the README's validation table (`| V0501..V0503 | ...` is three codes).
+fn documented_codes() -> Vec<String> {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README reads");
+    let mut codes = Vec::new();
+    for line in readme.lines() {
+        let Some(cell) = line.strip_prefix("| V").and_then(|l| l.split(' ').next()) else {
+            continue;
+        };
+        let number = |s: &str| s.trim_start_matches('V').parse::<u32>().ok();
+        match cell.split_once("..") {
+            Some((a, b)) => {
+                let (a, b) = (number(a), number(b));
+                codes.extend((a.unwrap_or(1)..=b.unwrap_or(0)).map(|n| format!("V{n:04}")));
+            }
+            None => codes.extend(number(cell).map(|n| format!("V{n:04}"))),
+        }
+    }
+    codes
+}
+
+#[test]
+fn every_documented_diagnostic_has_a_mistake_that_triggers_it() {
+    let codes = documented_codes();
+    assert!(codes.len() >= 35, "{codes:?}");
+    let declared: Vec<String> = ron_files("scenes/mistakes")
+        .iter()
+        .filter_map(|p| expectation(p).1)
+        .collect();
+    let missing: Vec<&String> = codes.iter().filter(|c| !declared.contains(c)).collect();
+    assert!(missing.is_empty(), "no mistake script declares {missing:?}");
+}
+
 #[test]
 fn every_mistake_has_a_clean_twin() {
     for path in ron_files("scenes/mistakes") {
