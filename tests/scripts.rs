@@ -196,6 +196,27 @@ fn the_seeds_three_mistakes_fail_as_documented() {
 }
 
 #[test]
+fn each_playback_scope_mistake_is_one_finding_per_frame() {
+    // CTX-3 and CTX-4 on Begin/EndCommandListExecution: one mistake, its code alone, once a
+    // frame (no follow-on V0901 from a scope left open, nor V0906 from the End after it).
+    let dir = root().join("scenes/mistakes");
+    for (name, code) in [
+        ("ctx3_two_lists_played_back_at_once.ron", "V0901 CTX-3"),
+        ("ctx4_fast_and_legacy_lists_in_one_scope.ron", "V0902 CTX-4"),
+        ("ctx3_end_without_begin.ron", "V0906 CTX-3"),
+        ("ctx3_scope_open_at_present.ron", "V0907 CTX-3"),
+    ] {
+        let (found, err) = check(&dir.join(name), CHECK_FRAMES);
+        assert_eq!(
+            found,
+            vec![code.to_string(); CHECK_FRAMES as usize],
+            "{name}"
+        );
+        assert!(err.is_none(), "{name}: {err:?}");
+    }
+}
+
+#[test]
 fn a_frame_script_stands_the_graph_down() {
     // The pass would present too; with a frame script only the script runs.
     let text = r#"Scene(

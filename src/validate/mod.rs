@@ -31,6 +31,8 @@
 //! | V0901 | CTX-3 | a second command-list playback begun while one is in progress |
 //! | V0902 | CTX-4 | fast and legacy lists inside one Begin/EndCommandListExecution scope |
 //! | V0903..V0905 | CTX-6 | query data read on a deferred context, before its list was played back, or before the GPU processed it |
+//! | V0906 | CTX-3 | EndCommandListExecution with no playback scope open on its queue |
+//! | V0907 | CTX-3 | a playback scope still open at Present on its queue (where a frame ends) |
 //!
 //! The README's table lists every code.
 

@@ -60,6 +60,9 @@ pub struct Validator {
     pub(super) declare_counter: u64,
     /// Command-list playback scopes open per queue (CTX-3, CTX-4).
     pub(super) playback: HashMap<QueueId, super::lists::Scope>,
+    /// Per queue, the second Begins reported as V0901 since the last Present: each excuses one
+    /// End that finds no scope open, a consequence of that mistake, not another (CTX-3).
+    pub(super) owed_ends: HashMap<QueueId, u32>,
     /// Where the latest EndQuery of each query executed (CTX-6).
     pub(super) queries: HashMap<u32, (QueueId, u64)>,
     /// Placed resources sharing memory (EB-5, EB-9d).

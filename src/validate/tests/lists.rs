@@ -72,6 +72,137 @@ fn ctx3_two_playbacks_at_once() {
 }
 
 #[test]
+fn ctx3_end_without_a_scope_open() {
+    let f = fixture();
+    let one = || list(Semantics::Fast, vec![Command::SetPipelineState(1)]);
+    // The Begin forgotten: the list is a playback of its own, the End closes nothing.
+    let bad = vec![one(), Command::EndCommandListExecution];
+    assert_eq!(run(&f.device, &bad), vec!["V0906"]);
+    // One End too many: the first closes the scope, the second nothing.
+    let twice = vec![
+        Command::BeginCommandListExecution,
+        one(),
+        Command::EndCommandListExecution,
+        Command::EndCommandListExecution,
+    ];
+    assert_eq!(run(&f.device, &twice), vec!["V0906"]);
+    let good = vec![
+        Command::BeginCommandListExecution,
+        one(),
+        Command::EndCommandListExecution,
+    ];
+    assert!(run(&f.device, &good).is_empty());
+    // The message says what to do.
+    let mut v = Validator::new(true);
+    v.observe(&f.device, QueueId::Graphics, 0, 0, &bad);
+    assert!(
+        v.diagnostics[0]
+            .message
+            .contains("BeginCommandListExecution"),
+        "{}",
+        v.diagnostics[0]
+    );
+}
+
+#[test]
+fn ctx3_end_without_a_scope_open_on_that_queue() {
+    let f = fixture();
+    // A scope is per queue: one open on another queue is not closed by this End.
+    let mut v = Validator::new(true);
+    v.observe(
+        &f.device,
+        QueueId::Graphics,
+        0,
+        0,
+        &[Command::BeginCommandListExecution],
+    );
+    v.observe(
+        &f.device,
+        QueueId::Compute { pipe: 0, index: 0 },
+        0,
+        0,
+        &[Command::EndCommandListExecution],
+    );
+    assert_eq!(codes(&v), vec!["V0906"]);
+}
+
+#[test]
+fn ctx3_scope_still_open_at_present() {
+    let f = fixture();
+    let one = || list(Semantics::Fast, vec![Command::SetPipelineState(1)]);
+    let bad = with_before_draw(&f, vec![Command::BeginCommandListExecution, one()]);
+    assert_eq!(run(&f.device, &bad), vec!["V0907"]);
+    let good = with_before_draw(
+        &f,
+        vec![
+            Command::BeginCommandListExecution,
+            one(),
+            Command::EndCommandListExecution,
+        ],
+    );
+    assert!(run(&f.device, &good).is_empty());
+    // The scope may span submissions within the frame: it ends before Present.
+    let mut v = Validator::new(true);
+    let split = pos(&good, "EndCommandListExecution");
+    v.observe(&f.device, QueueId::Graphics, 0, 0, &good[..split]);
+    v.observe(&f.device, QueueId::Graphics, 0, 1, &good[split..]);
+    assert!(codes(&v).is_empty(), "{:?}", codes(&v));
+    // Present closes the scope it reports: the next frame is judged on its own, one V0907
+    // per frame and no V0901 for the next frame's Begin.
+    let mut v = Validator::new(true);
+    for frame in 0..3 {
+        v.observe(&f.device, QueueId::Graphics, frame, 0, &bad);
+    }
+    assert_eq!(codes(&v), vec!["V0907"; 3]);
+    let d = &v.diagnostics[0];
+    assert_eq!(d.command, pos(&bad, "Present"));
+    assert!(d.message.contains("EndCommandListExecution"), "{d}");
+    // A frame that never presents does not end: its scope carries on into the next frame.
+    let mut v = Validator::new(true);
+    let no_present = &bad[..pos(&bad, "Present")];
+    v.observe(&f.device, QueueId::Graphics, 0, 0, no_present);
+    v.observe(&f.device, QueueId::Graphics, 1, 0, &good);
+    assert_eq!(codes(&v), vec!["V0901"]);
+}
+
+#[test]
+fn ctx3_a_second_begin_is_one_finding() {
+    let f = fixture();
+    let one = || list(Semantics::Fast, vec![Command::SetPipelineState(1)]);
+    // Nested: the outer scope's End closes nothing but is owed to the reported Begin.
+    let nested = with_before_draw(
+        &f,
+        vec![
+            Command::BeginCommandListExecution,
+            one(),
+            Command::BeginCommandListExecution,
+            one(),
+            Command::EndCommandListExecution,
+            Command::EndCommandListExecution,
+        ],
+    );
+    assert_eq!(run(&f.device, &nested), vec!["V0901"]);
+    // The first End forgotten: the second scope's End closes it, nothing open at Present.
+    let forgotten = with_before_draw(
+        &f,
+        vec![
+            Command::BeginCommandListExecution,
+            one(),
+            Command::BeginCommandListExecution,
+            one(),
+            Command::EndCommandListExecution,
+        ],
+    );
+    assert_eq!(run(&f.device, &forgotten), vec!["V0901"]);
+    // An End owed in one frame excuses nothing in the next.
+    let mut v = Validator::new(true);
+    v.observe(&f.device, QueueId::Graphics, 0, 0, &forgotten);
+    let stray = with_before_draw(&f, vec![one(), Command::EndCommandListExecution]);
+    v.observe(&f.device, QueueId::Graphics, 1, 0, &stray);
+    assert_eq!(codes(&v), vec!["V0901", "V0906"]);
+}
+
+#[test]
 fn ctx4_fast_and_legacy_lists_in_one_scope() {
     let f = fixture();
     let one = |s| list(s, vec![Command::SetPipelineState(1)]);
