@@ -4,11 +4,55 @@
 //! The bytes a resource needs are what the device will account for it (a texture's
 //! [`crate::model::Texture::bytes`], a buffer's size), so a scene the loader accepts is one
 //! the device will not refuse. Overlapping placements are the point of heaps (aliasing) and
-//! are allowed; using them without activation barriers is the validation layer's finding.
+//! are allowed in command scripts, where using them without activation barriers is the
+//! validation layer's finding; passes may not use them, the planner planning no aliasing.
 
 use super::error::SceneError;
 use super::index::Kinds;
 use super::validate::Check;
+
+/// The bytes `def` occupies from its offset, if it is a placed texture or buffer.
+fn extent(def: &crate::scene::format::EntityDef) -> Option<(&str, u64, u64)> {
+    let placed = def.placed.as_ref()?;
+    let bytes = match (&def.texture, &def.buffer) {
+        (Some(t), _) => t.bytes(),
+        (None, Some(b)) => b.size,
+        (None, None) => return None,
+    };
+    Some((
+        &placed.heap,
+        placed.offset,
+        placed.offset.saturating_add(bytes),
+    ))
+}
+
+/// Rule: a pass may not use a placed resource whose memory another placed resource shares.
+/// Handing aliased memory over takes a deactivation and a later activation (EB-5), which the
+/// frame-graph planner does not plan: aliasing is for command scripts.
+pub fn pass_use(c: &Check, pass: usize, use_index: usize, res: usize) -> Result<(), SceneError> {
+    let Some((heap, start, end)) = c.index.def(res).and_then(extent) else {
+        return Ok(());
+    };
+    let other = (0..c.index.defs.len()).find(|&o| {
+        o != res
+            && c.index
+                .def(o)
+                .and_then(extent)
+                .is_some_and(|(h, s, e)| h == heap && s < end && start < e)
+    });
+    match other {
+        None => Ok(()),
+        Some(o) => Err(c.misuse(
+            c.loc.def_key_value(pass, "target", use_index),
+            pass,
+            format!(
+                "{:?} shares heap {heap:?} memory with {:?}: passes cannot use aliased resources, because the planner plans no activation barriers (EB-5); use them from a command script, or give them memory of their own",
+                c.index.name(res).unwrap_or_default(),
+                c.index.name(o).unwrap_or_default(),
+            ),
+        )),
+    }
+}
 
 /// Largest heap a scene may declare: 16 GiB.
 pub const MAX_HEAP: u64 = 16 << 30;
@@ -106,6 +150,23 @@ mod tests {
         assert!(problem(&view).is_some_and(|m| m.contains("`placed` only applies")));
         assert!(
             problem(r#"(name: "h", heap: (size: 0))"#).is_some_and(|m| m.contains("heap size 0"))
+        );
+    }
+
+    #[test]
+    fn passes_use_placed_resources_only_when_nothing_aliases_them() {
+        let two = |second_offset: u32| {
+            format!(
+                r#"{HEAP} (name: "a", buffer: (size: 4096, unordered_access: true), placed: (heap: "h", offset: 0)),
+                (name: "b", buffer: (size: 4096), placed: (heap: "h", offset: {second_offset})),
+                (name: "p", pass: (queue: Compute, uses: [(target: "a", access: UnorderedAccess)], work: Dispatch(threads: 64)))"#
+            )
+        };
+        assert_eq!(problem(&two(4096)), None, "side by side: no aliasing");
+        let aliased = problem(&two(2048)).unwrap_or_default();
+        assert!(
+            aliased.contains(r#""a" shares heap "h" memory with "b""#) && aliased.contains("EB-5"),
+            "{aliased}"
         );
     }
 }

@@ -91,10 +91,11 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
         {
             return Err(c.misuse(at(), id, problem));
         }
-        if let Some((res_id, res)) = c.index.resource(target)
-            && let Some(problem) = fit::use_access(u.access, &res, &describe(c, res_id))
-        {
-            return Err(c.misuse(at(), id, problem));
+        if let Some((res_id, res)) = c.index.resource(target) {
+            if let Some(problem) = fit::use_access(u.access, &res, &describe(c, res_id)) {
+                return Err(c.misuse(at(), id, problem));
+            }
+            super::placement::pass_use(c, id, j, res_id)?;
         }
         if !u.access.allowed_on(p.queue) {
             return Err(c.misuse(
