@@ -196,6 +196,11 @@ impl<R: Ord + Clone> CompressionState<R> {
     pub fn set(&mut self, resource: R, held: Metadata) {
         self.held.insert(resource, held);
     }
+
+    /// Know nothing of `resource` any more: lowering goes by its layout again.
+    pub fn forget(&mut self, resource: &R) {
+        self.held.remove(resource);
+    }
 }
 
 #[cfg(test)]

@@ -18,7 +18,9 @@
 
 use super::stages::{CacheSet, StageMask};
 use super::{Memory, ObjectKey, Profile, QueueId};
-use crate::barrier::{BarrierGroup, CompressionKind, LowerOptions, QueueType, ResourceInfo};
+use crate::barrier::{
+    BarrierGroup, CompressionKind, CompressionState, LowerOptions, QueueType, ResourceInfo,
+};
 
 /// Hardware actions of one Barrier call, as plain data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,14 +52,17 @@ pub struct BarrierWork {
 }
 
 /// Price a Barrier call on `queue` (EB-9: what it adds beyond the drains it waits for).
+/// `compression` is what each surface holds, read and updated as the barrier changes it
+/// (EB-8b), so a surface already decompressed is not decompressed again.
 pub fn barrier_work(
     group: &BarrierGroup<ObjectKey>,
     queue: QueueId,
     options: LowerOptions,
     memory: &Memory,
     profile: &Profile,
+    compression: &mut CompressionState<ObjectKey>,
 ) -> BarrierWork {
-    price(&lower(group, queue, options, memory), profile)
+    price(&lower(group, queue, options, memory, compression), profile)
 }
 
 /// Cost of the lowered actions.
@@ -99,13 +104,15 @@ pub fn lower(
     queue: QueueId,
     options: LowerOptions,
     memory: &Memory,
+    compression: &mut CompressionState<ObjectKey>,
 ) -> Lowered {
     let queue = match queue {
         QueueId::Graphics => QueueType::Direct,
         QueueId::Compute { .. } => QueueType::Compute,
         QueueId::Dma { .. } => QueueType::Copy,
     };
-    let a = crate::barrier::lower(group, queue, |k| resource_info(memory, *k), options);
+    let info = |k: &ObjectKey| resource_info(memory, *k);
+    let a = crate::barrier::lower_tracked(group, queue, info, options, compression);
     let bytes = |metadata: bool| {
         (a.compression.iter())
             .filter(|op| (op.kind == CompressionKind::MetadataInit) == metadata)
@@ -147,7 +154,13 @@ mod tests {
     #[test]
     fn a_global_compute_barrier_drains_and_blocks_compute_only() {
         let (g, m) = (compute_barrier(), Memory::default());
-        let l = lower(&g, QueueId::Graphics, LowerOptions::default(), &m);
+        let l = lower(
+            &g,
+            QueueId::Graphics,
+            LowerOptions::default(),
+            &m,
+            &mut Default::default(),
+        );
         assert_eq!(l.drains, StageMask::COMPUTE);
         assert_eq!(l.blocks, StageMask::COMPUTE);
         assert!(!l.front_end);
@@ -161,7 +174,7 @@ mod tests {
             legacy: true,
             ..LowerOptions::default()
         };
-        assert!(lower(&g, QueueId::Graphics, legacy, &m).front_end);
+        assert!(lower(&g, QueueId::Graphics, legacy, &m, &mut Default::default()).front_end);
     }
 
     #[test]

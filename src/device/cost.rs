@@ -16,7 +16,9 @@
 
 use super::barrier_cost::{BarrierWork, barrier_work};
 use super::stages::StageMask;
-use super::{Command, FenceId, Memory, ObjectDesc, ObjectKey, Profile, QueueId, SwapChainKey};
+use super::{
+    Command, Compression, FenceId, Memory, ObjectDesc, ObjectKey, Profile, QueueId, SwapChainKey,
+};
 use crate::barrier::LowerOptions;
 
 /// A command as the simulation runs it.
@@ -99,10 +101,14 @@ pub struct OpContext<'a> {
     pub dont_sync_on_copy: bool,
     /// For a Present: the buffer the CPU rotated out, and the chain's flip period.
     pub shown: Option<(ObjectKey, u64)>,
+    /// What each surface's compression is (FS-4, EB-4): barriers and decompressions read
+    /// and change it.
+    pub compression: &'a mut Compression,
 }
 
 /// The op a command becomes on `ctx.queue`.
-pub fn op_for(cmd: &Command, ctx: &OpContext) -> Op {
+pub fn op_for(cmd: &Command, ctx: &mut OpContext) -> Op {
+    ctx.compression.observe(cmd, ctx.queue, ctx.memory);
     match cmd {
         Command::Barrier(group) => Op::Barrier(barrier_work(
             group,
@@ -113,7 +119,27 @@ pub fn op_for(cmd: &Command, ctx: &OpContext) -> Op {
             },
             ctx.memory,
             ctx.profile,
+            ctx.compression.state(),
         )),
+        // Decompression reads and writes the whole surface (FS-4, EB-8b), when it still
+        // holds metadata.
+        Command::Decompress(k) => {
+            let surface = ctx.memory.resource_of(*k).unwrap_or(*k);
+            let (n, meta) = surface_bytes(ctx.memory, *k);
+            let needed = ctx.compression.decompress(surface);
+            let n = if meta && needed {
+                n.saturating_mul(2)
+            } else {
+                0
+            };
+            Op::Work(WorkItem {
+                stages: StageMask::CB.union(StageMask::DB),
+                floor_ns: Profile::transfer_ns(n, ctx.profile.memory_bytes_per_us),
+                serial: Serial::Geometry,
+                decompress: true,
+                ..WorkItem::default()
+            })
+        }
         Command::InsertFence { fence, .. } => Op::Fence(*fence),
         Command::WaitFence(f) => Op::Wait(*f),
         Command::WaitOnPresent(b) => Op::WaitPresent(ctx.memory.resource_of(*b).unwrap_or(*b)),
@@ -130,6 +156,18 @@ pub fn op_for(cmd: &Command, ctx: &OpContext) -> Op {
         Command::Resume => Op::Resume,
         _ => work_item(cmd, ctx).map_or(Op::Front, Op::Work),
     }
+}
+
+/// A surface's bytes, and whether it can hold compression metadata (render targets, depth).
+fn surface_bytes(memory: &Memory, k: ObjectKey) -> (u64, bool) {
+    memory
+        .resource_of(k)
+        .and_then(|r| memory.get(r))
+        .map_or((0, false), |o| {
+            let meta = matches!(&o.desc, ObjectDesc::Texture(t)
+                if t.flags.render_target || t.flags.depth_stencil);
+            (o.bytes, meta)
+        })
 }
 
 /// The widest share that finishes `work` within `floor`: a fixed-function-bound item spreads
@@ -153,16 +191,7 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
     } else {
         Serial::None
     };
-    let bytes = |k: ObjectKey| {
-        ctx.memory
-            .resource_of(k)
-            .and_then(|r| ctx.memory.get(r))
-            .map_or((0, false), |o| {
-                let meta = matches!(&o.desc, ObjectDesc::Texture(t)
-                    if t.flags.render_target || t.flags.depth_stencil);
-                (o.bytes, meta)
-            })
-    };
+    let bytes = |k: ObjectKey| surface_bytes(ctx.memory, k);
     let bandwidth = if dma {
         p.dma_bytes_per_us
     } else {
@@ -225,15 +254,7 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
             transfer(stages, if meta { n / 256 } else { n }, serial)
         }
         Command::ClearUnorderedAccess(k) => transfer(StageMask::COMPUTE, bytes(k).0, serial),
-        // Decompression reads and writes the whole surface (FS-4, EB-8b).
-        Command::Decompress(k) => {
-            let (n, meta) = bytes(k);
-            let n = if meta { n.saturating_mul(2) } else { 0 };
-            WorkItem {
-                decompress: true,
-                ..transfer(StageMask::CB.union(StageMask::DB), n, Serial::Geometry)
-            }
-        }
+
         _ => return None,
     })
 }
@@ -246,20 +267,22 @@ mod tests {
     fn geometry_bound_draws_use_few_compute_units() {
         let p = Profile::default();
         let memory = Memory::default();
-        let ctx = OpContext {
+        let mut compression = Compression::default();
+        let mut ctx = OpContext {
             queue: QueueId::Graphics,
             memory: &memory,
             profile: &p,
             legacy: false,
             dont_sync_on_copy: false,
             shown: None,
+            compression: &mut compression,
         };
         let draw = Command::Draw {
             draws: 600,
             vertices: 2_000_000,
             pixels: 4_194_304,
         };
-        let Op::Work(w) = op_for(&draw, &ctx) else {
+        let Op::Work(w) = op_for(&draw, &mut ctx) else {
             panic!("a draw is a work item")
         };
         assert!(w.cap < p.capacity_mcu() / 2, "{w:?}");
@@ -269,11 +292,11 @@ mod tests {
                 dispatches: 1,
                 threads: 1 << 24,
             },
-            &ctx,
+            &mut ctx,
         ) else {
             panic!("a dispatch is a work item")
         };
         assert_eq!(d.cap, p.capacity_mcu());
-        assert_eq!(op_for(&Command::Kickoff, &ctx), Op::Front);
+        assert_eq!(op_for(&Command::Kickoff, &mut ctx), Op::Front);
     }
 }

@@ -18,6 +18,7 @@
 
 mod barrier_cost;
 mod command;
+mod compression;
 mod context;
 mod cost;
 mod error;
@@ -33,6 +34,7 @@ mod submit;
 
 pub use barrier_cost::{BarrierWork, Lowered, barrier_work};
 pub use command::{Command, CommandList, IndexFormat, MapMode, ShaderStage, Topology};
+pub use compression::Compression;
 pub use context::{ContextKind, DeferredContext};
 pub use error::DeviceError;
 pub use fence::{FENCE_SEQUENCE_BITS, FenceId};
@@ -84,6 +86,8 @@ pub struct Device {
     pub profile: Profile,
     pub memory: Memory,
     pub present: PresentEngine,
+    /// What each surface's compression is, as commands change it (FS-4, EB-4).
+    compression: Compression,
     semantics: Semantics,
     gpu: Mutex<Gpu>,
     fence_sequence: [u64; QUEUE_COUNT],
@@ -105,6 +109,7 @@ impl Device {
             profile,
             memory: Memory::default(),
             present: PresentEngine::default(),
+            compression: Compression::default(),
             semantics: Semantics::Fast,
             fence_sequence: [0; QUEUE_COUNT],
             labels: vec![String::new()],

@@ -62,13 +62,14 @@ impl Device {
             }
             let op = op_for(
                 &cmd,
-                &OpContext {
+                &mut OpContext {
                     queue,
                     memory: &self.memory,
                     profile: &self.profile,
                     legacy: self.semantics == Semantics::Legacy,
                     dont_sync_on_copy,
                     shown,
+                    compression: &mut self.compression,
                 },
             );
             let kicks = matches!(

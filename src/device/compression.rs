@@ -1,0 +1,182 @@
+//! What compression each surface holds as the device runs its commands (FS-4, EB-4, EB-8b).
+//!
+//! Compression metadata lives on the surface, not in a layout. A render target or depth
+//! buffer written through the output merger holds DCC, fast-clear or HTILE metadata until
+//! something removes it: an explicit `Decompress` (FS-4) or a barrier into a layout that keeps
+//! less (EB-4). Whichever comes first does the work; the other finds nothing left, so a
+//! barrier to PRESENT after the explicit decompression of the back buffer costs no second
+//! pass over it. Writing through the output merger again makes the metadata live again, as
+//! far as the layout keeps it, which is what lowering assumes of a surface it knows nothing
+//! about.
+
+use super::{Command, Memory, ObjectKey, QUEUE_COUNT, QueueId};
+use crate::barrier::{CompressionState, Metadata};
+
+/// Per surface, the metadata it holds when the device knows better than its layout.
+#[derive(Debug, Default)]
+pub struct Compression {
+    held: CompressionState<ObjectKey>,
+    /// Per queue, the surfaces bound as render targets and depth: a draw writes them.
+    bound: [Vec<ObjectKey>; QUEUE_COUNT],
+}
+
+impl Compression {
+    /// Follow what `cmd` on `queue` does to compression, before it is priced.
+    pub fn observe(&mut self, cmd: &Command, queue: QueueId, memory: &Memory) {
+        let surface = |k: &ObjectKey| memory.resource_of(*k).unwrap_or(*k);
+        let bound = &mut self.bound[queue.index()];
+        match cmd {
+            Command::SetRenderTargets { rtvs, dsv } => {
+                bound.clear();
+                bound.extend(rtvs.iter().chain(dsv).map(surface));
+            }
+            // Present, Resume and ClearState unbind everything (FS-11).
+            Command::ClearState | Command::Present(_) | Command::Resume => bound.clear(),
+            Command::Draw { .. } => {
+                for s in bound.iter() {
+                    self.held.forget(s);
+                }
+            }
+            Command::ClearRenderTarget(v) | Command::ClearDepthStencil(v) => {
+                self.held.forget(&surface(v))
+            }
+            _ => {}
+        }
+    }
+
+    /// An explicit decompression of `surface`: true when it still held metadata to remove.
+    pub fn decompress(&mut self, surface: ObjectKey) -> bool {
+        let had = self.held.get(&surface) != Some(Metadata::empty());
+        self.held.set(surface, Metadata::empty());
+        had
+    }
+
+    /// What barrier lowering reads and updates (EB-8b).
+    pub fn state(&mut self) -> &mut CompressionState<ObjectKey> {
+        &mut self.held
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::barrier::{Access, BarrierGroup, Layout, Sync, TextureBarrier};
+    use crate::device::cost::{Op, OpContext, op_for};
+    use crate::device::{Device, ObjectDesc, Profile};
+    use crate::model::{Format, Texture, TextureFlags, ViewKind};
+    use glam::UVec2;
+
+    struct Surface {
+        device: Device,
+        rt: ObjectKey,
+        rtv: ObjectKey,
+    }
+
+    fn surface() -> Surface {
+        let mut device = Device::default();
+        let t = Texture {
+            format: Format::Bgra8Unorm,
+            extent: UVec2::new(1280, 720),
+            mips: 1,
+            array_size: 1,
+            samples: 1,
+            flags: TextureFlags {
+                render_target: true,
+                dcc: true,
+                ..Default::default()
+            },
+        };
+        let rt = device.create("rt", ObjectDesc::Texture(t)).unwrap();
+        let view = ObjectDesc::View {
+            of: rt,
+            kind: ViewKind::Rtv,
+        };
+        let rtv = device.create("rtv", view).unwrap();
+        Surface { device, rt, rtv }
+    }
+
+    fn transition(rt: ObjectKey, from: Layout, to: Layout) -> Command {
+        let access = |l| match l {
+            Layout::RenderTarget => Access::RENDER_TARGET,
+            _ => Access::NO_ACCESS,
+        };
+        Command::Barrier(BarrierGroup {
+            textures: vec![TextureBarrier::whole(
+                rt,
+                [Sync::ALL, Sync::ALL],
+                [access(from), access(to)],
+                [from, to],
+            )],
+            ..Default::default()
+        })
+    }
+
+    /// The bytes each command decompresses, run in order through one tracker.
+    fn decompressed(s: &Surface, cmds: &[Command]) -> Vec<u64> {
+        let profile = Profile::default();
+        let mut compression = Compression::default();
+        cmds.iter()
+            .map(|cmd| {
+                let mut ctx = OpContext {
+                    queue: QueueId::Graphics,
+                    memory: &s.device.memory,
+                    profile: &profile,
+                    legacy: false,
+                    dont_sync_on_copy: false,
+                    shown: None,
+                    compression: &mut compression,
+                };
+                match op_for(cmd, &mut ctx) {
+                    Op::Barrier(b) => b.decompress_ns,
+                    Op::Work(w) if w.decompress => w.floor_ns,
+                    _ => 0,
+                }
+            })
+            .collect()
+    }
+
+    fn frame(s: &Surface, decompress: bool) -> Vec<Command> {
+        let mut cmds = vec![
+            transition(s.rt, Layout::Common, Layout::RenderTarget),
+            Command::ClearRenderTarget(s.rtv),
+            Command::SetRenderTargets {
+                rtvs: vec![s.rtv],
+                dsv: None,
+            },
+            Command::Draw {
+                draws: 1,
+                vertices: 3,
+                pixels: 921_600,
+            },
+        ];
+        if decompress {
+            cmds.push(Command::Decompress(s.rt));
+        }
+        cmds.push(transition(s.rt, Layout::RenderTarget, Layout::Common));
+        cmds
+    }
+
+    #[test]
+    fn the_surface_is_decompressed_once_by_whichever_comes_first() {
+        let s = surface();
+        // Explicit decompression (FS-4), then the barrier to COMMON finds nothing to remove.
+        let explicit = decompressed(&s, &frame(&s, true));
+        assert!(explicit[4] > 0, "{explicit:?}");
+        assert_eq!(explicit[5], 0, "{explicit:?}");
+        // Without it, the barrier out of RENDER_TARGET decompresses (EB-4), at the same cost.
+        let by_barrier = decompressed(&s, &frame(&s, false));
+        assert!(by_barrier[4] > 0, "{by_barrier:?}");
+        assert_eq!(explicit.iter().sum::<u64>(), by_barrier.iter().sum::<u64>());
+    }
+
+    #[test]
+    fn rendering_again_makes_compression_live_again() {
+        let s = surface();
+        let mut cmds = frame(&s, true);
+        cmds.push(Command::Decompress(s.rt));
+        cmds.extend(frame(&s, true));
+        let d = decompressed(&s, &cmds);
+        assert_eq!(d[6], 0, "nothing left to decompress: {d:?}");
+        assert!(d[11] > 0, "the second frame drew again: {d:?}");
+    }
+}
