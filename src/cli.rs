@@ -100,6 +100,10 @@ pub enum Commands {
         /// Also write the JSON summary to this file.
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Write the GPU timeline (every command on every queue) to this file, in the Chrome
+        /// trace event format: open it in ui.perfetto.dev or chrome://tracing.
+        #[arg(long)]
+        trace: Option<PathBuf>,
         /// Check every stream with the validation layer while running.
         #[arg(long)]
         validate: bool,
@@ -185,6 +189,7 @@ pub fn main_with(cli: Cli) -> i32 {
             frames,
             json,
             out,
+            trace,
             validate,
             compare_async,
             overrides,
@@ -196,7 +201,15 @@ pub fn main_with(cli: Cli) -> i32 {
             if validate {
                 rt.set_validation(true);
             }
+            rt.record_gpu_trace(trace.is_some());
             let result = rt.run(frames);
+            if let Some(path) = &trace {
+                let text = serde_json::to_string(&rt.gpu_trace()).unwrap_or_default();
+                if let Err(e) = std::fs::write(path, text) {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    return 2;
+                }
+            }
             let summary = rt.summary();
             let mut value = summary.to_json();
             let mut gain_row = None;

@@ -9,7 +9,7 @@ use crate::error::RuntimeError;
 use crate::frame::*;
 use crate::model::{FrameIndex, Settings, Timeline};
 use crate::plan::{BarrierPlan, CompiledGraph, GraphDirty};
-use crate::report::{RunStats, Summary};
+use crate::report::{GpuTrace, RunStats, Summary};
 use crate::validate::Validator;
 
 /// A loaded scene and the schedule that turns it into frames.
@@ -44,6 +44,7 @@ impl Runtime {
         world.init_resource::<FrameIndex>();
         world.init_resource::<Timeline>();
         world.init_resource::<Device>();
+        world.init_resource::<GpuTrace>();
         world.init_resource::<Clock>();
         world.init_resource::<Fatal>();
         world.init_resource::<FramesInFlight>();
@@ -121,7 +122,20 @@ impl Runtime {
         }
         let executed = world.resource_mut::<Device>().drain_executed();
         world.resource_mut::<RunStats>().absorb(&executed);
+        world.resource_mut::<GpuTrace>().absorb(&executed);
         Ok(())
+    }
+
+    /// Keep every command the GPU executes from now on, for [`Runtime::gpu_trace`].
+    pub fn record_gpu_trace(&mut self, on: bool) {
+        self.world.resource_mut::<GpuTrace>().record(on);
+    }
+
+    /// The recorded GPU timeline in the Chrome trace event format (Perfetto opens it).
+    pub fn gpu_trace(&self) -> serde_json::Value {
+        let device = self.world.resource::<Device>();
+        let trace = self.world.resource::<GpuTrace>();
+        trace.to_json(self.scene_name(), |l| device.label_name(l))
     }
 
     /// The current compiled graph (compiled on the first tick).

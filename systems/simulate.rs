@@ -8,12 +8,13 @@ use crate::device::Device;
 use crate::error::RuntimeError;
 use crate::frame::Fatal;
 use crate::model::{FrameIndex, Settings};
-use crate::report::RunStats;
+use crate::report::{GpuTrace, RunStats};
 
 /// Advance the GPU.
 pub fn simulate_gpu(
     mut device: ResMut<Device>,
     mut stats: ResMut<RunStats>,
+    mut trace: ResMut<GpuTrace>,
     mut fatal: ResMut<Fatal>,
     settings: Res<Settings>,
     frame: Res<FrameIndex>,
@@ -22,6 +23,7 @@ pub fn simulate_gpu(
     device.simulate();
     let executed = device.drain_executed();
     stats.absorb(&executed);
+    trace.absorb(&executed);
     if stats.profile != device.profile.name {
         stats.profile = device.profile.name.clone();
     }

@@ -241,3 +241,65 @@ fn graph_of_a_frame_script_says_there_is_none() {
         "{dot}"
     );
 }
+
+#[test]
+fn trace_writes_the_gpu_timeline_for_perfetto() {
+    let trace = |name: &str| {
+        let path =
+            std::env::temp_dir().join(format!("fastframe-{name}-{}.json", std::process::id()));
+        let args = ["run", "scenes/deferred.ron", "--frames", "4", "--trace"];
+        let out = fastframe(&[&args[..], &[path.to_str().unwrap()]].concat());
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = std::fs::read_to_string(&path).unwrap();
+        let _ = std::fs::remove_file(&path);
+        serde_json::from_str::<Value>(&text).unwrap()
+    };
+    let v = trace("a");
+    let events = v["traceEvents"].as_array().unwrap();
+    let threads: Vec<&str> = (events.iter())
+        .filter(|e| e["name"] == "thread_name")
+        .map(|e| e["args"]["name"].as_str().unwrap())
+        .collect();
+    for queue in ["graphics", "compute0.0", "dma0"] {
+        assert!(threads.contains(&queue), "{threads:?}");
+    }
+    let slices: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
+    // Every command the summary counts is on the timeline, with its pass and frame.
+    let summary = fastframe(&["run", "scenes/deferred.ron", "--frames", "4", "--json"]);
+    assert_eq!(
+        slices.len() as u64,
+        json_of(&summary)["gpu"]["commands"].as_u64().unwrap()
+    );
+    assert!(
+        slices
+            .iter()
+            .any(|e| e["args"]["pass"] == "ssao" && e["name"] == "Dispatch")
+    );
+    assert!(
+        slices
+            .iter()
+            .all(|e| e["args"]["frame"].as_u64().is_some_and(|f| f < 4))
+    );
+    // Slices of one thread never overlap (they must nest to display).
+    let mut by_tid: std::collections::BTreeMap<u64, Vec<(f64, f64)>> = Default::default();
+    for e in &slices {
+        let ts = e["ts"].as_f64().unwrap();
+        let end = ts + e["dur"].as_f64().unwrap();
+        by_tid
+            .entry(e["tid"].as_u64().unwrap())
+            .or_default()
+            .push((ts, end));
+    }
+    for spans in by_tid.values_mut() {
+        spans.sort_by(|a, b| a.partial_cmp(b).unwrap());
+        assert!(
+            spans.windows(2).all(|w| w[0].1 <= w[1].0 + 1e-9),
+            "{spans:?}"
+        );
+    }
+    assert_eq!(v, trace("b"), "the same run gives the same trace");
+}

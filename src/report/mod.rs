@@ -1,10 +1,12 @@
-//! Reports: run statistics, the JSON summary and table, the pass graph as Graphviz, Tracy.
+//! Reports: run statistics, the JSON summary and table, the pass graph as Graphviz, the GPU
+//! timeline as a trace file, Tracy.
 
 mod frames;
 mod graphviz;
 mod stats;
 mod summary;
 mod sync_counts;
+mod trace;
 pub mod tracy;
 
 pub use frames::{FrameBook, FrameGpu, Intervals, family_index};
@@ -12,3 +14,4 @@ pub use graphviz::to_dot;
 pub use stats::{Distribution, FAMILIES, RunStats, StallTotals};
 pub use summary::{GpuFrames, Summary};
 pub use sync_counts::SyncCounts;
+pub use trace::{GpuTrace, TRACE_CAP};
