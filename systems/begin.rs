@@ -312,18 +312,12 @@ pub struct GpuChain {
 }
 
 fn chain_texture(chain: &SwapChain) -> Texture {
-    Texture {
-        format: chain.format,
-        extent: chain.extent,
-        mips: 1,
-        array_size: 1,
-        samples: 1,
-        flags: TextureFlags {
-            render_target: true,
-            dcc: true,
-            ..Default::default()
-        },
-    }
+    let flags = TextureFlags {
+        render_target: true,
+        dcc: true,
+        ..Default::default()
+    };
+    Texture::new_2d(chain.format, chain.extent, flags)
 }
 
 fn spawn_buffers(

@@ -74,18 +74,12 @@ mod tests {
 
     fn surface() -> Surface {
         let mut device = Device::default();
-        let t = Texture {
-            format: Format::Bgra8Unorm,
-            extent: UVec2::new(1280, 720),
-            mips: 1,
-            array_size: 1,
-            samples: 1,
-            flags: TextureFlags {
-                render_target: true,
-                dcc: true,
-                ..Default::default()
-            },
+        let flags = TextureFlags {
+            render_target: true,
+            dcc: true,
+            ..Default::default()
         };
+        let t = Texture::new_2d(Format::Bgra8Unorm, UVec2::new(1280, 720), flags);
         let rt = device.create("rt", ObjectDesc::Texture(t)).unwrap();
         let view = ObjectDesc::View {
             of: rt,

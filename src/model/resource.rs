@@ -88,6 +88,18 @@ fn one() -> u32 {
 }
 
 impl Texture {
+    /// A plain 2D texture: one mip, one slice, one sample.
+    pub fn new_2d(format: Format, extent: UVec2, flags: TextureFlags) -> Texture {
+        Texture {
+            format,
+            extent,
+            mips: 1,
+            array_size: 1,
+            samples: 1,
+            flags,
+        }
+    }
+
     /// Bytes of the top mip of every slice and sample; mips add a third (geometric series).
     pub fn bytes(&self) -> u64 {
         let top = self.extent.x as u64

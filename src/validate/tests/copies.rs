@@ -6,14 +6,11 @@ use crate::barrier::{Access, BarrierGroup, CopyRegion, Layout, Sync, TextureBarr
 
 fn atlas() -> (Device, ObjectKey) {
     let mut device = Device::default();
-    let t = Texture {
-        format: Format::Rgba8Unorm,
-        extent: UVec2::new(512, 256),
-        mips: 1,
-        array_size: 1,
-        samples: 1,
-        flags: TextureFlags::default(),
-    };
+    let t = Texture::new_2d(
+        Format::Rgba8Unorm,
+        UVec2::new(512, 256),
+        TextureFlags::default(),
+    );
     let atlas = device.create("atlas", ObjectDesc::Texture(t)).unwrap();
     (device, atlas)
 }

@@ -16,18 +16,12 @@ struct Fixture {
 
 fn fixture() -> Fixture {
     let mut device = Device::default();
-    let t = Texture {
-        format: Format::Bgra8Unorm,
-        extent: UVec2::new(64, 64),
-        mips: 1,
-        array_size: 1,
-        samples: 1,
-        flags: TextureFlags {
-            render_target: true,
-            dcc: true,
-            ..Default::default()
-        },
+    let flags = TextureFlags {
+        render_target: true,
+        dcc: true,
+        ..Default::default()
     };
+    let t = Texture::new_2d(Format::Bgra8Unorm, UVec2::new(64, 64), flags);
     let (chain, buffers) = device.create_swap_chain("sc", t, 2, 1);
     let rtv = |d: &mut Device, b| {
         d.create(
