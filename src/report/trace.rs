@@ -24,13 +24,20 @@ pub const TRACE_CAP: usize = 2_000_000;
 pub struct GpuTrace {
     events: Option<Vec<Executed>>,
     dropped: u64,
+    cap: usize,
 }
 
 impl GpuTrace {
-    /// Start (or stop) keeping executed commands.
+    /// Start (or stop) keeping executed commands, at most [`TRACE_CAP`].
     pub fn record(&mut self, on: bool) {
+        self.record_at_most(on, TRACE_CAP);
+    }
+
+    /// Start (or stop) keeping at most `cap` executed commands.
+    pub fn record_at_most(&mut self, on: bool, cap: usize) {
         self.events = on.then(Vec::new);
         self.dropped = 0;
+        self.cap = cap;
     }
 
     /// Keep these commands, if recording.
@@ -38,7 +45,7 @@ impl GpuTrace {
         let Some(events) = self.events.as_mut() else {
             return;
         };
-        let room = TRACE_CAP.saturating_sub(events.len()).min(executed.len());
+        let room = self.cap.saturating_sub(events.len()).min(executed.len());
         events.extend_from_slice(&executed[..room]);
         self.dropped += (executed.len() - room) as u64;
     }
@@ -176,13 +183,13 @@ mod tests {
     #[test]
     fn a_full_trace_counts_what_it_drops() {
         let mut t = GpuTrace::default();
-        t.record(true);
-        t.events
-            .as_mut()
-            .unwrap()
-            .resize(TRACE_CAP - 1, cmd(QueueId::Graphics, 0, 1));
-        t.absorb(&[cmd(QueueId::Graphics, 1, 2), cmd(QueueId::Graphics, 2, 3)]);
-        assert_eq!(t.dropped, 1);
-        assert_eq!(t.to_json("s", |_| "")["otherData"]["dropped_commands"], 1);
+        t.record_at_most(true, 2);
+        let c = |at| cmd(QueueId::Graphics, at, at + 1);
+        t.absorb(&[c(0)]);
+        t.absorb(&[c(1), c(2), c(3)]);
+        assert_eq!(t.dropped, 2);
+        let v = t.to_json("s", |_| "");
+        assert_eq!(v["otherData"]["dropped_commands"], 2);
+        assert_eq!(slices(&v).len(), 2);
     }
 }
