@@ -49,6 +49,34 @@ pub enum LegacyBarrier<R> {
     Aliasing { before: Option<R>, after: Option<R> },
 }
 
+impl<R> LegacyBarrier<R> {
+    /// The same barrier with its resources renamed (plan entities to device handles).
+    pub fn map<S>(&self, f: impl Fn(&R) -> S) -> LegacyBarrier<S> {
+        match self {
+            LegacyBarrier::Transition {
+                resource,
+                subresource,
+                before,
+                after,
+                split,
+            } => LegacyBarrier::Transition {
+                resource: f(resource),
+                subresource: *subresource,
+                before: *before,
+                after: *after,
+                split: *split,
+            },
+            LegacyBarrier::Uav { resource } => LegacyBarrier::Uav {
+                resource: resource.as_ref().map(&f),
+            },
+            LegacyBarrier::Aliasing { before, after } => LegacyBarrier::Aliasing {
+                before: before.as_ref().map(&f),
+                after: after.as_ref().map(&f),
+            },
+        }
+    }
+}
+
 /// The enhanced barriers the driver issues for `barriers` (EB-10). Same-state transitions
 /// vanish; every refusal is collected.
 pub fn translate<R: Clone>(

@@ -1,0 +1,212 @@
+//! One pass's command list, from its recipe.
+//!
+//! A list sets every piece of state it relies on (FS-12: nothing is reset between lists, and
+//! a fast list cannot count on what a previous one left bound). Clears come before the
+//! render targets are set, because a clear unbinds its view (FS-8). Dynamic buffers are
+//! mapped write-discard and filled at every recording before they are set (FS-10, CTX-5).
+
+use glam::UVec2;
+
+use crate::barrier::BarrierGroup;
+use crate::device::{
+    Command, CommandList, DeferredContext, DeviceError, MapMode, ObjectKey, QueueId, ShaderStage,
+};
+use crate::model::*;
+
+/// RB-1: at most eight views per binding call.
+const SLOTS_PER_CALL: usize = 8;
+
+/// One use with everything resolved to device objects.
+#[derive(Clone, Debug)]
+pub struct BoundUse {
+    pub access: UseAccess,
+    pub clear: bool,
+    pub resource: ObjectKey,
+    pub view: Option<ObjectKey>,
+    pub dynamic: bool,
+    pub extent: UVec2,
+}
+
+/// Everything needed to record one pass without touching the world.
+#[derive(Clone, Debug)]
+pub struct PassRecipe {
+    pub label: u32,
+    pub queue: QueueId,
+    pub work: Work,
+    pub uses: Vec<BoundUse>,
+    pub before: BarrierGroup<ObjectKey>,
+    pub after: BarrierGroup<ObjectKey>,
+    /// Fault injection: clear after setting the targets, without setting them again.
+    pub skip_rebind: bool,
+}
+
+/// Record one pass on its deferred context.
+pub fn record_pass(
+    recipe: &PassRecipe,
+    ctx: &mut DeferredContext,
+) -> Result<CommandList, DeviceError> {
+    ctx.begin(recipe.label)?;
+    if !recipe.before.is_empty() {
+        ctx.push(Command::Barrier(recipe.before.clone()))?;
+    }
+    let graphics = recipe.queue == QueueId::Graphics;
+    for u in recipe
+        .uses
+        .iter()
+        .filter(|u| u.dynamic && !u.access.is_write())
+    {
+        ctx.push(Command::Map {
+            resource: u.resource,
+            mode: MapMode::WriteDiscard,
+        })?;
+        ctx.push(Command::Unmap(u.resource))?;
+    }
+    let mut clears = Vec::new();
+    for u in recipe.uses.iter().filter(|u| u.clear) {
+        let Some(view) = u.view else { continue };
+        clears.push(match u.access {
+            UseAccess::RenderTarget if graphics => Command::ClearRenderTarget(view),
+            UseAccess::DepthWrite if graphics => Command::ClearDepthStencil(view),
+            UseAccess::UnorderedAccess => Command::ClearUnorderedAccess(view),
+            _ => continue,
+        });
+    }
+    // The skip-rebind fault clears after binding, so the draw uses unbound views (FS-8).
+    let clear_late = recipe.skip_rebind && graphics;
+    if !clear_late {
+        for c in clears.drain(..) {
+            ctx.push(c)?;
+        }
+    }
+    if graphics && !matches!(recipe.work, Work::Copy { .. }) {
+        let rtvs: Vec<ObjectKey> = recipe
+            .uses
+            .iter()
+            .filter(|u| u.access == UseAccess::RenderTarget)
+            .filter_map(|u| u.view)
+            .collect();
+        let dsv = recipe
+            .uses
+            .iter()
+            .find(|u| matches!(u.access, UseAccess::DepthWrite | UseAccess::DepthRead))
+            .and_then(|u| u.view);
+        let extent = recipe
+            .uses
+            .iter()
+            .find(|u| {
+                matches!(
+                    u.access,
+                    UseAccess::RenderTarget | UseAccess::DepthWrite | UseAccess::DepthRead
+                )
+            })
+            .map_or(UVec2::ONE, |u| u.extent);
+        ctx.push(Command::SetRenderTargets { rtvs, dsv })?;
+        for c in clears.drain(..) {
+            ctx.push(c)?;
+        }
+        ctx.push(Command::SetViewport {
+            width: extent.x,
+            height: extent.y,
+        })?;
+    }
+    if matches!(recipe.queue, QueueId::Dma { .. }) || matches!(recipe.work, Work::Copy { .. }) {
+        // Copy engines have no pipeline state or bindings: a copy names its resources.
+        record_work(recipe, ctx)?;
+        if !recipe.after.is_empty() {
+            ctx.push(Command::Barrier(recipe.after.clone()))?;
+        }
+        return ctx.finish();
+    }
+    ctx.push(Command::SetPipelineState(recipe.label))?;
+    let stage = if graphics && !matches!(recipe.work, Work::Dispatch { .. }) {
+        ShaderStage::Pixel
+    } else {
+        ShaderStage::Compute
+    };
+    let views: Vec<ObjectKey> = recipe
+        .uses
+        .iter()
+        .filter(|u| matches!(u.access, UseAccess::ShaderRead | UseAccess::UnorderedAccess))
+        .filter_map(|u| u.view)
+        .collect();
+    for (i, chunk) in views.chunks(SLOTS_PER_CALL).enumerate() {
+        ctx.push(Command::SetResources {
+            stage,
+            first_slot: (i * SLOTS_PER_CALL) as u32,
+            views: chunk.to_vec(),
+        })?;
+    }
+    let of = |a: UseAccess| {
+        recipe
+            .uses
+            .iter()
+            .filter(move |u| u.access == a)
+            .map(|u| u.resource)
+    };
+    let vbs: Vec<ObjectKey> = of(UseAccess::VertexBuffer).collect();
+    if !vbs.is_empty() {
+        ctx.push(Command::SetVertexBuffers { buffers: vbs })?;
+    }
+    if let Some(ib) = of(UseAccess::IndexBuffer).next() {
+        ctx.push(Command::SetIndexBuffer(ib))?;
+    }
+    let cbs: Vec<ObjectKey> = of(UseAccess::ConstantBuffer).collect();
+    if !cbs.is_empty() {
+        ctx.push(Command::SetConstantBuffers {
+            stage,
+            buffers: cbs,
+        })?;
+    }
+    record_work(recipe, ctx)?;
+    if !recipe.after.is_empty() {
+        ctx.push(Command::Barrier(recipe.after.clone()))?;
+    }
+    ctx.finish()
+}
+
+fn record_work(recipe: &PassRecipe, ctx: &mut DeferredContext) -> Result<(), DeviceError> {
+    let of = |a: UseAccess| {
+        recipe
+            .uses
+            .iter()
+            .filter(move |u| u.access == a)
+            .map(|u| u.resource)
+    };
+    match recipe.work {
+        Work::Draw {
+            draws,
+            vertices,
+            pixels,
+        } => ctx.push(Command::Draw {
+            draws,
+            vertices,
+            pixels,
+        })?,
+        Work::Dispatch {
+            dispatches,
+            threads,
+        } => ctx.push(Command::Dispatch {
+            dispatches,
+            threads,
+        })?,
+        Work::Copy { bytes, from, to } => {
+            if let (Some(src), Some(dst)) = (
+                of(UseAccess::CopySource).next(),
+                of(UseAccess::CopyDest).next(),
+            ) {
+                ctx.push(match (from, to) {
+                    (Some(from), Some(to)) => Command::CopyTextureRegion {
+                        src,
+                        dst,
+                        bytes,
+                        from: from.region(),
+                        to: to.region(),
+                    },
+                    _ => Command::CopyResource { src, dst, bytes },
+                })?;
+            }
+        }
+        Work::None => {}
+    }
+    Ok(())
+}

@@ -1,0 +1,179 @@
+//! Record: one command list per pass, each on its own deferred context (CTX-2), in parallel
+//! when there are enough passes to pay for the threads. Each compiled pass is first resolved
+//! into a [`PassRecipe`] (device objects, views, its barrier calls, legacy barriers translated
+//! as the driver would, EB-10), so recording itself touches no ECS data.
+
+mod list;
+
+use bevy_ecs::prelude::*;
+use bevy_tasks::{ComputeTaskPool, ParallelSliceMut, TaskPool};
+use glam::UVec2;
+
+use crate::barrier::{LegacyBarrier, translate};
+use crate::device::{CommandList, DeferredContext, DeviceError, ObjectKey};
+use crate::error::RuntimeError;
+use crate::frame::{ContextPool, Fatal, FrameWork, ImplicitViews};
+use crate::model::*;
+use crate::plan::{BarrierPlan, CompiledGraph};
+use crate::validate::resource_info;
+pub use list::{BoundUse, PassRecipe, record_pass};
+
+/// Passes below this count record on the calling thread: spawning tasks costs more than
+/// recording a handful of short lists.
+pub const PARALLEL_RECORD_THRESHOLD: usize = 16;
+
+/// Resolve every compiled pass into a recipe, then record them all.
+pub fn record_passes(
+    graph: Res<CompiledGraph>,
+    plan: Res<BarrierPlan>,
+    implicit: Res<ImplicitViews>,
+    settings: Res<Settings>,
+    frame: Res<FrameIndex>,
+    mut pool: ResMut<ContextPool>,
+    mut work: ResMut<FrameWork>,
+    mut fatal: ResMut<Fatal>,
+    device: Res<crate::device::Device>,
+    passes: Query<&Pass>,
+    objects: Query<(
+        Option<&GpuObject>,
+        Option<&Texture>,
+        Option<&Buffer>,
+        Option<&SwapChain>,
+        Option<&BackBuffer>,
+    )>,
+) {
+    let _span = tracy_client::span!("record");
+    let key_of = |e: Entity| -> Option<ObjectKey> {
+        let (gpu, _, _, chain, back) = objects.get(e).ok()?;
+        match (gpu, chain) {
+            (Some(g), _) => Some(g.0),
+            (None, Some(_)) => back
+                .and_then(|b| b.buffer)
+                .and_then(|b| objects.get(b).ok()?.0.map(|g| g.0)),
+            _ => None,
+        }
+    };
+    let mut recipes = Vec::with_capacity(graph.passes.len());
+    for (i, p) in graph.passes.iter().enumerate() {
+        let pass_work = passes.get(p.entity).map_or(Work::None, |p| p.work);
+        let mut uses = Vec::with_capacity(p.uses.len());
+        for u in &p.uses {
+            let Ok((_, tex, buf, chain, back)) = objects.get(u.resource) else {
+                continue;
+            };
+            let Some(resource) = key_of(u.resource) else {
+                continue;
+            };
+            let view = if u.target != u.resource {
+                objects.get(u.target).ok().and_then(|o| o.0).map(|g| g.0)
+            } else if chain.is_some() {
+                back.and_then(|b| b.view)
+            } else {
+                u.view_kind
+                    .and_then(|k| implicit.views.get(&(u.resource, k)).copied())
+            };
+            let extent = tex
+                .map(|t| t.extent)
+                .or(chain.map(|c| c.extent))
+                .unwrap_or(UVec2::ONE);
+            uses.push(BoundUse {
+                access: u.access,
+                clear: u.clear,
+                resource,
+                view,
+                dynamic: buf.is_some_and(|b| b.usage == BufferUsage::Dynamic),
+                extent,
+            });
+        }
+        let (before, after) = plan.groups(i);
+        let mut before = before.map(|e| key_of(*e).unwrap_or_default());
+        let mut after = after.map(|e| key_of(*e).unwrap_or_default());
+        if let Some(fp) = plan.current() {
+            // The driver translates legacy barriers as the list is recorded (EB-10).
+            for (legacy, group) in [
+                (fp.legacy_before.get(i), &mut before),
+                (fp.legacy_after.get(i), &mut after),
+            ] {
+                let Some(legacy) = legacy.filter(|l| !l.is_empty()) else {
+                    continue;
+                };
+                let keyed: Vec<LegacyBarrier<ObjectKey>> = legacy
+                    .iter()
+                    .map(|b| b.map(|e| key_of(*e).unwrap_or_default()))
+                    .collect();
+                match translate(&keyed, |k| resource_info(&device, *k)) {
+                    Ok(g) => {
+                        group.global.extend(g.global);
+                        group.buffers.extend(g.buffers);
+                        group.textures.extend(g.textures);
+                    }
+                    Err(errors) => {
+                        let message = format!(
+                            "legacy barriers of pass {} do not translate: {:?}",
+                            p.name,
+                            errors.first()
+                        );
+                        fatal.set(RuntimeError::Schedule {
+                            frame: frame.0,
+                            message,
+                        });
+                        return;
+                    }
+                }
+            }
+        }
+        recipes.push(PassRecipe {
+            label: p.label,
+            queue: p.queue,
+            work: pass_work,
+            uses,
+            before,
+            after,
+            skip_rebind: settings.fault() == Some(Fault::SkipRebind),
+        });
+    }
+    while pool.contexts.len() < recipes.len() {
+        let id = pool.contexts.len() as u32;
+        pool.contexts
+            .push(DeferredContext::new(id, settings.semantics));
+    }
+    let contexts = std::mem::take(&mut pool.contexts);
+    let (mut jobs, rest): (Vec<_>, Vec<_>) = {
+        let mut it = contexts.into_iter();
+        let jobs: Vec<(PassRecipe, DeferredContext)> =
+            recipes.into_iter().zip(it.by_ref()).collect();
+        (jobs, it.collect::<Vec<_>>())
+    };
+    let results: Vec<Result<CommandList, DeviceError>> = if jobs.len() >= PARALLEL_RECORD_THRESHOLD
+    {
+        let tasks = ComputeTaskPool::get_or_init(TaskPool::default);
+        let chunk = jobs.len().div_ceil(tasks.thread_num().max(1));
+        jobs.par_chunk_map_mut(tasks, chunk, |_, chunk| {
+            chunk
+                .iter_mut()
+                .map(|(r, ctx)| record_pass(r, ctx))
+                .collect::<Vec<_>>()
+        })
+        .into_iter()
+        .flatten()
+        .collect()
+    } else {
+        jobs.iter_mut()
+            .map(|(r, ctx)| record_pass(r, ctx))
+            .collect()
+    };
+    pool.contexts = jobs.into_iter().map(|(_, c)| c).chain(rest).collect();
+    work.lists.clear();
+    for r in results {
+        match r {
+            Ok(list) => work.lists.push(list),
+            Err(source) => {
+                fatal.set(RuntimeError::Device {
+                    frame: frame.0,
+                    source,
+                });
+                return;
+            }
+        }
+    }
+}
