@@ -123,12 +123,14 @@ pub fn compile_graph(
             let used = |a: UseAccess| uses.iter().any(|u| u.resource == r && u.access == a);
             used(UseAccess::CopySource) && used(UseAccess::CopyDest)
         };
-        let selves: Vec<Entity> = (uses.iter())
-            .filter(|u| u.layout.is_some() && copied_to_self(u.resource))
-            .map(|u| u.resource)
-            .collect();
-        for u in uses.iter_mut().filter(|u| selves.contains(&u.resource)) {
-            u.layout = Some(Layout::Common);
+        if uses.iter().any(|u| u.access == UseAccess::CopyDest) {
+            let selves: Vec<Entity> = (uses.iter())
+                .filter(|u| u.layout.is_some() && copied_to_self(u.resource))
+                .map(|u| u.resource)
+                .collect();
+            for u in uses.iter_mut().filter(|u| selves.contains(&u.resource)) {
+                u.layout = Some(Layout::Common);
+            }
         }
         planned.push((*e, name.clone(), queue, uses));
     }
