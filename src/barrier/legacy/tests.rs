@@ -1,0 +1,175 @@
+//! Legacy barriers translated as the driver does (EB-10, barrier-spec B).
+
+use super::*;
+use ResourceStates as S;
+
+const TEX: u32 = 1;
+const BUF: u32 = 2;
+
+fn info(r: &u32) -> Option<ResourceInfo> {
+    match *r {
+        TEX => Some(ResourceInfo::Texture(TextureInfo::render_target(3, 2, 0))),
+        BUF => Some(ResourceInfo::Buffer),
+        _ => None,
+    }
+}
+
+fn transition(resource: u32, subresource: u32, before: S, after: S) -> LegacyBarrier<u32> {
+    let split = LegacySplit::None;
+    LegacyBarrier::Transition {
+        resource,
+        subresource,
+        before,
+        after,
+        split,
+    }
+}
+
+#[test]
+fn transitions_become_texture_or_buffer_barriers() {
+    let g = translate(
+        &[transition(
+            TEX,
+            4,
+            S::RENDER_TARGET,
+            S::PIXEL_SHADER_RESOURCE,
+        )],
+        info,
+    )
+    .unwrap();
+    let t = g.textures[0];
+    assert_eq!(
+        (t.sync_before, t.sync_after),
+        (Sync::RENDER_TARGET, Sync::PIXEL_SHADING)
+    );
+    assert_eq!(
+        (t.access_before, t.access_after),
+        (Access::RENDER_TARGET, Access::SHADER_RESOURCE)
+    );
+    assert_eq!(
+        (t.layout_before, t.layout_after),
+        (Layout::RenderTarget, Layout::ShaderResource)
+    );
+    assert_eq!(
+        (t.range.first_mip, t.range.mip_count),
+        (4, 0),
+        "subresource-index form"
+    );
+    let g = translate(
+        &[transition(
+            BUF,
+            ALL_SUBRESOURCES,
+            S::COPY_DEST,
+            S::GENERIC_READ,
+        )],
+        info,
+    )
+    .unwrap();
+    let b = g.buffers[0];
+    assert_eq!(
+        (b.sync_before, b.access_before),
+        (Sync::COPY, Access::COPY_DEST)
+    );
+    assert!(
+        b.access_after
+            .contains(Access::VERTEX_BUFFER | Access::INDEX_BUFFER | Access::INDIRECT_ARGUMENT)
+    );
+    // Whole-resource transitions and same-state no-ops.
+    let g = translate(
+        &[transition(TEX, ALL_SUBRESOURCES, S::COMMON, S::COPY_DEST)],
+        info,
+    )
+    .unwrap();
+    assert!(g.textures[0].range.is_all());
+    assert!(
+        translate(&[transition(TEX, 0, S::COPY_DEST, S::COPY_DEST)], info)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+#[test]
+fn split_flags_mark_the_halves() {
+    let split = |split| LegacyBarrier::Transition {
+        resource: TEX,
+        subresource: 0,
+        before: S::RENDER_TARGET,
+        after: S::COPY_SOURCE,
+        split,
+    };
+    let begin = translate(&[split(LegacySplit::BeginOnly)], info)
+        .unwrap()
+        .textures[0];
+    let end = translate(&[split(LegacySplit::EndOnly)], info)
+        .unwrap()
+        .textures[0];
+    assert_eq!(
+        (begin.sync_before, begin.sync_after),
+        (Sync::RENDER_TARGET, Sync::SPLIT)
+    );
+    assert_eq!((end.sync_before, end.sync_after), (Sync::SPLIT, Sync::COPY));
+}
+
+#[test]
+fn eb10_uav_barriers_sync_all_shading() {
+    let g = translate(
+        &[
+            LegacyBarrier::Uav { resource: None },
+            LegacyBarrier::Uav {
+                resource: Some(TEX),
+            },
+            LegacyBarrier::Uav {
+                resource: Some(BUF),
+            },
+        ],
+        info,
+    )
+    .unwrap();
+    assert_eq!(
+        g.global,
+        [global(Sync::ALL_SHADING, Access::UNORDERED_ACCESS)]
+    );
+    let t = g.textures[0];
+    assert_eq!(
+        (t.sync_before, t.sync_after, t.access_before),
+        (
+            Sync::ALL_SHADING,
+            Sync::ALL_SHADING,
+            Access::UNORDERED_ACCESS
+        )
+    );
+    assert_eq!(
+        (t.layout_before, t.layout_after),
+        (Layout::UnorderedAccess, Layout::UnorderedAccess)
+    );
+    assert_eq!(g.buffers[0].sync_before, Sync::ALL_SHADING);
+}
+
+#[test]
+fn eb10_aliasing_is_a_global_all_barrier() {
+    let g = translate(
+        &[LegacyBarrier::Aliasing {
+            before: Some(TEX),
+            after: None,
+        }],
+        info,
+    )
+    .unwrap();
+    assert_eq!(g.global, [global(Sync::ALL, Access::COMMON)]);
+    assert!(g.textures.is_empty() && g.buffers.is_empty());
+}
+
+#[test]
+fn refusals_are_collected() {
+    let bad = [
+        transition(9, 0, S::COMMON, S::RENDER_TARGET),
+        transition(BUF, 0, S::COMMON, S::RENDER_TARGET),
+        LegacyBarrier::Uav { resource: Some(9) },
+    ];
+    let errs = translate(&bad, info).unwrap_err();
+    let names: Vec<_> = errs.iter().map(BarrierError::name).collect();
+    assert_eq!(
+        names,
+        ["UnknownResource", "InvalidLegacyState", "UnknownResource"]
+    );
+}
