@@ -5,34 +5,7 @@
 
 use fastframe::barrier::*;
 
-const LAYOUTS: [Layout; 26] = [
-    Layout::Common,
-    Layout::GenericRead,
-    Layout::RenderTarget,
-    Layout::UnorderedAccess,
-    Layout::DepthStencilWrite,
-    Layout::DepthStencilRead,
-    Layout::ShaderResource,
-    Layout::CopySource,
-    Layout::CopyDest,
-    Layout::ResolveSource,
-    Layout::ResolveDest,
-    Layout::ShadingRateSource,
-    Layout::DirectQueueCommon,
-    Layout::DirectQueueGenericRead,
-    Layout::DirectQueueUnorderedAccess,
-    Layout::DirectQueueShaderResource,
-    Layout::DirectQueueCopySource,
-    Layout::DirectQueueCopyDest,
-    Layout::ComputeQueueCommon,
-    Layout::ComputeQueueGenericRead,
-    Layout::ComputeQueueUnorderedAccess,
-    Layout::ComputeQueueShaderResource,
-    Layout::ComputeQueueCopySource,
-    Layout::ComputeQueueCopyDest,
-    Layout::DirectQueueGenericReadComputeQueueAccessible,
-    Layout::Undefined,
-];
+const LAYOUTS: [Layout; 26] = Layout::ALL;
 
 const ACCESSES: [Access; 15] = [
     Access::VERTEX_BUFFER,

@@ -42,6 +42,36 @@ impl Layout {
     /// `LAYOUT_PRESENT` is `LAYOUT_COMMON` (barrier-spec A1).
     pub const PRESENT: Layout = Layout::Common;
 
+    /// Every layout, UNDEFINED first (table-driven tests walk them all).
+    pub const ALL: [Layout; 26] = [
+        Layout::Undefined,
+        Layout::Common,
+        Layout::GenericRead,
+        Layout::RenderTarget,
+        Layout::UnorderedAccess,
+        Layout::DepthStencilWrite,
+        Layout::DepthStencilRead,
+        Layout::ShaderResource,
+        Layout::CopySource,
+        Layout::CopyDest,
+        Layout::ResolveSource,
+        Layout::ResolveDest,
+        Layout::ShadingRateSource,
+        Layout::DirectQueueCommon,
+        Layout::DirectQueueGenericRead,
+        Layout::DirectQueueUnorderedAccess,
+        Layout::DirectQueueShaderResource,
+        Layout::DirectQueueCopySource,
+        Layout::DirectQueueCopyDest,
+        Layout::ComputeQueueCommon,
+        Layout::ComputeQueueGenericRead,
+        Layout::ComputeQueueUnorderedAccess,
+        Layout::ComputeQueueShaderResource,
+        Layout::ComputeQueueCopySource,
+        Layout::ComputeQueueCopyDest,
+        Layout::DirectQueueGenericReadComputeQueueAccessible,
+    ];
+
     /// The specification's name, for diagnostics and traces.
     pub fn spec_name(self) -> &'static str {
         match self {

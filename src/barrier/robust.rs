@@ -32,35 +32,7 @@ impl Rng {
     }
 
     fn layout(&mut self) -> Layout {
-        const ALL: [Layout; 26] = [
-            Layout::Undefined,
-            Layout::Common,
-            Layout::GenericRead,
-            Layout::RenderTarget,
-            Layout::UnorderedAccess,
-            Layout::DepthStencilWrite,
-            Layout::DepthStencilRead,
-            Layout::ShaderResource,
-            Layout::CopySource,
-            Layout::CopyDest,
-            Layout::ResolveSource,
-            Layout::ResolveDest,
-            Layout::ShadingRateSource,
-            Layout::DirectQueueCommon,
-            Layout::DirectQueueGenericRead,
-            Layout::DirectQueueUnorderedAccess,
-            Layout::DirectQueueShaderResource,
-            Layout::DirectQueueCopySource,
-            Layout::DirectQueueCopyDest,
-            Layout::ComputeQueueCommon,
-            Layout::ComputeQueueGenericRead,
-            Layout::ComputeQueueUnorderedAccess,
-            Layout::ComputeQueueShaderResource,
-            Layout::ComputeQueueCopySource,
-            Layout::ComputeQueueCopyDest,
-            Layout::DirectQueueGenericReadComputeQueueAccessible,
-        ];
-        ALL[(self.next() % ALL.len() as u64) as usize]
+        Layout::ALL[(self.next() % Layout::ALL.len() as u64) as usize]
     }
 
     fn flag(&mut self) -> bool {
