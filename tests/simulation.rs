@@ -4,7 +4,10 @@
 //! against a golden digest, checked by every build profile. The analytic cases are in
 //! `tests/timing.rs`.
 
-use fastframe::barrier::{Access, BarrierGroup, GlobalBarrier, Sync};
+mod common;
+
+use common::{fence, global};
+use fastframe::barrier::{Access, Sync};
 use fastframe::device::*;
 use fastframe::model::{Buffer, BufferUsage};
 use fastframe::prelude::Runtime;
@@ -19,28 +22,6 @@ fn dispatch(threads: u64) -> Command {
         dispatches: 1,
         threads,
     }
-}
-
-fn fence(d: &mut Device, q: QueueId) -> (FenceId, Command) {
-    let f = d.next_fence(q);
-    (
-        f,
-        Command::InsertFence {
-            fence: f,
-            kickoff: true,
-        },
-    )
-}
-
-fn global(before: Sync, after: Sync, access: (Access, Access)) -> Command {
-    let mut g = BarrierGroup::default();
-    g.global.push(GlobalBarrier {
-        sync_before: before,
-        sync_after: after,
-        access_before: access.0,
-        access_after: access.1,
-    });
-    Command::Barrier(g)
 }
 
 fn buffer(d: &mut Device, name: &str) -> ObjectKey {

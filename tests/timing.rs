@@ -10,9 +10,11 @@
 //! costs one CU-nanosecond, a vertex four, a vertex or pixel takes one clock of fixed-function
 //! time, memory moves a byte per nanosecond and a DMA engine half that.
 
+mod common;
+
+use common::{fence, global};
 use fastframe::barrier::{
-    Access, BarrierGroup, GlobalBarrier, Layout, SubresourceRange, Sync, TextureBarrier,
-    TextureBarrierFlags,
+    Access, BarrierGroup, Layout, SubresourceRange, Sync, TextureBarrier, TextureBarrierFlags,
 };
 use fastframe::device::*;
 use fastframe::model::{Buffer, BufferUsage, Format, Texture, TextureFlags};
@@ -65,28 +67,6 @@ fn draw(vertices: u64) -> Command {
         vertices,
         pixels: 0,
     }
-}
-
-fn fence(d: &mut Device, q: QueueId) -> (FenceId, Command) {
-    let f = d.next_fence(q);
-    (
-        f,
-        Command::InsertFence {
-            fence: f,
-            kickoff: true,
-        },
-    )
-}
-
-fn global(before: Sync, after: Sync, access: (Access, Access)) -> Command {
-    let mut g = BarrierGroup::default();
-    g.global.push(GlobalBarrier {
-        sync_before: before,
-        sync_after: after,
-        access_before: access.0,
-        access_after: access.1,
-    });
-    Command::Barrier(g)
 }
 
 const NO_ACCESS: (Access, Access) = (Access::NO_ACCESS, Access::NO_ACCESS);
