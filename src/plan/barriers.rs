@@ -114,9 +114,9 @@ impl<T: Copy> Staged<T> {
         self.slots.extend_from_slice(&other.slots[range]);
     }
 
-    /// Counting sort by slot, stable, filling column `k` of `starts` (one row per slot and
-    /// one more); `next` is scratch.
-    fn sorted(&self, starts: &mut [[u32; 3]], k: usize, next: &mut Vec<u32>) -> Vec<T> {
+    /// Counting sort by slot into `out`, stable, filling column `k` of `starts` (one row per
+    /// slot and one more); `next` is scratch.
+    fn sort_into(&self, starts: &mut [[u32; 3]], k: usize, next: &mut Vec<u32>, out: &mut Vec<T>) {
         for &s in &self.slots {
             starts[s as usize + 1][k] += 1;
         }
@@ -125,13 +125,17 @@ impl<T: Copy> Staged<T> {
         }
         next.clear();
         next.extend(starts.iter().map(|r| r[k]));
-        // Where each slot's items go, then the items gathered in that order.
-        let mut order = vec![0u32; self.items.len()];
-        for (i, &s) in self.slots.iter().enumerate() {
-            order[next[s as usize] as usize] = i as u32;
+        // Each item scattered to its slot's next free place, in `out`'s memory from the
+        // last frame: a plan of thousands of barriers would otherwise fault fresh pages in.
+        out.clear();
+        let Some(&filler) = self.items.first() else {
+            return;
+        };
+        out.resize(self.items.len(), filler);
+        for (item, &s) in self.items.iter().zip(&self.slots) {
+            out[next[s as usize] as usize] = *item;
             next[s as usize] += 1;
         }
-        order.iter().map(|&i| self.items[i as usize]).collect()
     }
 }
 
@@ -216,16 +220,23 @@ impl PassBarriersBuilder {
 
     /// The frame's barriers sorted into slots, each slot in push order.
     pub fn finish(&mut self) -> PassBarriers {
-        let mut starts = vec![[0u32; 3]; 2 * self.passes + 1];
-        let global = self.global.sorted(&mut starts, 0, &mut self.next);
-        let buffers = self.buffers.sorted(&mut starts, 1, &mut self.next);
-        let textures = self.textures.sorted(&mut starts, 2, &mut self.next);
-        PassBarriers {
-            global,
-            buffers,
-            textures,
-            starts,
-        }
+        let mut out = PassBarriers::default();
+        self.finish_into(&mut out);
+        out
+    }
+
+    /// [`finish`](Self::finish) into `out`, reusing its memory: a planner that re-plans
+    /// into the plan it replaces allocates nothing once warm.
+    pub fn finish_into(&mut self, out: &mut PassBarriers) {
+        out.starts.clear();
+        out.starts.resize(2 * self.passes + 1, [0; 3]);
+        let next = &mut self.next;
+        self.global
+            .sort_into(&mut out.starts, 0, next, &mut out.global);
+        self.buffers
+            .sort_into(&mut out.starts, 1, next, &mut out.buffers);
+        self.textures
+            .sort_into(&mut out.starts, 2, next, &mut out.textures);
     }
 }
 

@@ -99,9 +99,13 @@ pub fn barrier_system(
             compressible: false,
         },
     };
+    let generation = plan.generation + 1;
     let planned = match settings.barriers {
         BarrierMode::Conservative => plan_conservative(&graph, start),
-        BarrierMode::Enhanced => enhanced.plan(&graph, start),
+        // Into the plan it replaces, reusing its memory.
+        BarrierMode::Enhanced => enhanced
+            .plan_into(&graph, start, &mut plan)
+            .map(|()| std::mem::take(&mut *plan)),
         BarrierMode::Legacy => {
             let previous = plan
                 .current()
@@ -112,7 +116,7 @@ pub fn barrier_system(
     };
     match planned {
         Ok(mut p) => {
-            p.generation = plan.generation + 1;
+            p.generation = generation;
             *plan = p;
             *last = Some(key);
         }

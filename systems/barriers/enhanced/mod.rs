@@ -163,6 +163,42 @@ impl EnhancedPlanner {
         graph: &CompiledGraph,
         start: impl Fn(Entity) -> TextureStart,
     ) -> Result<BarrierPlan, String> {
+        let mut out = BarrierPlan::default();
+        self.plan_into(graph, start, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`plan`](Self::plan) into `out`, reusing the memory of the plan it replaces (a plan
+    /// of thousands of barriers would otherwise fault fresh pages in every time). `out`
+    /// starts at its first frame and keeps its generation; on an error it is left empty.
+    pub fn plan_into(
+        &mut self,
+        graph: &CompiledGraph,
+        start: impl Fn(Entity) -> TextureStart,
+        out: &mut BarrierPlan,
+    ) -> Result<(), String> {
+        out.frame = 0;
+        out.frames.resize_with(COPIES, FramePlan::default);
+        for f in &mut out.frames {
+            f.start.clear();
+            f.end.clear();
+            f.legacy_before.clear();
+            f.legacy_after.clear();
+            f.legacy_end.clear();
+        }
+        let planned = self.walk_into(graph, start, &mut out.frames);
+        if planned.is_err() {
+            out.frames.clear();
+        }
+        planned
+    }
+
+    fn walk_into(
+        &mut self,
+        graph: &CompiledGraph,
+        start: impl Fn(Entity) -> TextureStart,
+        frames: &mut [FramePlan],
+    ) -> Result<(), String> {
         let n = graph.passes.len();
         self.by.gather(graph);
         for f in &mut self.frames {
@@ -183,18 +219,14 @@ impl EnhancedPlanner {
             wrap_end: None,
             walk_steady: self.walk_steady,
         };
-        let mut frames: Vec<FramePlan> = (0..COPIES).map(|_| FramePlan::default()).collect();
-        for f in &mut frames {
-            f.start.reserve(self.by.order.len());
-            f.end.reserve(self.by.order.len());
-        }
+
         self.repeated = 0;
         for (r, &e) in self.by.order.iter().enumerate() {
             let planned = self.by.of(r);
             self.repeated += walk_resource(
                 &mut w,
                 graph,
-                &mut frames,
+                frames,
                 e,
                 planned,
                 &start,
@@ -216,12 +248,9 @@ impl EnhancedPlanner {
             }
         }
         for (f, b) in frames.iter_mut().zip(&mut self.frames) {
-            f.barriers = b.finish();
+            b.finish_into(&mut f.barriers);
         }
-        Ok(BarrierPlan {
-            frames,
-            ..Default::default()
-        })
+        Ok(())
     }
 }
 

@@ -111,3 +111,45 @@ fn repeating_the_second_copy_plans_what_walking_the_steady_one_does() {
     );
     assert_eq!(walked_all, 0);
 }
+
+#[test]
+fn planning_into_an_old_plan_gives_what_planning_afresh_does() {
+    let mut planner = EnhancedPlanner::default();
+    let mut out = crate::plan::BarrierPlan {
+        frame: 7,
+        generation: 3,
+        ..Default::default()
+    };
+    let mut reused = 0;
+    for seed in 0..60 {
+        let Some((g, transient)) = graph(seed) else {
+            continue;
+        };
+        let start = |e: Entity| TextureStart {
+            state: TextureState::new(Layout::Common),
+            transient: transient[(e.index_u32() - 1_000) as usize],
+            chain: false,
+            compressible: false,
+        };
+        let fresh = EnhancedPlanner::default().plan(&g, start);
+        let into = planner.plan_into(&g, start, &mut out);
+        match fresh {
+            Ok(p) => {
+                into.expect("plans as afresh");
+                assert_eq!(out.frames, p.frames, "seed {seed}");
+                assert_eq!(
+                    (out.frame, out.generation),
+                    (0, 3),
+                    "restarts, keeps generation"
+                );
+                reused += 1;
+            }
+            Err(e) => {
+                assert_eq!(into, Err(e));
+                assert!(out.frames.is_empty(), "a failed plan leaves nothing to run");
+            }
+        }
+        out.frame = 5;
+    }
+    assert!(reused > 30, "only {reused} graphs planned");
+}
