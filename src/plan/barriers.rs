@@ -103,12 +103,6 @@ impl<T: Copy> Staged<T> {
         self.slots.clear();
     }
 
-    fn between(&self, from: usize, to: usize) -> impl Iterator<Item = (usize, bool, &T)> {
-        (self.slots[from..to].iter())
-            .zip(&self.items[from..to])
-            .map(|(&s, item)| (s as usize / 2, s % 2 == 1, item))
-    }
-
     fn extend(&mut self, other: &Staged<T>, range: std::ops::Range<usize>) {
         self.items.extend_from_slice(&other.items[range.clone()]);
         self.slots.extend_from_slice(&other.slots[range]);
@@ -190,24 +184,6 @@ impl PassBarriersBuilder {
             self.buffers.items.len(),
             self.textures.items.len(),
         ])
-    }
-
-    /// The buffer barriers pushed between two marks, with their pass and side.
-    pub fn pushed_buffers(
-        &self,
-        from: Mark,
-        to: Mark,
-    ) -> impl Iterator<Item = (usize, bool, &BufferBarrier<Entity>)> {
-        self.buffers.between(from.0[1], to.0[1])
-    }
-
-    /// The texture barriers pushed between two marks, with their pass and side.
-    pub fn pushed_textures(
-        &self,
-        from: Mark,
-        to: Mark,
-    ) -> impl Iterator<Item = (usize, bool, &TextureBarrier<Entity>)> {
-        self.textures.between(from.0[2], to.0[2])
     }
 
     /// Push again what `other` had pushed between two marks, to the same passes: a frame

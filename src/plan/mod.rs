@@ -96,8 +96,13 @@ pub struct BarrierPlan {
 impl BarrierPlan {
     /// The frame plan in effect now.
     pub fn current(&self) -> Option<&FramePlan> {
-        self.frames
-            .get(self.frame.min(self.frames.len().saturating_sub(1)))
+        self.frame_at(self.frame)
+    }
+
+    /// The frame plan in effect at frame `k` of this plan: the steady one once the
+    /// introductory frames are run.
+    pub fn frame_at(&self, k: usize) -> Option<&FramePlan> {
+        self.frames.get(k.min(self.frames.len().saturating_sub(1)))
     }
 
     /// The barriers before and after pass `i` this frame.

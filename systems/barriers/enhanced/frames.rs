@@ -6,26 +6,64 @@ use bevy_ecs::prelude::*;
 use super::phases::{ResUse, resource_uses};
 use super::track::Track;
 use super::walk::walk_copy;
-use super::{Barrier, COPIES, Walk};
+use super::{COPIES, Walk};
 use crate::barrier::{Access, Layout};
-use crate::plan::{CompiledGraph, FramePlan, Mark};
+use crate::plan::{CompiledGraph, FramePlan, Mark, PassBarriersBuilder};
 use crate::systems::barriers::TextureStart;
 
-/// The steady copy repeats the second: its barriers go to the steady frame, its hand-overs
-/// to the second frame's end and to the steady frame's (see [`Walk::push`]).
-fn repeat_second(w: &mut Walk, marks: [(Mark, Mark); 2]) {
-    let [first, second, steady] = &mut *w.frames;
-    steady.repeat(second, marks[1].0, marks[1].1);
-    second.repeat(first, marks[0].0, marks[0].1);
-    let (from, to) = marks[0];
-    for (pass, after, b) in first.pushed_buffers(from, to) {
-        debug_assert!(after, "hand-overs end the frame before");
-        w.wrap.push((pass, Barrier::Buffer(*b)));
+/// The steady frame's own barriers while every resource so far repeated the second copy:
+/// each repeat's marks, copied only once some resource's steady copy must be walked. When
+/// none must, the steady frame is the second and the plan has two frames.
+#[derive(Default)]
+pub(super) struct Steady {
+    deferred: Vec<(Mark, Mark)>,
+    walked: bool,
+}
+
+impl Steady {
+    pub(super) fn reset(&mut self) {
+        self.deferred.clear();
+        self.walked = false;
     }
-    for (pass, after, b) in first.pushed_textures(from, to) {
-        debug_assert!(after, "hand-overs end the frame before");
-        w.wrap.push((pass, Barrier::Texture(*b)));
+
+    /// A resource's steady copy repeats what its second pushed between two marks.
+    fn repeat(&mut self, frames: &mut [PassBarriersBuilder; COPIES], marks: (Mark, Mark)) {
+        if self.walked {
+            let [_, second, steady] = frames;
+            steady.repeat(second, marks.0, marks.1);
+        } else {
+            self.deferred.push(marks);
+        }
     }
+
+    /// A resource's steady copy is about to be walked: the repeats before it go first.
+    fn walking(&mut self, frames: &mut [PassBarriersBuilder; COPIES]) {
+        if !self.walked {
+            self.walked = true;
+            let [_, second, steady] = frames;
+            for (from, to) in self.deferred.drain(..) {
+                steady.repeat(second, from, to);
+            }
+        }
+    }
+
+    /// True when every steady copy repeated the second; otherwise the steady frame is
+    /// complete.
+    pub(super) fn finish(&mut self, frames: &mut [PassBarriersBuilder; COPIES]) -> bool {
+        if !self.walked {
+            return true;
+        }
+        self.walking(frames);
+        false
+    }
+}
+
+/// The steady copy repeats the second: its own barriers go to the steady frame (see
+/// [`Steady`]), its hand-overs to the second frame's end (see [`Walk::push`]).
+fn repeat_second(w: &mut Walk, own: (Mark, Mark), handovers: std::ops::Range<usize>) {
+    w.steady.repeat(w.frames, own);
+    let [first, second] = &mut *w.handovers;
+    second.extend_from_slice(&first[handovers]);
 }
 
 /// Walk one resource over the three copies of the frame.
@@ -58,8 +96,9 @@ pub(super) fn walk_resource(
     // barrier (placed at the end of this copy) left it.
     let mut raw_end = [(Layout::Common, Access::NO_ACCESS); COPIES];
     let mut wrap_end: [Option<(Layout, Access)>; COPIES] = [None; COPIES];
-    // What the second copy pushed into the first frame (hand-overs) and into its own.
-    let mut marks = [(Mark::default(), Mark::default()); 2];
+    // What the second copy pushed: its own barriers, and hand-overs into the first frame.
+    let mut own = (Mark::default(), Mark::default());
+    let mut handed = 0..0;
     for copy in 0..COPIES {
         if copy > 0 {
             // The frame boundary: a back buffer is a fresh buffer, out of PRESENT, after a
@@ -82,7 +121,7 @@ pub(super) fn walk_resource(
         if copy == COPIES - 1 && !w.walk_steady && t.is_shifted(snap, w.n) {
             // The second frame ended where the first did: the steady frame makes its
             // decisions again, one frame later. Copy them instead of walking.
-            repeat_second(w, marks);
+            repeat_second(w, own, handed);
             wrap_end[copy - 1] = wrap_end[copy - 2];
             raw_end[copy] = raw_end[copy - 1];
             repeated = true;
@@ -91,15 +130,16 @@ pub(super) fn walk_resource(
         if copy == 1 {
             snap.clone_from(t);
         }
-        let before = [w.frames[0].mark(), w.frames[1].mark()];
+        if copy == COPIES - 1 {
+            w.steady.walking(w.frames);
+        }
+        let before = (w.frames[1].mark(), w.handovers[0].len());
         w.copy = copy;
         w.wrap_end = None;
         walk_copy(w, e, uses, copy, t, graph)?;
         if copy == 1 {
-            marks = [
-                (before[0], w.frames[0].mark()),
-                (before[1], w.frames[1].mark()),
-            ];
+            own = (before.0, w.frames[1].mark());
+            handed = before.1..w.handovers[0].len();
         }
         if copy > 0 {
             wrap_end[copy - 1] = w.wrap_end;

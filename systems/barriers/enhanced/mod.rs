@@ -43,7 +43,7 @@ use super::{TextureStart, full_flush};
 use crate::barrier::*;
 use crate::device::QueueId;
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PassBarriersBuilder};
-use frames::walk_resource;
+use frames::{Steady, walk_resource};
 use gather::ByResource;
 use phases::ResUse;
 use track::Track;
@@ -54,17 +54,19 @@ pub(super) const COPIES: usize = 3;
 
 pub(super) struct Walk<'a> {
     pub(super) n: usize,
-    /// Each copy's barriers, by virtual pass (copy * n + pass).
+    /// Each copy's own barriers, by pass.
     pub(super) frames: &'a mut [PassBarriersBuilder; COPIES],
     /// The copy being walked.
     pub(super) copy: usize,
-    /// Barriers the steady copy places at the end of the frame before it: the steady frame
-    /// places them at its own end too.
-    pub(super) wrap: &'a mut Vec<(usize, Barrier)>,
+    /// Hand-overs: barriers a copy places at the end of a pass of the copy before it, by
+    /// that frame and pass. They join their frame after every resource's own barriers; those
+    /// the steady copy places (in the second frame) end the steady frame too.
+    pub(super) handovers: &'a mut [Vec<(usize, Barrier)>; COPIES - 1],
     /// The layout and access a wrap-around barrier leaves the current resource in at the
     /// end of the frame.
     pub(super) wrap_end: Option<(Layout, Access)>,
     pub(super) walk_steady: bool,
+    steady: &'a mut Steady,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -83,18 +85,19 @@ impl Barrier {
 }
 
 impl Walk<'_> {
+    /// A barrier at virtual pass `pass` (copy * n + pass) of the copy being walked.
     pub(super) fn push(&mut self, pass: usize, after: bool, b: Barrier) {
-        // A barrier placed in the previous copy's passes hands the resource over the frame
-        // boundary. Those the steady copy places belong to the steady plan as well.
-        if self.copy > 0 && pass < self.copy * self.n {
-            if let Barrier::Texture(tb) = b {
-                self.wrap_end = Some((tb.layout_after, tb.access_after));
-            }
-            if self.copy == COPIES - 1 {
-                self.wrap.push((pass - (COPIES - 2) * self.n, b));
-            }
+        let first = self.copy * self.n;
+        if pass >= first {
+            b.push_to(&mut self.frames[self.copy], pass - first, after);
+            return;
         }
-        b.push_to(&mut self.frames[pass / self.n], pass % self.n, after);
+        // In an earlier copy's passes: it hands the resource over the frame boundary.
+        debug_assert!(after, "hand-overs end a pass of the frame before");
+        if let Barrier::Texture(tb) = b {
+            self.wrap_end = Some((tb.layout_after, tb.access_after));
+        }
+        self.handovers[pass / self.n].push((pass % self.n, b));
     }
 }
 
@@ -145,7 +148,9 @@ pub(super) fn barrier(
 pub struct EnhancedPlanner {
     by: ByResource,
     frames: [PassBarriersBuilder; COPIES],
-    wrap: Vec<(usize, Barrier)>,
+    handovers: [Vec<(usize, Barrier)>; COPIES - 1],
+    /// Steady-copy repeats not yet copied into the steady frame (see [`Steady`]).
+    steady: Steady,
     track: Option<Track>,
     /// The track as the second copy started, to tell when the steady copy repeats it.
     snap: Option<Track>,
@@ -186,11 +191,16 @@ impl EnhancedPlanner {
             f.legacy_after.clear();
             f.legacy_end.clear();
         }
-        let planned = self.walk_into(graph, start, &mut out.frames);
-        if planned.is_err() {
-            out.frames.clear();
+        match self.walk_into(graph, start, &mut out.frames) {
+            Ok(kept) => {
+                out.frames.truncate(kept);
+                Ok(())
+            }
+            Err(e) => {
+                out.frames.clear();
+                Err(e)
+            }
         }
-        planned
     }
 
     fn walk_into(
@@ -198,13 +208,16 @@ impl EnhancedPlanner {
         graph: &CompiledGraph,
         start: impl Fn(Entity) -> TextureStart,
         frames: &mut [FramePlan],
-    ) -> Result<(), String> {
+    ) -> Result<usize, String> {
         let n = graph.passes.len();
         self.by.gather(graph);
         for f in &mut self.frames {
             f.reset(n);
         }
-        self.wrap.clear();
+        for h in &mut self.handovers {
+            h.clear();
+        }
+        self.steady.reset();
         let t = self
             .track
             .get_or_insert_with(|| Track::new(false, Layout::Common));
@@ -215,9 +228,10 @@ impl EnhancedPlanner {
             n,
             frames: &mut self.frames,
             copy: 0,
-            wrap: &mut self.wrap,
+            handovers: &mut self.handovers,
             wrap_end: None,
             walk_steady: self.walk_steady,
+            steady: &mut self.steady,
         };
 
         self.repeated = 0;
@@ -235,9 +249,20 @@ impl EnhancedPlanner {
                 &mut self.uses,
             )? as usize;
         }
-        let [first, _, steady] = &mut self.frames;
-        for &(pass, b) in self.wrap.iter() {
-            b.push_to(steady, pass, true);
+        let repeats = self.steady.finish(&mut self.frames);
+        let [first, second, steady] = &mut self.frames;
+        for (frame, handovers) in [&mut *first, &mut *second].into_iter().zip(&self.handovers) {
+            for &(pass, b) in handovers {
+                b.push_to(frame, pass, true);
+            }
+        }
+        // The steady frame is the second when every resource's steady copy repeated it and
+        // every texture ends the second frame where it started it.
+        let two = repeats && frames[1].start == frames[1].end;
+        if !two {
+            for &(pass, b) in &self.handovers[1] {
+                b.push_to(steady, pass, true);
+            }
         }
         // Nothing is known about accesses before the plan's first frame: flush each queue once.
         let mut seen: Vec<QueueId> = Vec::new();
@@ -247,10 +272,11 @@ impl EnhancedPlanner {
                 first.global(i, false, full_flush(p.queue));
             }
         }
-        for (f, b) in frames.iter_mut().zip(&mut self.frames) {
+        let kept = if two { COPIES - 1 } else { COPIES };
+        for (f, b) in frames.iter_mut().zip(&mut self.frames).take(kept) {
             b.finish_into(&mut f.barriers);
         }
-        Ok(())
+        Ok(kept)
     }
 }
 
