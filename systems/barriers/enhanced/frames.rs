@@ -128,7 +128,7 @@ pub(super) fn walk_resource(
             break;
         }
         if copy == 1 {
-            snap.clone_from(t);
+            snap.copy_from(t);
         }
         if copy == COPIES - 1 {
             w.steady.walking(w.frames);

@@ -110,7 +110,6 @@ impl<T: Copy + PartialEq> PerQueue<T> {
 /// Stages and accesses, nothing yet.
 const NOTHING: (Sync, Access) = (Sync::NONE, Access::empty());
 
-#[derive(Clone)]
 pub(super) struct Track {
     pub(super) texture: bool,
     pub(super) layout: Layout,
@@ -153,6 +152,30 @@ impl Track {
             declared: PerQueue::empty(Access::empty()),
             history_unknown: true,
         }
+    }
+
+    /// Become a copy of `other`, keeping the pending list's memory (a derived
+    /// `clone_from` would allocate a new list for every resource walked).
+    pub(super) fn copy_from(&mut self, other: &Track) {
+        let Track {
+            texture,
+            layout,
+            pending,
+            last_write,
+            written_back,
+            covered,
+            since,
+            last_after,
+            owner,
+            declared,
+            history_unknown,
+        } = other;
+        self.pending.clear();
+        self.pending.extend_from_slice(pending);
+        (self.texture, self.layout, self.last_write) = (*texture, *layout, *last_write);
+        (self.written_back, self.covered, self.since) = (*written_back, *covered, *since);
+        (self.last_after, self.owner, self.declared) = (*last_after, *owner, *declared);
+        self.history_unknown = *history_unknown;
     }
 
     /// Start over for another resource, keeping the pending list's memory.
@@ -208,15 +231,15 @@ impl Track {
     }
 
     /// The Before half of a new barrier on `q`, which must also reach `reach` stages.
-    pub(super) fn before(&mut self, q: Q, reach: Sync) -> (Sync, Access) {
+    pub(super) fn before(&self, q: Q, reach: Sync) -> (Sync, Access) {
         // A plan's first frame does not know the barriers before it: wait for everything.
         let reach = if self.unknown_on(q) {
             reach | Sync::ALL
         } else {
             reach
         };
-        let since = *self.since.entry(q, NOTHING);
-        let last = *self.last_after.entry(q, NOTHING);
+        let since = self.since.get(q).unwrap_or(NOTHING);
+        let last = self.last_after.get(q).unwrap_or(NOTHING);
         let access = if !since.1.is_empty() {
             since.1
         } else if last.1.is_empty() {
