@@ -4,12 +4,13 @@
 use bevy_ecs::prelude::*;
 
 use super::phases::{ResUse, resource_uses};
-use super::track::Track;
+use super::track::{Q, Track};
 use super::walk::walk_copy;
 use super::{COPIES, Walk};
 use crate::barrier::{Access, Layout};
 use crate::plan::{CompiledGraph, FramePlan, Mark, PassBarriersBuilder};
 use crate::systems::barriers::TextureStart;
+use crate::systems::barriers::can_transition;
 
 /// The steady frame's own barriers while every resource so far repeated the second copy:
 /// each repeat's marks, copied only once some resource's steady copy must be walked. When
@@ -66,6 +67,16 @@ fn repeat_second(w: &mut Walk, own: (Mark, Mark), handovers: std::ops::Range<usi
     second.extend_from_slice(&first[handovers]);
 }
 
+/// The queue of a frame's first use when it is a write that queue can make without another
+/// queue moving the layout first (see [`Track::is_shifted`]).
+fn opening_write(t: &Track, uses: &[ResUse]) -> Option<Q> {
+    let u = uses.first().filter(|u| u.write)?;
+    let q = Q::new(u.queue);
+    let want = u.layout.unwrap_or(Layout::Common);
+    let moved_elsewhere = t.texture && t.layout != want && !can_transition(u.queue, t.layout, want);
+    (!moved_elsewhere).then_some(q)
+}
+
 /// Walk one resource over the three copies of the frame.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn walk_resource(
@@ -118,7 +129,7 @@ pub(super) fn walk_resource(
             }
             t.history_unknown = false;
         }
-        if copy == COPIES - 1 && !w.walk_steady && t.is_shifted(snap, w.n) {
+        if copy == COPIES - 1 && !w.walk_steady && t.is_shifted(snap, w.n, opening_write(t, uses)) {
             // The second frame ended where the first did: the steady frame makes its
             // decisions again, one frame later. Copy them instead of walking.
             repeat_second(w, own, handed);

@@ -31,8 +31,8 @@ impl Eq for Q {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Acc {
-    /// Virtual pass index: copy * n + pass.
-    pub(super) pass: usize,
+    /// Virtual pass index: copy * n + pass (u32 keeps the pending list dense).
+    pub(super) pass: u32,
     pub(super) queue: Q,
     pub(super) stages: Sync,
     pub(super) write: bool,
@@ -193,30 +193,44 @@ impl Track {
         self.history_unknown = true;
     }
 
-    /// True when this track is `earlier` moved `n` virtual passes on: walking the same uses
-    /// from here makes the same decisions, `n` passes later.
-    pub(super) fn is_shifted(&self, earlier: &Track, n: usize) -> bool {
+    /// True when this track is `earlier` moved `n` virtual passes on, in everything a walk
+    /// from here reads: walking the same uses makes the same decisions, `n` passes later.
+    ///
+    /// A walk that starts with a write on `writer` (whose layout that queue can move) reads
+    /// less: the write is ordered after other queues' accesses by fences, so their pending
+    /// accesses, what any queue acquired of the last write, and the last write itself once
+    /// written back, are forgotten unread.
+    pub(super) fn is_shifted(&self, earlier: &Track, n: usize, writer: Option<Q>) -> bool {
         let moved = |a: &Acc, b: &Acc| {
             Acc {
-                pass: b.pass + n,
+                pass: b.pass + n as u32,
                 ..*b
             } == *a
         };
+        let read = |a: &&Acc| writer.is_none_or(|q| a.queue == q);
+        let (mut now, mut then) = (
+            self.pending.iter().filter(read),
+            earlier.pending.iter().filter(read),
+        );
+        let same_pending = loop {
+            match (now.next(), then.next()) {
+                (Some(a), Some(b)) if moved(a, b) => {}
+                (None, None) => break true,
+                _ => break false,
+            }
+        };
+        let written_back = writer.is_some() && self.written_back;
         self.texture == earlier.texture
             && self.layout == earlier.layout
-            && self.pending.len() == earlier.pending.len()
-            && self
-                .pending
-                .iter()
-                .zip(&earlier.pending)
-                .all(|(a, b)| moved(a, b))
-            && match (&self.last_write, &earlier.last_write) {
-                (Some(a), Some(b)) => moved(a, b),
-                (None, None) => true,
-                _ => false,
-            }
+            && same_pending
+            && (written_back
+                || match (&self.last_write, &earlier.last_write) {
+                    (Some(a), Some(b)) => moved(a, b),
+                    (None, None) => true,
+                    _ => false,
+                })
             && self.written_back == earlier.written_back
-            && self.covered == earlier.covered
+            && (writer.is_some() || self.covered == earlier.covered)
             && self.since == earlier.since
             && self.last_after == earlier.last_after
             && self.owner == earlier.owner
@@ -276,7 +290,7 @@ impl Track {
     ) {
         // Kept as named (not expanded): ALL must stay legal on every queue type (A5).
         let acc = Acc {
-            pass,
+            pass: pass as u32,
             queue: q,
             stages: before,
             write: true,

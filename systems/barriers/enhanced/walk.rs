@@ -26,10 +26,16 @@ fn release(w: &mut Walk, e: Entity, t: &mut Track, after: Acc, to: Layout) {
         from,
         to,
     );
-    w.push(after.pass, true, b);
+    w.push(after.pass as usize, true, b);
     t.issued(after.queue, Sync::NONE, Access::NO_ACCESS);
     if to != from {
-        t.transitioned(after.pass, after.queue, sb, Sync::NONE, Access::NO_ACCESS);
+        t.transitioned(
+            after.pass as usize,
+            after.queue,
+            sb,
+            Sync::NONE,
+            Access::NO_ACCESS,
+        );
     }
     t.layout = to;
 }
@@ -171,7 +177,7 @@ pub(super) fn walk_copy(
             t.layout = want;
         }
         let acc = Acc {
-            pass: v,
+            pass: v as u32,
             queue: q,
             stages: u.stages,
             write: u.write,
