@@ -84,16 +84,15 @@ pub(super) fn walk_resource(
     graph: &CompiledGraph,
     frames: &mut [FramePlan],
     e: Entity,
-    planned: &[ResUse],
+    planned: &mut [ResUse],
     start: &impl Fn(Entity) -> TextureStart,
     t: &mut Track,
     snap: &mut Track,
-    uses: &mut Vec<ResUse>,
 ) -> Result<bool, String> {
     let s = start(e);
     let mut repeated = false;
     let texture = planned.iter().any(|u| u.layout.is_some());
-    resource_uses(graph, planned, s.compressible, uses)?;
+    let uses = resource_uses(graph, planned, s.compressible)?;
     let last_access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
     let initial = if s.chain {
         Layout::PRESENT

@@ -80,7 +80,8 @@ impl ByResource {
         }
     }
 
-    pub(super) fn of(&self, r: usize) -> &[ResUse] {
-        &self.uses[self.spans[r] as usize..self.spans[r + 1] as usize]
+    /// Resource `r`'s uses, which the walk merges in place.
+    pub(super) fn of_mut(&mut self, r: usize) -> &mut [ResUse] {
+        &mut self.uses[self.spans[r] as usize..self.spans[r + 1] as usize]
     }
 }

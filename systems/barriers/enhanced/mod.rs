@@ -45,7 +45,7 @@ use crate::device::QueueId;
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PassBarriersBuilder};
 use frames::{Steady, walk_resource};
 use gather::ByResource;
-use phases::ResUse;
+
 use track::Track;
 
 /// Frames walked: the plan's first frame, its second, and the steady one, each starting
@@ -151,10 +151,12 @@ pub struct EnhancedPlanner {
     handovers: [Vec<(usize, Barrier)>; COPIES - 1],
     /// Steady-copy repeats not yet copied into the steady frame (see [`Steady`]).
     steady: Steady,
+    /// The third frame of the last plan when that plan needed two.
+    spare: Option<FramePlan>,
     track: Option<Track>,
     /// The track as the second copy started, to tell when the steady copy repeats it.
     snap: Option<Track>,
-    uses: Vec<ResUse>,
+
     /// Walk the steady copy even when it repeats the second (tests compare both ways).
     walk_steady: bool,
     /// Resources whose steady copy repeated the second, in the last plan.
@@ -183,6 +185,9 @@ impl EnhancedPlanner {
         out: &mut BarrierPlan,
     ) -> Result<(), String> {
         out.frame = 0;
+        if out.frames.len() < COPIES {
+            out.frames.extend(self.spare.take());
+        }
         out.frames.resize_with(COPIES, FramePlan::default);
         for f in &mut out.frames {
             f.start.clear();
@@ -193,7 +198,10 @@ impl EnhancedPlanner {
         }
         match self.walk_into(graph, start, &mut out.frames) {
             Ok(kept) => {
-                out.frames.truncate(kept);
+                // Kept aside, not dropped: the next plan may need three frames again.
+                if kept < COPIES {
+                    self.spare = out.frames.pop();
+                }
                 Ok(())
             }
             Err(e) => {
@@ -235,19 +243,11 @@ impl EnhancedPlanner {
         };
 
         self.repeated = 0;
-        for (r, &e) in self.by.order.iter().enumerate() {
-            let planned = self.by.of(r);
-            self.repeated += walk_resource(
-                &mut w,
-                graph,
-                frames,
-                e,
-                planned,
-                &start,
-                t,
-                snap,
-                &mut self.uses,
-            )? as usize;
+        for r in 0..self.by.order.len() {
+            let e = self.by.order[r];
+            let planned = self.by.of_mut(r);
+            self.repeated +=
+                walk_resource(&mut w, graph, frames, e, planned, &start, t, snap)? as usize;
         }
         let repeats = self.steady.finish(&mut self.frames);
         let [first, second, steady] = &mut self.frames;

@@ -70,18 +70,19 @@ pub(super) fn read_layout(uses: &[ResUse], compressible: bool) -> Option<Layout>
         .find(|l| layout_allows(*l).contains(access))
 }
 
-/// Merge a resource's uses per pass into `out` and give texture reads their read-phase
-/// layout.
-pub(super) fn resource_uses(
+/// Merge a resource's uses per pass, in place, and give texture reads their read-phase
+/// layout; the merged uses are the front of `planned`, which is returned.
+pub(super) fn resource_uses<'a>(
     graph: &CompiledGraph,
-    planned: &[ResUse],
+    planned: &'a mut [ResUse],
     compressible: bool,
-    out: &mut Vec<ResUse>,
-) -> Result<(), String> {
-    out.clear();
-    for u in planned {
-        match out.last_mut().filter(|x| x.pass == u.pass) {
-            Some(x) => {
+) -> Result<&'a [ResUse], String> {
+    let mut len: usize = 0;
+    for i in 0..planned.len() {
+        let u = planned[i];
+        match len.checked_sub(1).filter(|&j| planned[j].pass == u.pass) {
+            Some(j) => {
+                let x = &mut planned[j];
                 x.stages |= u.stages;
                 x.access |= u.access;
                 x.write |= u.write;
@@ -89,9 +90,13 @@ pub(super) fn resource_uses(
                     x.layout = u.layout;
                 }
             }
-            None => out.push(*u),
+            None => {
+                planned[len] = u;
+                len += 1;
+            }
         }
     }
+    let out = &mut planned[..len];
     if out.iter().any(|u| u.layout.is_some()) {
         let mut start = 0;
         while start < out.len() {
@@ -132,5 +137,5 @@ pub(super) fn resource_uses(
             start = end;
         }
     }
-    Ok(())
+    Ok(out)
 }

@@ -56,9 +56,18 @@ const _: () = assert!(
 
 impl<T: Copy + PartialEq> PartialEq for PerQueue<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.present == other.present
-            && (0..QUEUE_COUNT)
-                .all(|i| self.present & (1 << i) == 0 || self.values[i] == other.values[i])
+        if self.present != other.present {
+            return false;
+        }
+        let mut left = self.present;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            if self.values[i] != other.values[i] {
+                return false;
+            }
+            left &= left - 1;
+        }
+        true
     }
 }
 
