@@ -23,15 +23,58 @@ pub(super) struct ResUse {
     pub(super) own_complete: Option<i64>,
 }
 
+/// What choosing a read phase's layout needs to know of its reads, gathered in one pass.
+struct Phase {
+    /// Every access the phase makes.
+    access: Access,
+    dma: bool,
+    compute: bool,
+    graphics: bool,
+    /// Read on more than one queue.
+    shared: bool,
+}
+
+impl Phase {
+    fn of(uses: &[ResUse]) -> Phase {
+        let mut p = Phase {
+            access: Access::empty(),
+            dma: false,
+            compute: false,
+            graphics: false,
+            shared: false,
+        };
+        let first = uses.first().map(|u| u.queue);
+        for u in uses {
+            p.access |= u.access;
+            match u.queue {
+                QueueId::Graphics => p.graphics = true,
+                QueueId::Compute { .. } => p.compute = true,
+                QueueId::Dma { .. } => p.dma = true,
+            }
+            p.shared |= Some(u.queue) != first;
+        }
+        p
+    }
+
+    /// True when every reader's queue type allows `layout` (barrier-spec A5).
+    fn allowed_everywhere(&self, layout: Layout) -> bool {
+        (!self.graphics || QueueType::Direct.allows_layout(layout))
+            && (!self.compute || QueueType::Compute.allows_layout(layout))
+            && (!self.dma || QueueType::Copy.allows_layout(layout))
+    }
+}
+
 /// The layout a read phase (consecutive reads of a texture) uses: one every reader's queue
 /// can use and whose accesses cover the phase (barrier-spec A5, A6), preferring layouts that
 /// keep compression on the graphics engine (EB-4).
-pub(super) fn read_layout(uses: &[ResUse], compressible: bool) -> Option<Layout> {
-    let access = uses.iter().fold(Access::empty(), |a, u| a | u.access);
-    let on = |f: fn(&QueueId) -> bool| uses.iter().any(|u| f(&u.queue));
-    let dma = on(|q| matches!(q, QueueId::Dma { .. }));
-    let compute = on(|q| matches!(q, QueueId::Compute { .. }));
-    let graphics = on(|q| *q == QueueId::Graphics);
+fn read_layout(phase: &Phase, compressible: bool) -> Option<Layout> {
+    let Phase {
+        access,
+        dma,
+        compute,
+        graphics,
+        ..
+    } = *phase;
     use Layout as L;
     let candidates: &[Layout] = if dma {
         &[L::Common]
@@ -107,29 +150,24 @@ pub(super) fn resource_uses<'a>(
             let end = (start..out.len())
                 .find(|&j| out[j].write)
                 .unwrap_or(out.len());
-            let phase = &out[start..end];
+            let phase = Phase::of(&out[start..end]);
             // Keep the writer's layout when it already serves every read of the phase on the
             // writer's queue (depth read through a read-only view in DEPTH_STENCIL_WRITE):
-            // no transition at all.
-            let access = phase.iter().fold(Access::empty(), |a, u| a | u.access);
-            let writer = start.checked_sub(1).map(|w| out[w]);
-            // Also when several queues read it: no transition means none to order among them
-            // (a DMA writer's COMMON serves shader reads on every queue).
-            let shared = phase.iter().any(|u| u.queue != phase[0].queue);
-            let keep = writer.and_then(|w| w.layout).filter(|l| {
-                let here = phase
-                    .iter()
-                    .all(|u| Some(u.queue) == writer.map(|w| w.queue));
-                let everywhere = phase
-                    .iter()
-                    .all(|u| crate::systems::barriers::queue_type(u.queue).allows_layout(*l));
-                layout_allows(*l).contains(access) && (here || (shared && everywhere))
+            // no transition at all. Also when several queues read it: no transition means
+            // none to order among them (a DMA writer's COMMON serves shader reads on every
+            // queue).
+            let keep = start.checked_sub(1).map(|w| out[w]).and_then(|w| {
+                let l = w.layout?;
+                let here = !phase.shared && out[start].queue == w.queue;
+                (layout_allows(l).contains(phase.access)
+                    && (here || (phase.shared && phase.allowed_everywhere(l))))
+                .then_some(l)
             });
-            let layout = keep.or_else(|| read_layout(phase, compressible)).ok_or_else(|| {
-                let names: Vec<&str> = phase.iter().map(|u| graph.passes[u.pass].name.as_str()).collect();
+            let layout = keep.or_else(|| read_layout(&phase, compressible)).ok_or_else(|| {
+                let names: Vec<&str> = out[start..end].iter().map(|u| graph.passes[u.pass].name.as_str()).collect();
                 format!("passes {} read one texture in ways no single layout allows at once (barrier-spec A6)", names.join(", "))
             })?;
-            let shared = out[start..end].iter().any(|u| u.queue != out[start].queue);
+            let shared = phase.shared;
             for u in &mut out[start..end] {
                 u.layout = Some(layout);
                 u.shared = shared;
