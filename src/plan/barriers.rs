@@ -93,6 +93,7 @@ impl<T> Default for Staged<T> {
 }
 
 impl<T: Copy> Staged<T> {
+    #[inline(always)]
     fn push(&mut self, slot: u32, item: T) {
         self.items.push(item);
         self.slots.push(slot);
@@ -150,6 +151,7 @@ impl PassBarriersBuilder {
         self.textures.clear();
     }
 
+    #[inline(always)]
     fn slot(&self, pass: usize, after: bool) -> u32 {
         assert!(
             pass < self.passes,
@@ -166,12 +168,14 @@ impl PassBarriersBuilder {
     }
 
     /// A buffer barrier in the call before (or after) `pass`.
+    #[inline(always)]
     pub fn buffer(&mut self, pass: usize, after: bool, b: BufferBarrier<Entity>) {
         let s = self.slot(pass, after);
         self.buffers.push(s, b);
     }
 
     /// A texture barrier in the call before (or after) `pass`.
+    #[inline(always)]
     pub fn texture(&mut self, pass: usize, after: bool, b: TextureBarrier<Entity>) {
         let s = self.slot(pass, after);
         self.textures.push(s, b);

@@ -76,6 +76,7 @@ pub(super) enum Barrier {
 }
 
 impl Barrier {
+    #[inline(always)]
     fn push_to(self, frame: &mut PassBarriersBuilder, pass: usize, after: bool) {
         match self {
             Barrier::Buffer(b) => frame.buffer(pass, after, b),
@@ -86,6 +87,7 @@ impl Barrier {
 
 impl Walk<'_> {
     /// A barrier at virtual pass `pass` (copy * n + pass) of the copy being walked.
+    #[inline(always)]
     pub(super) fn push(&mut self, pass: usize, after: bool, b: Barrier) {
         let first = self.copy * self.n;
         if pass >= first {
@@ -102,6 +104,7 @@ impl Walk<'_> {
 }
 
 #[allow(clippy::too_many_arguments)]
+#[inline(always)]
 pub(super) fn barrier(
     resource: Entity,
     texture: bool,
