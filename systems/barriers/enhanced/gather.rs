@@ -65,14 +65,14 @@ impl ByResource {
             for u in &p.uses {
                 let slot = &mut self.next[self.ids[k] as usize];
                 self.uses[*slot as usize] = ResUse {
-                    pass: i,
+                    pass: i as u32,
                     queue: p.queue,
                     stages: u.stages.expand(),
                     access: u.access.access(),
                     write: u.access.is_write(),
                     layout: u.layout,
                     shared: false,
-                    own_complete: p.own_complete,
+                    own_complete: p.own_complete.map(|k| k as i32),
                 };
                 *slot += 1;
                 k += 1;

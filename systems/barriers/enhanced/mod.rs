@@ -221,6 +221,10 @@ impl EnhancedPlanner {
         frames: &mut [FramePlan],
     ) -> Result<usize, String> {
         let n = graph.passes.len();
+        // Passes are numbered in 32 bits across the walked copies.
+        if n > i32::MAX as usize / COPIES {
+            return Err(format!("a graph of {n} passes is too large to plan"));
+        }
         self.by.gather(graph);
         for f in &mut self.frames {
             f.reset(n);

@@ -11,7 +11,8 @@ use crate::plan::CompiledGraph;
 /// what the walk needs of the pass copied in: the walk reads a resource's uses in a row.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ResUse {
-    pub(super) pass: usize,
+    /// The pass (u32s keep a use at 32 bytes: the planner copies each twice).
+    pub(super) pass: u32,
     pub(super) queue: QueueId,
     pub(super) stages: Sync,
     pub(super) access: Access,
@@ -20,7 +21,7 @@ pub(super) struct ResUse {
     /// A read in a read phase that spans several queues.
     pub(super) shared: bool,
     /// The pass's [`own_complete`](crate::plan::CompiledPass::own_complete).
-    pub(super) own_complete: Option<i64>,
+    pub(super) own_complete: Option<i32>,
 }
 
 /// What choosing a read phase's layout needs to know of its reads, gathered in one pass.
@@ -164,7 +165,7 @@ pub(super) fn resource_uses<'a>(
                 .then_some(l)
             });
             let layout = keep.or_else(|| read_layout(&phase, compressible)).ok_or_else(|| {
-                let names: Vec<&str> = out[start..end].iter().map(|u| graph.passes[u.pass].name.as_str()).collect();
+                let names: Vec<&str> = out[start..end].iter().map(|u| graph.passes[u.pass as usize].name.as_str()).collect();
                 format!("passes {} read one texture in ways no single layout allows at once (barrier-spec A6)", names.join(", "))
             })?;
             let shared = phase.shared;

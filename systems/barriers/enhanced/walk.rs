@@ -50,7 +50,7 @@ pub(super) fn walk_copy(
     graph: &CompiledGraph,
 ) -> Result<(), String> {
     for u in uses {
-        let v = copy * w.n + u.pass;
+        let v = copy * w.n + u.pass as usize;
         let q = Q::new(u.queue);
         let want = if t.texture {
             u.layout.unwrap_or(Layout::Common)
@@ -112,7 +112,7 @@ pub(super) fn walk_copy(
                 None => {
                     return Err(format!(
                         "pass {} on {} needs {} but the texture is in {} and no queue that touched it can move it (barrier-spec A5)",
-                        graph.passes[u.pass].name,
+                        graph.passes[u.pass as usize].name,
                         q.id,
                         want.spec_name(),
                         t.layout.spec_name()
@@ -122,7 +122,7 @@ pub(super) fn walk_copy(
         }
         // Same-queue accesses a round trip of fences already completed need no barrier to be
         // ordered before a write (reads still need their caches made visible below).
-        let complete = u.own_complete.map(|k| copy as i64 * w.n as i64 + k);
+        let complete = u.own_complete.map(|k| copy as i64 * w.n as i64 + k as i64);
         let done = |a: &Acc| complete.is_some_and(|k| (a.pass as i64) <= k);
         // The accesses on this queue still to be ordered before this use: their stages, whether
         // one wrote, and whether one is other than output-merger work on one target, which is
