@@ -27,7 +27,9 @@
 //! The walk is the planner's cost, so it is kept lean: uses are gathered per resource once
 //! (`gather`), per-queue facts are arrays (`track`), a resource that starts the steady copy
 //! as it started the second has the second's decisions repeated rather than walked
-//! (`frames`), and barriers go to flat per-frame builders that sort them by pass once.
+//! (`frames`), and barriers go to flat per-frame builders that sort them by pass once. When
+//! every resource repeats, the steady frame is the second and the plan has two frames. The
+//! planner keeps its working memory, and re-plans into the plan it replaces, between plans.
 
 mod frames;
 mod gather;
