@@ -9,7 +9,7 @@
 //! not looped on.
 //!
 //! Time has two clocks on one time base. The CPU clock advances as the runtime records
-//! frames; the GPU is a discrete-event simulation ([`sim`]) that runs up to the latest CPU
+//! frames; the GPU is a discrete-event simulation (`sim`) that runs up to the latest CPU
 //! time the device has been told about (by a submission, a fence test, a destruction), since
 //! work submitted later may compete for the GPU from then on. Waiting for a fence lets it run
 //! until the fence passes. Every call that takes a CPU time therefore answers exactly, and
