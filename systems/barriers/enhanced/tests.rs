@@ -79,6 +79,16 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
     Some((compiled, transient))
 }
 
+/// Where [`graph`]'s resources start: in COMMON, transients as the graph made them.
+fn starts(transient: &[bool], compressible: bool) -> impl Fn(Entity) -> TextureStart + Copy {
+    move |e: Entity| TextureStart {
+        state: TextureState::new(Layout::Common),
+        transient: transient[(e.index_u32() - 1_000) as usize],
+        chain: false,
+        compressible,
+    }
+}
+
 #[test]
 fn repeating_the_second_copy_plans_what_walking_the_steady_one_does() {
     // Also: when every steady copy repeats, the plan is two frames, the second steady.
@@ -87,12 +97,7 @@ fn repeating_the_second_copy_plans_what_walking_the_steady_one_does() {
         let Some((g, transient)) = graph(seed) else {
             continue;
         };
-        let start = |e: Entity| TextureStart {
-            state: TextureState::new(Layout::Common),
-            transient: transient[(e.index_u32() - 1_000) as usize],
-            chain: false,
-            compressible: seed % 2 == 0,
-        };
+        let start = starts(&transient, seed % 2 == 0);
         let mut fast = EnhancedPlanner::default();
         let mut walked = EnhancedPlanner {
             walk_steady: true,
@@ -136,12 +141,7 @@ fn planning_into_an_old_plan_gives_what_planning_afresh_does() {
         let Some((g, transient)) = graph(seed) else {
             continue;
         };
-        let start = |e: Entity| TextureStart {
-            state: TextureState::new(Layout::Common),
-            transient: transient[(e.index_u32() - 1_000) as usize],
-            chain: false,
-            compressible: false,
-        };
+        let start = starts(&transient, false);
         let fresh = EnhancedPlanner::default().plan(&g, start);
         let into = planner.plan_into(&g, start, &mut out);
         match fresh {
