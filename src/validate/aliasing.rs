@@ -14,8 +14,10 @@
 //! Using a placed resource while an overlapping one was used after this one's last
 //! activation, or without the other's deactivation between them, is V0811 (error). After an
 //! activation the contents are garbage: reading before writing is V0812 (warning).
-//! Ordering across queues is the hazard checks' business (fences); this check follows the
-//! order the validator sees commands in.
+//! Those two follow the order the validator sees commands in. When the hand-over crosses
+//! queues, that order is not the GPU's: the activation must also wait, through a fence, for
+//! the other resource's last use and deactivation on their queues (FN-2), or the new
+//! resource's initialisation races the old one's work and cache write-backs: V0814 (error).
 
 use hashbrown::HashMap;
 
@@ -23,7 +25,7 @@ use super::Severity;
 use super::hazard::Touch;
 use super::stream::{Ctx, Validator};
 use crate::barrier::{Access, BarrierGroup, Layout};
-use crate::device::ObjectKey;
+use crate::device::{ObjectKey, QueueId};
 
 /// What the validator knows about one placed resource; positions count Barrier calls and
 /// accesses in the order seen (0: never).
@@ -32,6 +34,10 @@ pub(super) struct Aliased {
     last_access: u64,
     activated: u64,
     deactivated: u64,
+    /// Where in their queues' streams it was last used and last deactivated (see
+    /// [`HazardTracker::position`](super::HazardTracker::position)).
+    used_at: Option<(QueueId, u64)>,
+    deactivated_at: Option<(QueueId, u64)>,
     /// Written since its last activation.
     written: bool,
 }
@@ -44,12 +50,17 @@ pub(super) struct AliasModel {
 }
 
 impl Validator {
-    /// A Barrier call: activations and deactivations of placed resources.
-    pub(super) fn alias_barrier(&mut self, ctx: &Ctx, group: &BarrierGroup<ObjectKey>) {
+    /// A Barrier call: activations and deactivations of placed resources. An activation
+    /// must be ordered after every overlapping resource's last use and deactivation on
+    /// other queues (V0814).
+    pub(super) fn alias_barrier(&mut self, ctx: &Ctx, i: usize, group: &BarrierGroup<ObjectKey>) {
         let memory = &ctx.device.memory;
+        let here = (ctx.queue, self.hazards.position(ctx.queue));
+        let hazards = &self.hazards;
         let model = &mut self.aliasing;
         model.seq += 1;
         let seq = model.seq;
+        let mut unfenced = Vec::new();
         let textures = (group.textures.iter()).map(|t| {
             let activates = t.layout_before == Layout::Undefined && t.flags.discard;
             (t.resource, activates, t.access_after)
@@ -65,6 +76,20 @@ impl Validator {
             if memory.placement(r).is_none() {
                 continue;
             }
+            if activates {
+                for other in memory.aliases(r) {
+                    let Some(theirs) = model.resources.get(&other) else {
+                        continue;
+                    };
+                    let racing = [theirs.used_at, theirs.deactivated_at]
+                        .into_iter()
+                        .flatten()
+                        .find(|&(q, pos)| !hazards.ordered_before(q, pos, ctx.queue));
+                    if let Some((q, _)) = racing {
+                        unfenced.push((r, other, q));
+                    }
+                }
+            }
             let state = model.resources.entry(r).or_default();
             if activates {
                 state.activated = seq;
@@ -72,7 +97,15 @@ impl Validator {
             }
             if access_after == Access::NO_ACCESS {
                 state.deactivated = seq;
+                state.deactivated_at = Some(here);
             }
+        }
+        for (r, other, queue) in unfenced {
+            let (other, q) = (memory.name(other), ctx.queue);
+            let message = format!(
+                "activated on {q} while {other}, whose memory it shares, was last used or deactivated on {queue} with no fence ordering that before this barrier: insert a fence on {queue} after deactivating {other} and wait on it on {q} before activating this one"
+            );
+            self.report(ctx, i, "V0814", "EB-5", Some(r), message);
         }
     }
 
@@ -125,6 +158,7 @@ impl Validator {
             }
             state.written = true;
             state.last_access = seq;
+            state.used_at = Some((ctx.queue, self.hazards.position(ctx.queue)));
         }
         for (r, other, problem) in found {
             let other = memory.name(other);

@@ -28,6 +28,7 @@
 //! | V0811 | EB-5 | placed resource used without activation after an overlapping one's use and deactivation |
 //! | V0812 | EB-9d | placed resource read after activation before any write (warning) |
 //! | V0813 | EB-9c | resource copied onto itself whole or between intersecting regions |
+//! | V0814 | EB-5 | aliased hand-over between queues with no fence ordering it |
 //! | V0901 | CTX-3 | a second command-list playback begun while one is in progress |
 //! | V0902 | CTX-4 | fast and legacy lists inside one Begin/EndCommandListExecution scope |
 //! | V0903..V0905 | CTX-6 | query data read on a deferred context, before its list was played back, or before the GPU processed it |

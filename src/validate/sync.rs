@@ -70,7 +70,7 @@ impl Validator {
             }
             Command::Barrier(group) => {
                 self.check_barrier_call(ctx, i, group);
-                self.alias_barrier(ctx, group);
+                self.alias_barrier(ctx, i, group);
                 self.declare(ctx.queue, group);
                 for t in &group.textures {
                     self.layouts.insert(t.resource, t.layout_after);

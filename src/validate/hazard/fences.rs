@@ -75,6 +75,14 @@ impl HazardTracker {
         self.uses.entry(key).or_insert([0; QUEUE_COUNT])[q] = pos;
     }
 
+    /// True when what `then` did after position `pos` of its stream (the command being
+    /// validated when [`position`](Self::position) read `pos`) is ordered before what `now`
+    /// does next: on one queue by its stream, across queues by a fence inserted after it
+    /// and waited on, directly or through a chain of waits (FN-2).
+    pub fn ordered_before(&self, then: QueueId, pos: u64, now: QueueId) -> bool {
+        then == now || self.clocks[now.index()][then.index()] > pos
+    }
+
     /// The current position in `queue`'s stream (of the last command that moved it).
     pub fn position(&self, queue: QueueId) -> u64 {
         let q = queue.index();

@@ -2,6 +2,7 @@
 
 use super::*;
 use crate::barrier::{Access, BarrierGroup, BufferBarrier, Sync};
+use crate::device::FenceId;
 
 struct Heap {
     device: Device,
@@ -151,4 +152,66 @@ fn reading_an_activated_resource_before_writing_it_reads_garbage() {
         copy(h.b, h.src),
     ];
     assert!(aliasing(&h, &written_first).is_empty());
+}
+
+/// The aliasing codes of streams observed in turn, each on its queue.
+fn aliasing_across(h: &Heap, streams: &[(QueueId, Vec<Command>)]) -> Vec<&'static str> {
+    let mut v = Validator::new(true);
+    for (queue, cmds) in streams {
+        v.observe(&h.device, *queue, 0, 0, cmds);
+    }
+    (v.diagnostics.iter())
+        .map(|d| d.code)
+        .filter(|c| c.starts_with("V081"))
+        .collect()
+}
+
+#[test]
+fn a_hand_over_between_queues_waits_for_a_fence_after_the_deactivation() {
+    let h = heap();
+    let compute = QueueId::Compute { pipe: 0, index: 0 };
+    let graphics = |fence: bool| {
+        let mut cmds = vec![copy(h.src, h.a), call(vec![deactivate(h.a)])];
+        if fence {
+            cmds.push(Command::InsertFence {
+                fence: FenceId(1),
+                kickoff: true,
+            });
+        }
+        (QueueId::Graphics, cmds)
+    };
+    let on_compute = |wait: bool| {
+        let mut cmds = Vec::new();
+        if wait {
+            cmds.push(Command::WaitFence(FenceId(1)));
+        }
+        cmds.extend([call(vec![activate(h.b)]), copy(h.src, h.b)]);
+        (compute, cmds)
+    };
+    let fenced = [graphics(true), on_compute(true)];
+    assert!(aliasing_across(&h, &fenced).is_empty());
+    // Seen in the right order, but nothing makes compute wait for graphics.
+    assert_eq!(
+        aliasing_across(&h, &[graphics(true), on_compute(false)]),
+        vec!["V0814"]
+    );
+    // The fence must come after the deactivation, whose write-backs race otherwise.
+    let early = (
+        QueueId::Graphics,
+        vec![
+            copy(h.src, h.a),
+            Command::InsertFence {
+                fence: FenceId(1),
+                kickoff: true,
+            },
+            call(vec![deactivate(h.a)]),
+        ],
+    );
+    assert_eq!(
+        aliasing_across(&h, &[early, on_compute(true)]),
+        vec!["V0814"]
+    );
+    // On one queue the stream orders the hand-over.
+    let same = [graphics(false), (QueueId::Graphics, on_compute(false).1)];
+    assert!(aliasing_across(&h, &same).is_empty());
 }
