@@ -76,6 +76,14 @@ pub struct PassBarriersBuilder {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Mark([usize; 3]);
 
+impl Mark {
+    /// This position in a builder appended (see [`PassBarriersBuilder::append`]) to another
+    /// at `base`.
+    pub fn after(self, base: Mark) -> Mark {
+        Mark(std::array::from_fn(|k| self.0[k] + base.0[k]))
+    }
+}
+
 /// Barriers of one type in push order, with the slot of each.
 #[derive(Clone, Debug)]
 struct Staged<T> {
@@ -196,6 +204,12 @@ impl PassBarriersBuilder {
         self.global.extend(&other.global, from.0[0]..to.0[0]);
         self.buffers.extend(&other.buffers, from.0[1]..to.0[1]);
         self.textures.extend(&other.textures, from.0[2]..to.0[2]);
+    }
+
+    /// Push again everything `other` pushed, after what this one has: builders filled in
+    /// parallel join as if one had taken every push.
+    pub fn append(&mut self, other: &PassBarriersBuilder) {
+        self.repeat(other, Mark::default(), other.mark());
     }
 
     /// The frame's barriers sorted into slots, each slot in push order.

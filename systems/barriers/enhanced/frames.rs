@@ -8,7 +8,7 @@ use super::track::{Q, Track};
 use super::walk::walk_copy;
 use super::{COPIES, Walk};
 use crate::barrier::{Access, Layout};
-use crate::plan::{CompiledGraph, FramePlan, Mark, PassBarriersBuilder};
+use crate::plan::{CompiledGraph, Mark, PassBarriersBuilder};
 use crate::systems::barriers::TextureStart;
 use crate::systems::barriers::can_transition;
 
@@ -27,6 +27,18 @@ impl Steady {
         self.walked = false;
     }
 
+    /// True once some resource's steady copy was walked.
+    pub(super) fn walked(&self) -> bool {
+        self.walked
+    }
+
+    /// Defer `later`'s repeats too, their marks moved by `at` (where `later`'s second frame
+    /// now starts in this one's).
+    pub(super) fn defer_after(&mut self, later: &Steady, at: Mark) {
+        let moved = (later.deferred.iter()).map(|&(from, to)| (from.after(at), to.after(at)));
+        self.deferred.extend(moved);
+    }
+
     /// A resource's steady copy repeats what its second pushed between two marks.
     fn repeat(&mut self, frames: &mut [PassBarriersBuilder; COPIES], marks: (Mark, Mark)) {
         if self.walked {
@@ -38,7 +50,7 @@ impl Steady {
     }
 
     /// A resource's steady copy is about to be walked: the repeats before it go first.
-    fn walking(&mut self, frames: &mut [PassBarriersBuilder; COPIES]) {
+    pub(super) fn walking(&mut self, frames: &mut [PassBarriersBuilder; COPIES]) {
         if !self.walked {
             self.walked = true;
             let [_, second, steady] = frames;
@@ -77,12 +89,36 @@ fn opening_write(t: &Track, uses: &[ResUse]) -> Option<Q> {
     (!moved_elsewhere).then_some(q)
 }
 
+/// Where each texture starts and ends each copy of the frame, in resource order.
+#[derive(Default)]
+pub(super) struct Bounds {
+    pub(super) start: [Vec<(Entity, Layout, Access)>; COPIES],
+    pub(super) end: [Vec<(Entity, Layout, Access)>; COPIES],
+}
+
+impl Bounds {
+    pub(super) fn clear(&mut self) {
+        self.start
+            .iter_mut()
+            .chain(&mut self.end)
+            .for_each(Vec::clear);
+    }
+
+    /// `later`'s textures after these.
+    pub(super) fn append(&mut self, later: &Bounds) {
+        let mine = self.start.iter_mut().chain(&mut self.end);
+        for (mine, theirs) in mine.zip(later.start.iter().chain(&later.end)) {
+            mine.extend_from_slice(theirs);
+        }
+    }
+}
+
 /// Walk one resource over the three copies of the frame.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn walk_resource(
     w: &mut Walk,
     graph: &CompiledGraph,
-    frames: &mut [FramePlan],
+    bounds: &mut Bounds,
     e: Entity,
     planned: &mut [ResUse],
     start: &impl Fn(Entity) -> TextureStart,
@@ -162,8 +198,8 @@ pub(super) fn walk_resource(
         let mut begin = (s.state.layout, s.state.access);
         for copy in 0..COPIES {
             let end = wrap_end[copy].unwrap_or(raw_end[copy]);
-            frames[copy].start.push((e, begin.0, begin.1));
-            frames[copy].end.push((e, end.0, end.1));
+            bounds.start[copy].push((e, begin.0, begin.1));
+            bounds.end[copy].push((e, end.0, end.1));
             begin = end;
         }
     }

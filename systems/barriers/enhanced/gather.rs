@@ -3,6 +3,7 @@
 use bevy_ecs::prelude::*;
 
 use super::phases::ResUse;
+use super::worker::Share;
 use crate::barrier::{Access, Sync};
 use crate::plan::CompiledGraph;
 
@@ -80,8 +81,37 @@ impl ByResource {
         }
     }
 
-    /// Resource `r`'s uses, which the walk merges in place.
-    pub(super) fn of_mut(&mut self, r: usize) -> &mut [ResUse] {
-        &mut self.uses[self.spans[r] as usize..self.spans[r + 1] as usize]
+    /// Uses gathered in all.
+    pub(super) fn total(&self) -> usize {
+        self.uses.len()
+    }
+
+    /// The first resource of the half of the uses that comes second (at least one resource
+    /// on each side when there are two).
+    pub(super) fn middle(&self) -> usize {
+        let half = (self.uses.len() / 2) as u32;
+        let k = self.spans.partition_point(|&s| s < half);
+        k.clamp(
+            1.min(self.order.len()),
+            self.order.len().saturating_sub(1).max(1),
+        )
+    }
+
+    /// The resources before `k` and from `k` on, as two workers' shares.
+    pub(super) fn shares(&mut self, k: usize) -> (Share<'_>, Share<'_>) {
+        let (a, b) = self.uses.split_at_mut(self.spans[k] as usize);
+        let (before, after) = self.order.split_at(k);
+        (
+            Share {
+                order: before,
+                spans: &self.spans[..=k],
+                uses: a,
+            },
+            Share {
+                order: after,
+                spans: &self.spans[k..],
+                uses: b,
+            },
+        )
     }
 }

@@ -34,21 +34,19 @@
 mod frames;
 mod gather;
 mod phases;
+mod planner;
 #[cfg(test)]
 mod tests;
 mod track;
 mod walk;
+mod worker;
 
 use bevy_ecs::prelude::*;
 
-use super::{TextureStart, full_flush};
 use crate::barrier::*;
-use crate::device::QueueId;
-use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PassBarriersBuilder};
-use frames::{Steady, walk_resource};
-use gather::ByResource;
-
-use track::Track;
+use crate::plan::PassBarriersBuilder;
+use frames::Steady;
+pub use planner::{EnhancedPlanner, plan_enhanced};
 
 /// Frames walked: the plan's first frame, its second, and the steady one, each starting
 /// where the one before ended.
@@ -145,154 +143,4 @@ pub(super) fn barrier(
             resource,
         })
     }
-}
-
-/// The enhanced planner with its working memory, kept between plans: the runtime re-plans
-/// on every graph change and keeps one, so a plan costs its walk, not its allocations.
-#[derive(Default)]
-pub struct EnhancedPlanner {
-    by: ByResource,
-    frames: [PassBarriersBuilder; COPIES],
-    handovers: [Vec<(usize, Barrier)>; COPIES - 1],
-    /// Steady-copy repeats not yet copied into the steady frame (see [`Steady`]).
-    steady: Steady,
-    /// The third frame of the last plan when that plan needed two.
-    spare: Option<FramePlan>,
-    track: Option<Track>,
-    /// The track as the second copy started, to tell when the steady copy repeats it.
-    snap: Option<Track>,
-
-    /// Walk the steady copy even when it repeats the second (tests compare both ways).
-    walk_steady: bool,
-    /// Resources whose steady copy repeated the second, in the last plan.
-    repeated: usize,
-}
-
-impl EnhancedPlanner {
-    /// Plan minimal enhanced barriers for a compiled graph.
-    pub fn plan(
-        &mut self,
-        graph: &CompiledGraph,
-        start: impl Fn(Entity) -> TextureStart,
-    ) -> Result<BarrierPlan, String> {
-        let mut out = BarrierPlan::default();
-        self.plan_into(graph, start, &mut out)?;
-        Ok(out)
-    }
-
-    /// [`plan`](Self::plan) into `out`, reusing the memory of the plan it replaces (a plan
-    /// of thousands of barriers would otherwise fault fresh pages in every time). `out`
-    /// starts at its first frame and keeps its generation; on an error it is left empty.
-    pub fn plan_into(
-        &mut self,
-        graph: &CompiledGraph,
-        start: impl Fn(Entity) -> TextureStart,
-        out: &mut BarrierPlan,
-    ) -> Result<(), String> {
-        out.frame = 0;
-        if out.frames.len() < COPIES {
-            out.frames.extend(self.spare.take());
-        }
-        out.frames.resize_with(COPIES, FramePlan::default);
-        for f in &mut out.frames {
-            f.start.clear();
-            f.end.clear();
-            f.legacy_before.clear();
-            f.legacy_after.clear();
-            f.legacy_end.clear();
-        }
-        match self.walk_into(graph, start, &mut out.frames) {
-            Ok(kept) => {
-                // Kept aside, not dropped: the next plan may need three frames again.
-                if kept < COPIES {
-                    self.spare = out.frames.pop();
-                }
-                Ok(())
-            }
-            Err(e) => {
-                out.frames.clear();
-                Err(e)
-            }
-        }
-    }
-
-    fn walk_into(
-        &mut self,
-        graph: &CompiledGraph,
-        start: impl Fn(Entity) -> TextureStart,
-        frames: &mut [FramePlan],
-    ) -> Result<usize, String> {
-        let n = graph.passes.len();
-        // Passes are numbered in 32 bits across the walked copies.
-        if n > i32::MAX as usize / COPIES {
-            return Err(format!("a graph of {n} passes is too large to plan"));
-        }
-        self.by.gather(graph);
-        for f in &mut self.frames {
-            f.reset(n);
-        }
-        for h in &mut self.handovers {
-            h.clear();
-        }
-        self.steady.reset();
-        let t = self
-            .track
-            .get_or_insert_with(|| Track::new(false, Layout::Common));
-        let snap = self
-            .snap
-            .get_or_insert_with(|| Track::new(false, Layout::Common));
-        let mut w = Walk {
-            n,
-            frames: &mut self.frames,
-            copy: 0,
-            handovers: &mut self.handovers,
-            wrap_end: None,
-            walk_steady: self.walk_steady,
-            steady: &mut self.steady,
-        };
-
-        self.repeated = 0;
-        for r in 0..self.by.order.len() {
-            let e = self.by.order[r];
-            let planned = self.by.of_mut(r);
-            self.repeated +=
-                walk_resource(&mut w, graph, frames, e, planned, &start, t, snap)? as usize;
-        }
-        let repeats = self.steady.finish(&mut self.frames);
-        let [first, second, steady] = &mut self.frames;
-        for (frame, handovers) in [&mut *first, &mut *second].into_iter().zip(&self.handovers) {
-            for &(pass, b) in handovers {
-                b.push_to(frame, pass, true);
-            }
-        }
-        // The steady frame is the second when every resource's steady copy repeated it and
-        // every texture ends the second frame where it started it.
-        let two = repeats && frames[1].start == frames[1].end;
-        if !two {
-            for &(pass, b) in &self.handovers[1] {
-                b.push_to(steady, pass, true);
-            }
-        }
-        // Nothing is known about accesses before the plan's first frame: flush each queue once.
-        let mut seen: Vec<QueueId> = Vec::new();
-        for (i, p) in graph.passes.iter().enumerate() {
-            if !seen.contains(&p.queue) {
-                seen.push(p.queue);
-                first.global(i, false, full_flush(p.queue));
-            }
-        }
-        let kept = if two { COPIES - 1 } else { COPIES };
-        for (f, b) in frames.iter_mut().zip(&mut self.frames).take(kept) {
-            b.finish_into(&mut f.barriers);
-        }
-        Ok(kept)
-    }
-}
-
-/// Plan minimal enhanced barriers for a compiled graph, with a planner of its own.
-pub fn plan_enhanced(
-    graph: &CompiledGraph,
-    start: impl Fn(Entity) -> TextureStart,
-) -> Result<BarrierPlan, String> {
-    EnhancedPlanner::default().plan(graph, start)
 }

@@ -79,6 +79,15 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
     Some((compiled, transient))
 }
 
+/// A planner walking on two threads from `parallel_from` uses, and walking the steady copy
+/// even when it repeats the second.
+fn planner(parallel_from: Option<usize>, walk_steady: bool) -> EnhancedPlanner {
+    let mut p = EnhancedPlanner::default();
+    p.parallel_from = parallel_from;
+    p.walk_steady = walk_steady;
+    p
+}
+
 /// Where [`graph`]'s resources start: in COMMON, transients as the graph made them.
 fn starts(transient: &[bool], compressible: bool) -> impl Fn(Entity) -> TextureStart + Copy {
     move |e: Entity| TextureStart {
@@ -99,10 +108,7 @@ fn repeating_the_second_copy_plans_what_walking_the_steady_one_does() {
         };
         let start = starts(&transient, seed % 2 == 0);
         let mut fast = EnhancedPlanner::default();
-        let mut walked = EnhancedPlanner {
-            walk_steady: true,
-            ..Default::default()
-        };
+        let mut walked = planner(None, true);
         let a = fast.plan(&g, start);
         let b = walked.plan(&g, start);
         // A plan whose steady frame is its second stops there; frame by frame they agree.
@@ -163,4 +169,30 @@ fn planning_into_an_old_plan_gives_what_planning_afresh_does() {
         out.frame = 5;
     }
     assert!(reused > 30, "only {reused} graphs planned");
+}
+
+#[test]
+fn two_workers_plan_exactly_what_one_does() {
+    let mut planned = 0;
+    for seed in 0..400 {
+        let Some((g, transient)) = graph(seed) else {
+            continue;
+        };
+        let start = starts(&transient, seed % 3 == 0);
+        let mut one = planner(None, false);
+        // Every graph split between two threads, however small.
+        let mut two = planner(Some(0), false);
+        let mut two_walked = planner(Some(0), true);
+        let a = one.plan(&g, start);
+        assert_eq!(two.plan(&g, start), a, "seed {seed}");
+        assert_eq!(two.repeated, one.repeated, "seed {seed}");
+        let mut one_walked = planner(None, true);
+        assert_eq!(
+            two_walked.plan(&g, start),
+            one_walked.plan(&g, start),
+            "seed {seed}"
+        );
+        planned += a.is_ok() as usize;
+    }
+    assert!(planned > 200, "only {planned} graphs planned");
 }
