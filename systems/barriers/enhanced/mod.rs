@@ -29,7 +29,9 @@
 //! as it started the second has the second's decisions repeated rather than walked
 //! (`frames`), and barriers go to flat per-frame builders that sort them by pass once. When
 //! every resource repeats, the steady frame is the second and the plan has two frames. The
-//! planner keeps its working memory, and re-plans into the plan it replaces, between plans.
+//! planner keeps its working memory, and re-plans into the plan it replaces, between plans
+//! (`planner`). Resources are independent, so a large graph's are walked in two halves on
+//! two threads, each by a `worker` of its own, joined in resource order.
 
 mod frames;
 mod gather;
