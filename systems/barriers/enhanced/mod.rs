@@ -31,7 +31,7 @@
 //! every resource repeats, the steady frame is the second and the plan has two frames. The
 //! planner keeps its working memory, and re-plans into the plan it replaces, between plans
 //! (`planner`). Resources are independent, so a large graph's are walked in two halves on
-//! two threads, each by a `worker` of its own, joined in resource order.
+//! the compute task pool, each by a `worker` of its own, joined in resource order.
 
 mod frames;
 mod gather;

@@ -1,8 +1,9 @@
 //! The enhanced planner: gathers a graph's uses per resource, has workers walk them (two, on
-//! two threads, once a graph is large enough to pay for the thread), joins their barriers
-//! in resource order and finishes the plan's frames.
+//! the compute task pool, once a graph is large enough to pay for the hand-off), joins their
+//! barriers in resource order and finishes the plan's frames.
 
 use bevy_ecs::prelude::*;
+use bevy_tasks::{ComputeTaskPool, TaskPool};
 
 use super::COPIES;
 use super::gather::ByResource;
@@ -11,10 +12,11 @@ use crate::device::QueueId;
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan};
 use crate::systems::barriers::{TextureStart, full_flush};
 
-/// Uses from which a second thread pays for itself. Starting and joining one costs about
-/// 40 us on the 2-core machine this was measured on, where a plan of 3,000 uses gained
-/// nothing from it and one of 30,000 uses took 1.4x less time.
-const PARALLEL_USES: usize = 8192;
+/// Uses from which walking two halves on the compute task pool pays for handing one to
+/// another thread: about 14 us on the 2-core machine this was measured on, where a plan of
+/// 300 uses took 1.7x longer that way, one of 3,000 uses 1.1x less time and one of 30,000
+/// uses 1.45x less. (A scoped thread of its own cost 40 us there.)
+const PARALLEL_USES: usize = 2048;
 
 /// The enhanced planner with its working memory, kept between plans: the runtime re-plans
 /// on every graph change and keeps one, so a plan costs its walk, not its allocations.
@@ -23,7 +25,7 @@ pub struct EnhancedPlanner {
     workers: [Worker; 2],
     /// The third frame of the last plan when that plan needed two.
     spare: Option<FramePlan>,
-    /// Walk on two threads from this many uses (None: always on one).
+    /// Walk two halves on the task pool from this many uses (None: always on one thread).
     pub(super) parallel_from: Option<usize>,
     /// Walk the steady copy even when it repeats the second (tests compare both ways).
     pub(super) walk_steady: bool,
@@ -93,7 +95,7 @@ impl EnhancedPlanner {
         }
     }
 
-    /// Walk every resource, on one thread or two, into the first worker.
+    /// Walk every resource, on this thread or two of the pool's, into the first worker.
     fn walk(
         &mut self,
         graph: &CompiledGraph,
@@ -109,13 +111,14 @@ impl EnhancedPlanner {
         }
         let (earlier, later) = self.by.shares(self.by.middle());
         let start = &start;
-        let (a, b) = std::thread::scope(|s| {
-            let b = s.spawn(|| second.walk(graph, later, start, walk_steady));
-            (first.walk(graph, earlier, start, walk_steady), b.join())
+        let pool = ComputeTaskPool::get_or_init(TaskPool::default);
+        let walked = pool.scope(|s| {
+            s.spawn(async move { first.walk(graph, earlier, start, walk_steady) });
+            s.spawn(async move { second.walk(graph, later, start, walk_steady) });
         });
         // The first error in resource order, as one thread would have met it.
-        a?;
-        b.unwrap_or_else(|panic| std::panic::resume_unwind(panic))?;
+        walked.into_iter().collect::<Result<Vec<()>, String>>()?;
+        let [first, second] = &mut self.workers;
         first.append(second);
         Ok(())
     }
