@@ -75,14 +75,9 @@ fn activate(r: ObjectKey) -> BufferBarrier<ObjectKey> {
     barrier(r, Access::NO_ACCESS, Access::COPY_DEST)
 }
 
-/// The aliasing codes the stream raises.
+/// The aliasing codes a graphics stream raises.
 fn aliasing(h: &Heap, cmds: &[Command]) -> Vec<&'static str> {
-    let mut v = Validator::new(true);
-    v.observe(&h.device, QueueId::Graphics, 0, 0, cmds);
-    (v.diagnostics.iter())
-        .map(|d| d.code)
-        .filter(|c| c.starts_with("V081"))
-        .collect()
+    aliasing_across(h, &[(QueueId::Graphics, cmds.to_vec())])
 }
 
 #[test]
