@@ -90,11 +90,8 @@ impl ByResource {
     /// on each side when there are two).
     pub(super) fn middle(&self) -> usize {
         let half = (self.uses.len() / 2) as u32;
-        let k = self.spans.partition_point(|&s| s < half);
-        k.clamp(
-            1.min(self.order.len()),
-            self.order.len().saturating_sub(1).max(1),
-        )
+        let last = self.order.len().saturating_sub(1).max(1);
+        self.spans.partition_point(|&s| s < half).clamp(1, last)
     }
 
     /// The resources before `k` and from `k` on, as two workers' shares.
