@@ -39,7 +39,7 @@ impl QueueType {
     /// `UNDEFINED` is allowed on direct and compute queues (it names no layout, only "the
     /// contents are irrelevant"); a copy queue allows `COMMON` alone because it cannot
     /// transition layouts at all.
-    pub fn allows_layout(self, layout: Layout) -> bool {
+    pub const fn allows_layout(self, layout: Layout) -> bool {
         use Layout as L;
         match self {
             QueueType::Direct => !matches!(
@@ -68,7 +68,7 @@ impl QueueType {
                     | L::ComputeQueueCopyDest
                     | L::DirectQueueGenericReadComputeQueueAccessible
             ),
-            QueueType::Copy => layout == L::Common,
+            QueueType::Copy => matches!(layout, L::Common),
         }
     }
 
@@ -76,10 +76,12 @@ impl QueueType {
     ///
     /// The compute-accessible generic-read layout is usable by compute lists, but only direct
     /// queues may transition into or out of it (barrier-spec A1).
-    pub fn may_transition(self, layout: Layout) -> bool {
+    pub const fn may_transition(self, layout: Layout) -> bool {
         match self {
             QueueType::Direct => true,
-            QueueType::Compute => layout != Layout::DirectQueueGenericReadComputeQueueAccessible,
+            QueueType::Compute => {
+                !matches!(layout, Layout::DirectQueueGenericReadComputeQueueAccessible)
+            }
             QueueType::Copy => false,
         }
     }

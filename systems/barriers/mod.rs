@@ -49,9 +49,54 @@ pub fn queue_type(queue: QueueId) -> QueueType {
 
 /// True when `queue` may transition between the two layouts (barrier-spec A5).
 pub fn can_transition(queue: QueueId, from: Layout, to: Layout) -> bool {
-    let t = queue_type(queue);
-    let named = |l: Layout| l == Layout::Undefined || (t.allows_layout(l) && t.may_transition(l));
-    from == to || (named(from) && named(to) && t != QueueType::Copy)
+    from == to || movable(queue_type(queue)).between(from, to)
+}
+
+/// The layouts a queue type may move a texture into or out of, one bit each (barrier-spec
+/// A5): the planner asks at every use, so the answer is a mask worked out at compile time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Movable(u64);
+
+impl Movable {
+    #[inline(always)]
+    const fn bit(l: Layout) -> u64 {
+        // UNDEFINED (all ones) is bit 0, every other layout its value plus one (at most 32).
+        1 << ((l as u32).wrapping_add(1) & 63)
+    }
+
+    /// True when a queue of this type may transition from `from` to `to` (unequal).
+    #[inline(always)]
+    pub fn between(self, from: Layout, to: Layout) -> bool {
+        let both = Self::bit(from) | Self::bit(to);
+        self.0 & both == both
+    }
+}
+
+const fn movable_mask(t: QueueType) -> Movable {
+    let mut mask = 0;
+    if !matches!(t, QueueType::Copy) {
+        let mut i = 0;
+        while i < Layout::ALL.len() {
+            let l = Layout::ALL[i];
+            if matches!(l, Layout::Undefined) || (t.allows_layout(l) && t.may_transition(l)) {
+                mask |= Movable::bit(l);
+            }
+            i += 1;
+        }
+    }
+    Movable(mask)
+}
+
+const MOVABLE: [Movable; 3] = [
+    movable_mask(QueueType::Direct),
+    movable_mask(QueueType::Compute),
+    movable_mask(QueueType::Copy),
+];
+
+/// The layouts a queue of type `t` may move textures between.
+#[inline(always)]
+pub fn movable(t: QueueType) -> Movable {
+    MOVABLE[t as usize]
 }
 
 /// Re-plan when the graph changed or textures start the frame somewhere the plan did not
@@ -124,5 +169,44 @@ pub fn barrier_system(
             frame: frame.0,
             message,
         }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The compile-time masks say what the queue-type tables say (barrier-spec A5): a queue
+    /// moves a texture between two layouts when both are named, transitionable layouts of its
+    /// type (UNDEFINED counts), and a copy queue moves nothing.
+    #[test]
+    fn movable_masks_follow_the_queue_type_tables() {
+        for t in [QueueType::Direct, QueueType::Compute, QueueType::Copy] {
+            let named =
+                |l: Layout| l == Layout::Undefined || (t.allows_layout(l) && t.may_transition(l));
+            for from in Layout::ALL {
+                for to in Layout::ALL {
+                    let spec = from == to || (named(from) && named(to) && t != QueueType::Copy);
+                    let fast = from == to || movable(t).between(from, to);
+                    assert_eq!(fast, spec, "{t:?}: {from:?} -> {to:?}");
+                }
+            }
+        }
+        let compute = QueueId::Compute { pipe: 0, index: 0 };
+        assert!(!can_transition(
+            compute,
+            Layout::Common,
+            Layout::DirectQueueGenericReadComputeQueueAccessible
+        ));
+        assert!(can_transition(
+            compute,
+            Layout::Undefined,
+            Layout::UnorderedAccess
+        ));
+        assert!(!can_transition(
+            QueueId::Dma { engine: 0 },
+            Layout::Undefined,
+            Layout::Common
+        ));
     }
 }

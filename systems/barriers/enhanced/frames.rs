@@ -10,7 +10,6 @@ use super::{COPIES, Walk};
 use crate::barrier::{Access, Layout};
 use crate::plan::{CompiledGraph, Mark, PassBarriersBuilder};
 use crate::systems::barriers::TextureStart;
-use crate::systems::barriers::can_transition;
 
 /// The steady frame's own barriers while every resource so far repeated the second copy:
 /// each repeat's marks, copied only once some resource's steady copy must be walked. When
@@ -83,9 +82,9 @@ fn repeat_second(w: &mut Walk, own: (Mark, Mark), handovers: std::ops::Range<usi
 /// queue moving the layout first (see [`Track::is_shifted`]).
 fn opening_write(t: &Track, uses: &[ResUse]) -> Option<Q> {
     let u = uses.first().filter(|u| u.write)?;
-    let q = Q::new(u.queue);
+    let q = u.queue;
     let want = u.layout.unwrap_or(Layout::Common);
-    let moved_elsewhere = t.texture && t.layout != want && !can_transition(u.queue, t.layout, want);
+    let moved_elsewhere = t.texture && !q.can_transition(t.layout, want);
     (!moved_elsewhere).then_some(q)
 }
 
@@ -156,7 +155,8 @@ pub(super) fn walk_resource(
                 // Contents are discarded by activating from UNDEFINED; a first user that
                 // cannot transition (DMA) takes it as it is instead.
                 let first_moves = uses.first().is_none_or(|u| {
-                    crate::systems::barriers::queue_type(u.queue) != crate::barrier::QueueType::Copy
+                    crate::systems::barriers::queue_type(u.queue.id)
+                        != crate::barrier::QueueType::Copy
                 });
                 if first_moves || t.layout != Layout::Common {
                     t.layout = Layout::Undefined;

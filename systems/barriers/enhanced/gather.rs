@@ -3,6 +3,7 @@
 use bevy_ecs::prelude::*;
 
 use super::phases::ResUse;
+use super::track::Q;
 use super::worker::Share;
 use crate::barrier::{Access, Sync};
 use crate::plan::CompiledGraph;
@@ -52,7 +53,7 @@ impl ByResource {
         };
         let filler = ResUse {
             pass: 0,
-            queue: first.queue,
+            queue: Q::new(first.queue),
             stages: Sync::NONE,
             access: Access::empty(),
             write: false,
@@ -63,11 +64,12 @@ impl ByResource {
         self.uses.resize(total, filler);
         let mut k = 0;
         for (i, p) in graph.passes.iter().enumerate() {
+            let queue = Q::new(p.queue);
             for u in &p.uses {
                 let slot = &mut self.next[self.ids[k] as usize];
                 self.uses[*slot as usize] = ResUse {
                     pass: i as u32,
-                    queue: p.queue,
+                    queue,
                     stages: u.stages.expand(),
                     access: u.access.access(),
                     write: u.access.is_write(),

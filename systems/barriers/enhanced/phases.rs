@@ -3,6 +3,7 @@
 
 use bevy_ecs::prelude::*;
 
+use super::track::Q;
 use crate::barrier::*;
 use crate::device::QueueId;
 use crate::plan::CompiledGraph;
@@ -13,7 +14,7 @@ use crate::plan::CompiledGraph;
 pub(super) struct ResUse {
     /// The pass (u32s keep a use at 32 bytes: the planner copies each twice).
     pub(super) pass: u32,
-    pub(super) queue: QueueId,
+    pub(super) queue: Q,
     pub(super) stages: Sync,
     pub(super) access: Access,
     pub(super) write: bool,
@@ -47,7 +48,7 @@ impl Phase {
         let first = uses.first().map(|u| u.queue);
         for u in uses {
             p.access |= u.access;
-            match u.queue {
+            match u.queue.id {
                 QueueId::Graphics => p.graphics = true,
                 QueueId::Compute { .. } => p.compute = true,
                 QueueId::Dma { .. } => p.dma = true,

@@ -3,13 +3,16 @@
 
 use crate::barrier::*;
 use crate::device::{QUEUE_COUNT, QueueId};
+use crate::systems::barriers::{movable, queue_type};
 
-/// A queue with its dense index, worked out once per use: the walk asks several per-queue
-/// questions at every use, each an array index.
+/// A queue with its dense index and bit, worked out once per pass when uses are gathered:
+/// the walk asks several per-queue questions at every use, each an array index or a mask.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Q {
     pub(super) id: QueueId,
     index: u8,
+    kind: QueueType,
+    bit: u16,
 }
 
 impl Q {
@@ -17,7 +20,15 @@ impl Q {
         Q {
             id,
             index: id.index() as u8,
+            kind: queue_type(id),
+            bit: 1 << id.index(),
         }
+    }
+
+    /// True when this queue may move a texture from `from` to `to` (barrier-spec A5).
+    #[inline(always)]
+    pub(super) fn can_transition(self, from: Layout, to: Layout) -> bool {
+        from == to || movable(self.kind).between(from, to)
     }
 }
 
@@ -81,7 +92,7 @@ impl<T: Copy + PartialEq> PerQueue<T> {
 
     #[inline]
     fn bit(q: Q) -> u16 {
-        1 << q.index
+        q.bit
     }
 
     #[inline]
@@ -254,6 +265,7 @@ impl Track {
     }
 
     /// The Before half of a new barrier on `q`, which must also reach `reach` stages.
+    #[inline(always)]
     pub(super) fn before(&self, q: Q, reach: Sync) -> (Sync, Access) {
         // A plan's first frame does not know the barriers before it: wait for everything.
         let reach = if self.unknown_on(q) {
@@ -274,6 +286,7 @@ impl Track {
     }
 
     /// A barrier with this After half was issued on `q`.
+    #[inline(always)]
     pub(super) fn issued(&mut self, q: Q, after: Sync, access: Access) {
         // The resource changes hands: other queues' barrier sequences start again at their
         // next barrier (as the validator's per-queue history does). Their accesses since still
@@ -289,6 +302,7 @@ impl Track {
 
     /// A layout transition writes the texture (barrier-spec D): everything before it is
     /// ordered before it, and whatever follows must be ordered after it.
+    #[inline(always)]
     pub(super) fn transitioned(
         &mut self,
         pass: usize,

@@ -3,11 +3,10 @@
 use bevy_ecs::prelude::*;
 
 use super::phases::ResUse;
-use super::track::{Acc, Q, Track};
+use super::track::{Acc, Track};
 use super::{Walk, barrier};
 use crate::barrier::*;
 use crate::plan::CompiledGraph;
-use crate::systems::barriers::can_transition;
 
 /// A barrier at the end of `after`'s pass on its queue: it completes that queue's accesses
 /// (writing back its caches, EB-3) with nothing following it on that queue (SyncAfter NONE,
@@ -51,7 +50,7 @@ pub(super) fn walk_copy(
 ) -> Result<(), String> {
     for u in uses {
         let v = copy * w.n + u.pass as usize;
-        let q = Q::new(u.queue);
+        let q = u.queue;
         let want = if t.texture {
             u.layout.unwrap_or(Layout::Common)
         } else {
@@ -66,7 +65,7 @@ pub(super) fn walk_copy(
                 && !u.write
                 && !wr.barrier
                 && t.layout != want
-                && can_transition(wr.queue.id, t.layout, want)
+                && wr.queue.can_transition(t.layout, want)
         }) {
             release(w, e, t, wr, want);
         }
@@ -76,8 +75,8 @@ pub(super) fn walk_copy(
                 // The producer writes its caches back at the end of its pass (EB-3), and moves
                 // the layout if the consumer's queue cannot (barrier-spec A5).
                 let to = if t.texture
-                    && !can_transition(q.id, t.layout, want)
-                    && can_transition(wr.queue.id, t.layout, want)
+                    && !q.can_transition(t.layout, want)
+                    && wr.queue.can_transition(t.layout, want)
                 {
                     want
                 } else {
@@ -98,13 +97,13 @@ pub(super) fn walk_copy(
                 wr.queue == q && !(raster(u.stages) && wr.stages == u.stages && !wr.barrier)
             })
             && !t.covers(q, u.stages, u.access);
-        if t.texture && t.layout != want && !can_transition(q.id, t.layout, want) {
+        if t.texture && !q.can_transition(t.layout, want) {
             // Nobody wrote; let the last queue that touched it move it, after its use.
             let last = t
                 .pending
                 .iter()
                 .rev()
-                .find(|a| can_transition(a.queue.id, t.layout, want))
+                .find(|a| a.queue.can_transition(t.layout, want))
                 .copied();
             match last {
                 Some(a) => release(w, e, t, a, want),
