@@ -7,10 +7,17 @@
 //! slices. Planners walk resource by resource, so they push in any slot order into a
 //! [`PassBarriersBuilder`], which sorts once, stably (a slot keeps its barriers in push order),
 //! in time linear in barriers and passes.
+//!
+//! A builder stages texture barriers as any [`TextureRecord`]: planners whose barriers always
+//! name every subresource stage [`WholeTexture`] records, half the size of a
+//! [`TextureBarrier`], and the sort writes each out in full once, in its final place.
 
 use bevy_ecs::prelude::*;
 
-use crate::barrier::{BarrierGroupRef, BufferBarrier, GlobalBarrier, TextureBarrier};
+use crate::barrier::{
+    Access, BarrierGroupRef, BufferBarrier, GlobalBarrier, Layout, SubresourceRange, Sync,
+    TextureBarrier, TextureBarrierFlags,
+};
 
 /// The barrier calls around each pass of one frame.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -60,16 +67,75 @@ impl PassBarriers {
     }
 }
 
+/// A texture barrier as a builder stages it: written out in full when the frame is sorted.
+pub trait TextureRecord: Copy {
+    fn texture(self) -> TextureBarrier<Entity>;
+}
+
+impl TextureRecord for TextureBarrier<Entity> {
+    #[inline(always)]
+    fn texture(self) -> TextureBarrier<Entity> {
+        self
+    }
+}
+
+/// A texture barrier on every subresource (barrier-spec A2), the only kind the enhanced
+/// planner issues: 32 bytes where the full barrier takes 64, so a plan's thousands of
+/// barriers are staged, repeated and sorted at half the traffic. DISCARD follows from the
+/// layouts (from UNDEFINED to a named layout, EB-5).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WholeTexture {
+    pub sync_before: Sync,
+    pub sync_after: Sync,
+    pub access_before: Access,
+    pub access_after: Access,
+    pub layout_before: Layout,
+    pub layout_after: Layout,
+    pub resource: Entity,
+}
+
+impl TextureRecord for WholeTexture {
+    #[inline(always)]
+    fn texture(self) -> TextureBarrier<Entity> {
+        TextureBarrier {
+            sync_before: self.sync_before,
+            sync_after: self.sync_after,
+            access_before: self.access_before,
+            access_after: self.access_after,
+            layout_before: self.layout_before,
+            layout_after: self.layout_after,
+            resource: self.resource,
+            range: SubresourceRange::ALL,
+            flags: TextureBarrierFlags {
+                discard: self.layout_before == Layout::Undefined
+                    && self.layout_after != Layout::Undefined,
+            },
+        }
+    }
+}
+
 /// Barriers pushed in any pass order; [`finish`](Self::finish) sorts them into slots.
 /// A builder keeps its memory between frames: planners reuse one per frame they plan.
-#[derive(Clone, Debug, Default)]
-pub struct PassBarriersBuilder {
+#[derive(Clone, Debug)]
+pub struct PassBarriersBuilder<T: TextureRecord = TextureBarrier<Entity>> {
     passes: usize,
     global: Staged<GlobalBarrier>,
     buffers: Staged<BufferBarrier<Entity>>,
-    textures: Staged<TextureBarrier<Entity>>,
+    textures: Staged<T>,
     /// Scratch for the sort: per slot, the next free position.
     next: Vec<u32>,
+}
+
+impl<T: TextureRecord> Default for PassBarriersBuilder<T> {
+    fn default() -> Self {
+        PassBarriersBuilder {
+            passes: 0,
+            global: Staged::default(),
+            buffers: Staged::default(),
+            textures: Staged::default(),
+            next: Vec::new(),
+        }
+    }
 }
 
 /// A position in a builder's pushes, see [`PassBarriersBuilder::mark`].
@@ -118,8 +184,20 @@ impl<T: Copy> Staged<T> {
     }
 
     /// Counting sort by slot into `out`, stable, filling column `k` of `starts` (one row per
-    /// slot and one more); `next` is scratch.
-    fn sort_into(&self, starts: &mut [[u32; 3]], k: usize, next: &mut Vec<u32>, out: &mut Vec<T>) {
+    /// slot and one more); `next` is scratch. Each item is written out by `full`.
+    fn sort_into<U: Copy>(
+        &self,
+        starts: &mut [[u32; 3]],
+        k: usize,
+        next: &mut Vec<u32>,
+        out: &mut Vec<U>,
+        full: impl Fn(T) -> U,
+    ) {
+        let Some(&filler) = self.items.first() else {
+            // Nothing of this type: the column stays all zeros.
+            out.clear();
+            return;
+        };
         for &s in &self.slots {
             starts[s as usize + 1][k] += 1;
         }
@@ -130,19 +208,18 @@ impl<T: Copy> Staged<T> {
         next.extend(starts.iter().map(|r| r[k]));
         // Each item scattered to its slot's next free place, in `out`'s memory from the
         // last frame: a plan of thousands of barriers would otherwise fault fresh pages in.
-        out.clear();
-        let Some(&filler) = self.items.first() else {
-            return;
-        };
-        out.resize(self.items.len(), filler);
+        // The scatter writes every place exactly once, so what the last frame left there
+        // needs no clearing first.
+        out.truncate(self.items.len());
+        out.resize(self.items.len(), full(filler));
         for (item, &s) in self.items.iter().zip(&self.slots) {
-            out[next[s as usize] as usize] = *item;
+            out[next[s as usize] as usize] = full(*item);
             next[s as usize] += 1;
         }
     }
 }
 
-impl PassBarriersBuilder {
+impl<T: TextureRecord> PassBarriersBuilder<T> {
     /// A builder for a frame of `passes` passes.
     pub fn new(passes: usize) -> Self {
         PassBarriersBuilder {
@@ -184,7 +261,7 @@ impl PassBarriersBuilder {
 
     /// A texture barrier in the call before (or after) `pass`.
     #[inline(always)]
-    pub fn texture(&mut self, pass: usize, after: bool, b: TextureBarrier<Entity>) {
+    pub fn texture(&mut self, pass: usize, after: bool, b: T) {
         let s = self.slot(pass, after);
         self.textures.push(s, b);
     }
@@ -200,7 +277,7 @@ impl PassBarriersBuilder {
 
     /// Push again what `other` had pushed between two marks, to the same passes: a frame
     /// that repeats another's decisions copies them instead of deciding again.
-    pub fn repeat(&mut self, other: &PassBarriersBuilder, from: Mark, to: Mark) {
+    pub fn repeat(&mut self, other: &Self, from: Mark, to: Mark) {
         self.global.extend(&other.global, from.0[0]..to.0[0]);
         self.buffers.extend(&other.buffers, from.0[1]..to.0[1]);
         self.textures.extend(&other.textures, from.0[2]..to.0[2]);
@@ -208,7 +285,7 @@ impl PassBarriersBuilder {
 
     /// Push again everything `other` pushed, after what this one has: builders filled in
     /// parallel join as if one had taken every push.
-    pub fn append(&mut self, other: &PassBarriersBuilder) {
+    pub fn append(&mut self, other: &Self) {
         self.repeat(other, Mark::default(), other.mark());
     }
 
@@ -225,19 +302,16 @@ impl PassBarriersBuilder {
         out.starts.clear();
         out.starts.resize(2 * self.passes + 1, [0; 3]);
         let next = &mut self.next;
-        self.global
-            .sort_into(&mut out.starts, 0, next, &mut out.global);
-        self.buffers
-            .sort_into(&mut out.starts, 1, next, &mut out.buffers);
-        self.textures
-            .sort_into(&mut out.starts, 2, next, &mut out.textures);
+        let starts = &mut out.starts;
+        (self.global).sort_into(starts, 0, next, &mut out.global, |b| b);
+        (self.buffers).sort_into(starts, 1, next, &mut out.buffers, |b| b);
+        (self.textures).sort_into(starts, 2, next, &mut out.textures, T::texture);
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::barrier::{Access, Sync};
 
     fn g(bits: u32) -> GlobalBarrier {
         GlobalBarrier {
@@ -250,7 +324,7 @@ mod tests {
 
     #[test]
     fn slots_keep_push_order_and_passes_stay_apart() {
-        let mut b = PassBarriersBuilder::new(3);
+        let mut b: PassBarriersBuilder = PassBarriersBuilder::new(3);
         b.global(2, false, g(1));
         b.global(0, true, g(2));
         b.global(2, false, g(4));
@@ -276,8 +350,41 @@ mod tests {
     }
 
     #[test]
+    fn whole_texture_records_come_out_in_full_and_reuse_leaves_nothing_stale() {
+        let e = Entity::from_raw_u32(7).expect("valid index");
+        let rec = |lb, la| WholeTexture {
+            sync_before: Sync::ALL,
+            sync_after: Sync::COMPUTE_SHADING,
+            access_before: Access::NO_ACCESS,
+            access_after: Access::UNORDERED_ACCESS,
+            layout_before: lb,
+            layout_after: la,
+            resource: e,
+        };
+        let mut b = PassBarriersBuilder::<WholeTexture>::new(2);
+        b.texture(1, false, rec(Layout::Undefined, Layout::UnorderedAccess));
+        b.texture(0, true, rec(Layout::Common, Layout::UnorderedAccess));
+        let mut out = PassBarriers::default();
+        b.finish_into(&mut out);
+        let t = out.before(1).textures[0];
+        assert!(t.flags.discard, "UNDEFINED to a layout discards (EB-5)");
+        assert!(t.range.is_all() && t.resource == e);
+        assert!(!out.after(0).textures[0].flags.discard);
+        // Fewer barriers into the same memory: nothing of the last frame survives.
+        b.reset(2);
+        b.texture(1, true, rec(Layout::Common, Layout::ShaderResource));
+        b.finish_into(&mut out);
+        assert_eq!(out.all().len(), 1);
+        assert!(out.before(1).is_empty() && out.after(0).is_empty());
+        assert_eq!(
+            out.after(1).textures[0].layout_after,
+            Layout::ShaderResource
+        );
+    }
+
+    #[test]
     fn an_empty_frame_has_empty_groups() {
-        let p = PassBarriersBuilder::new(2).finish();
+        let p = PassBarriersBuilder::<WholeTexture>::new(2).finish();
         assert!(p.before(0).is_empty() && p.after(1).is_empty());
         assert!(PassBarriers::default().before(0).is_empty());
     }

@@ -9,7 +9,7 @@ mod barriers;
 
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
-pub use barriers::{Mark, PassBarriers, PassBarriersBuilder};
+pub use barriers::{Mark, PassBarriers, PassBarriersBuilder, TextureRecord, WholeTexture};
 
 /// One use of a pass, resolved: what it touches and how.
 #[derive(Clone, Debug, PartialEq)]

@@ -3,12 +3,13 @@
 
 use bevy_ecs::prelude::*;
 
+use super::Builder;
 use super::phases::{ResUse, resource_uses};
 use super::track::{Q, Track};
 use super::walk::walk_copy;
 use super::{COPIES, Walk};
 use crate::barrier::{Access, Layout};
-use crate::plan::{CompiledGraph, Mark, PassBarriersBuilder};
+use crate::plan::{CompiledGraph, Mark};
 use crate::systems::barriers::TextureStart;
 
 /// The steady frame's own barriers while every resource so far repeated the second copy:
@@ -39,7 +40,7 @@ impl Steady {
     }
 
     /// A resource's steady copy repeats what its second pushed between two marks.
-    fn repeat(&mut self, frames: &mut [PassBarriersBuilder; COPIES], marks: (Mark, Mark)) {
+    fn repeat(&mut self, frames: &mut [Builder; COPIES], marks: (Mark, Mark)) {
         if self.walked {
             let [_, second, steady] = frames;
             steady.repeat(second, marks.0, marks.1);
@@ -49,7 +50,7 @@ impl Steady {
     }
 
     /// A resource's steady copy is about to be walked: the repeats before it go first.
-    pub(super) fn walking(&mut self, frames: &mut [PassBarriersBuilder; COPIES]) {
+    pub(super) fn walking(&mut self, frames: &mut [Builder; COPIES]) {
         if !self.walked {
             self.walked = true;
             let [_, second, steady] = frames;
@@ -61,7 +62,7 @@ impl Steady {
 
     /// True when every steady copy repeated the second; otherwise the steady frame is
     /// complete.
-    pub(super) fn finish(&mut self, frames: &mut [PassBarriersBuilder; COPIES]) -> bool {
+    pub(super) fn finish(&mut self, frames: &mut [Builder; COPIES]) -> bool {
         if !self.walked {
             return true;
         }
@@ -154,10 +155,9 @@ pub(super) fn walk_resource(
             } else if s.transient {
                 // Contents are discarded by activating from UNDEFINED; a first user that
                 // cannot transition (DMA) takes it as it is instead.
-                let first_moves = uses.first().is_none_or(|u| {
-                    crate::systems::barriers::queue_type(u.queue.id)
-                        != crate::barrier::QueueType::Copy
-                });
+                let first_moves = uses
+                    .first()
+                    .is_none_or(|u| u.queue.kind != crate::barrier::QueueType::Copy);
                 if first_moves || t.layout != Layout::Common {
                     t.layout = Layout::Undefined;
                 }
@@ -180,7 +180,7 @@ pub(super) fn walk_resource(
             w.steady.walking(w.frames);
         }
         let before = (w.frames[1].mark(), w.handovers[0].len());
-        w.copy = copy;
+        (w.copy, w.first) = (copy, copy * w.n);
         w.wrap_end = None;
         walk_copy(w, e, uses, copy, t, graph)?;
         if copy == 1 {

@@ -46,7 +46,7 @@ mod worker;
 use bevy_ecs::prelude::*;
 
 use crate::barrier::*;
-use crate::plan::PassBarriersBuilder;
+use crate::plan::{PassBarriersBuilder, WholeTexture};
 use frames::Steady;
 pub use planner::{EnhancedPlanner, plan_enhanced};
 
@@ -54,12 +54,16 @@ pub use planner::{EnhancedPlanner, plan_enhanced};
 /// where the one before ended.
 pub(super) const COPIES: usize = 3;
 
+/// A frame's barriers as the walk stages them: textures as 32-byte whole-texture records.
+pub(super) type Builder = PassBarriersBuilder<WholeTexture>;
+
 pub(super) struct Walk<'a> {
     pub(super) n: usize,
     /// Each copy's own barriers, by pass.
-    pub(super) frames: &'a mut [PassBarriersBuilder; COPIES],
-    /// The copy being walked.
+    pub(super) frames: &'a mut [Builder; COPIES],
+    /// The copy being walked, and its first virtual pass (`copy * n`).
     pub(super) copy: usize,
+    pub(super) first: usize,
     /// Hand-overs: barriers a copy places at the end of a pass of the copy before it, by
     /// that frame and pass. They join their frame after every resource's own barriers; those
     /// the steady copy places (in the second frame) end the steady frame too.
@@ -74,12 +78,12 @@ pub(super) struct Walk<'a> {
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Barrier {
     Buffer(BufferBarrier<Entity>),
-    Texture(TextureBarrier<Entity>),
+    Texture(WholeTexture),
 }
 
 impl Barrier {
     #[inline(always)]
-    fn push_to(self, frame: &mut PassBarriersBuilder, pass: usize, after: bool) {
+    fn push_to(self, frame: &mut Builder, pass: usize, after: bool) {
         match self {
             Barrier::Buffer(b) => frame.buffer(pass, after, b),
             Barrier::Texture(t) => frame.texture(pass, after, t),
@@ -91,7 +95,7 @@ impl Walk<'_> {
     /// A barrier at virtual pass `pass` (copy * n + pass) of the copy being walked.
     #[inline(always)]
     pub(super) fn push(&mut self, pass: usize, after: bool, b: Barrier) {
-        let first = self.copy * self.n;
+        let first = self.first;
         if pass >= first {
             b.push_to(&mut self.frames[self.copy], pass - first, after);
             return;
@@ -118,7 +122,7 @@ pub(super) fn barrier(
     la: Layout,
 ) -> Barrier {
     if texture {
-        Barrier::Texture(TextureBarrier {
+        Barrier::Texture(WholeTexture {
             sync_before: sb,
             sync_after: sa,
             // An UNDEFINED side carries no access (barrier-spec A3.3).
@@ -131,10 +135,6 @@ pub(super) fn barrier(
             layout_before: lb,
             layout_after: la,
             resource,
-            range: SubresourceRange::ALL,
-            flags: TextureBarrierFlags {
-                discard: lb == Layout::Undefined && la != Layout::Undefined,
-            },
         })
     } else {
         Barrier::Buffer(BufferBarrier {

@@ -5,7 +5,7 @@ use bevy_ecs::prelude::*;
 
 use super::track::Q;
 use crate::barrier::*;
-use crate::device::QueueId;
+
 use crate::plan::CompiledGraph;
 
 /// One resource's use in one pass (several uses of a resource by one pass are merged), with
@@ -48,10 +48,10 @@ impl Phase {
         let first = uses.first().map(|u| u.queue);
         for u in uses {
             p.access |= u.access;
-            match u.queue.id {
-                QueueId::Graphics => p.graphics = true,
-                QueueId::Compute { .. } => p.compute = true,
-                QueueId::Dma { .. } => p.dma = true,
+            match u.queue.kind {
+                QueueType::Direct => p.graphics = true,
+                QueueType::Compute => p.compute = true,
+                QueueType::Copy => p.dma = true,
             }
             p.shared |= Some(u.queue) != first;
         }
@@ -136,7 +136,9 @@ pub(super) fn resource_uses<'a>(
                 }
             }
             None => {
-                planned[len] = u;
+                if len != i {
+                    planned[len] = u;
+                }
                 len += 1;
             }
         }
@@ -179,3 +181,5 @@ pub(super) fn resource_uses<'a>(
     }
     Ok(out)
 }
+const _: () = assert!(std::mem::size_of::<ResUse>() == 32);
+const _: () = assert!(std::mem::size_of::<super::track::Acc>() == 16);

@@ -9,16 +9,14 @@ use crate::systems::barriers::{movable, queue_type};
 /// the walk asks several per-queue questions at every use, each an array index or a mask.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Q {
-    pub(super) id: QueueId,
-    index: u8,
-    kind: QueueType,
     bit: u16,
+    index: u8,
+    pub(super) kind: QueueType,
 }
 
 impl Q {
     pub(super) fn new(id: QueueId) -> Q {
         Q {
-            id,
             index: id.index() as u8,
             kind: queue_type(id),
             bit: 1 << id.index(),
@@ -66,6 +64,7 @@ const _: () = assert!(
 );
 
 impl<T: Copy + PartialEq> PartialEq for PerQueue<T> {
+    #[inline]
     fn eq(&self, other: &Self) -> bool {
         if self.present != other.present {
             return false;

@@ -91,10 +91,10 @@ pub(super) fn walk_copy(
         }
         // A read on the writer's own queue needs the write ordered before its stages and
         // visible to its access; an earlier barrier may have covered other stages only.
-        let raster = |s: Sync| s == Sync::RENDER_TARGET || s == Sync::DEPTH_STENCIL;
+        let on_target = u.stages == Sync::RENDER_TARGET || u.stages == Sync::DEPTH_STENCIL;
         let uncovered_read = !u.write
             && t.last_write.is_some_and(|wr| {
-                wr.queue == q && !(raster(u.stages) && wr.stages == u.stages && !wr.barrier)
+                wr.queue == q && !(on_target && wr.stages == u.stages && !wr.barrier)
             })
             && !t.covers(q, u.stages, u.access);
         if t.texture && !q.can_transition(t.layout, want) {
@@ -112,7 +112,7 @@ pub(super) fn walk_copy(
                     return Err(format!(
                         "pass {} on {} needs {} but the texture is in {} and no queue that touched it can move it (barrier-spec A5)",
                         graph.passes[u.pass as usize].name,
-                        q.id,
+                        graph.passes[u.pass as usize].queue,
                         want.spec_name(),
                         t.layout.spec_name()
                     ));
@@ -121,8 +121,10 @@ pub(super) fn walk_copy(
         }
         // Same-queue accesses a round trip of fences already completed need no barrier to be
         // ordered before a write (reads still need their caches made visible below).
-        let complete = u.own_complete.map(|k| copy as i64 * w.n as i64 + k as i64);
-        let done = |a: &Acc| complete.is_some_and(|k| (a.pass as i64) <= k);
+        let complete = match u.own_complete {
+            Some(k) if u.write => copy as i64 * w.n as i64 + k as i64,
+            _ => i64::MIN,
+        };
         // The accesses on this queue still to be ordered before this use: their stages, whether
         // one wrote, and whether one is other than output-merger work on one target, which is
         // ordered in API order (clears, draws, resolves) and needs no barrier between them.
@@ -130,11 +132,11 @@ pub(super) fn walk_copy(
         for a in t
             .pending
             .iter()
-            .filter(|a| a.queue == q && !(u.write && done(a)))
+            .filter(|a| a.queue == q && a.pass as i64 > complete)
         {
             reach |= a.stages;
             same_write |= a.write;
-            unordered |= !(raster(u.stages) && a.stages == u.stages);
+            unordered |= !(on_target && a.stages == u.stages);
         }
         let conflict = uncovered_read || (u.write && unordered);
         let relayout = t.texture && t.layout != want;
@@ -163,13 +165,15 @@ pub(super) fn walk_copy(
                 barrier(e, t.texture, sb, u.stages, ab, u.access, lb, la),
             );
             t.issued(q, u.stages, u.access);
-            if same_write {
-                t.written_back = true;
-            }
-            t.pending.retain(|a| a.queue != q);
-            t.cover(q, u.stages, u.access);
             if lb != la {
+                // Orders (and writes back) everything before it, on every queue.
                 t.transitioned(v, q, sb, u.stages, u.access);
+            } else {
+                if same_write {
+                    t.written_back = true;
+                }
+                t.pending.retain(|a| a.queue != q);
+                t.cover(q, u.stages, u.access);
             }
         }
         if t.texture {

@@ -5,17 +5,18 @@
 
 use bevy_ecs::prelude::*;
 
+use super::Builder;
 use super::frames::{Bounds, Steady, walk_resource};
 use super::phases::ResUse;
 use super::track::Track;
 use super::{Barrier, COPIES, Walk};
 use crate::barrier::Layout;
-use crate::plan::{CompiledGraph, PassBarriersBuilder};
+use crate::plan::CompiledGraph;
 use crate::systems::barriers::TextureStart;
 
 pub(super) struct Worker {
     /// Each copy's own barriers.
-    pub(super) frames: [PassBarriersBuilder; COPIES],
+    pub(super) frames: [Builder; COPIES],
     /// Hand-overs into the first and second frames (see [`Walk::handovers`]).
     pub(super) handovers: [Vec<(usize, Barrier)>; COPIES - 1],
     pub(super) steady: Steady,
@@ -72,6 +73,7 @@ impl Worker {
             n,
             frames: &mut self.frames,
             copy: 0,
+            first: 0,
             handovers: &mut self.handovers,
             wrap_end: None,
             walk_steady,
