@@ -157,7 +157,7 @@ pub(super) fn walk_resource(
                 // cannot transition (DMA) takes it as it is instead.
                 let first_moves = uses
                     .first()
-                    .is_none_or(|u| u.queue.kind != crate::barrier::QueueType::Copy);
+                    .is_none_or(|u| u.queue.kind() != crate::barrier::QueueType::Copy);
                 if first_moves || t.layout != Layout::Common {
                     t.layout = Layout::Undefined;
                 }

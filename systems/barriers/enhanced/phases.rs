@@ -48,7 +48,7 @@ impl Phase {
         let first = uses.first().map(|u| u.queue);
         for u in uses {
             p.access |= u.access;
-            match u.queue.kind {
+            match u.queue.kind() {
                 QueueType::Direct => p.graphics = true,
                 QueueType::Compute => p.compute = true,
                 QueueType::Copy => p.dma = true,

@@ -2,51 +2,97 @@
 //! latest write and who has seen it, and each queue's barrier history (barrier-spec A3.4, A9).
 
 use crate::barrier::*;
+use std::num::NonZeroU32;
+
 use crate::device::{QUEUE_COUNT, QueueId};
 use crate::systems::barriers::{movable, queue_type};
 
-/// A queue with its dense index and bit, worked out once per pass when uses are gathered:
-/// the walk asks several per-queue questions at every use, each an array index or a mask.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct Q {
-    bit: u16,
-    index: u8,
-    pub(super) kind: QueueType,
-}
+/// A queue with its bit, dense index and type, worked out once per pass when uses are
+/// gathered: the walk asks several per-queue questions at every use, each a mask or an index.
+///
+/// Packed in one 32-bit word (bit, index, type from the low bits up), as [`Acc`] is in
+/// 32-bit fields: the walk stores and reloads both at every use, and a load the compiler
+/// widens over several narrower stores cannot be forwarded from them and stalls until they
+/// retire (such stalls cost a fifth of a plan).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Q(NonZeroU32);
+
+const _: () = assert!(QUEUE_COUNT <= 16, "Q keeps its queue's bit in 16 bits");
 
 impl Q {
+    /// Set in every queue, so `Option<Q>` needs no tag of its own.
+    const VALID: NonZeroU32 = NonZeroU32::new(1 << 31).expect("nonzero");
+
     pub(super) fn new(id: QueueId) -> Q {
-        Q {
-            index: id.index() as u8,
-            kind: queue_type(id),
-            bit: 1 << id.index(),
+        let index = id.index() as u32;
+        let kind = queue_type(id) as u32;
+        Q(Self::VALID | 1 << index | index << 16 | kind << 24)
+    }
+
+    #[inline(always)]
+    fn bit(self) -> u32 {
+        self.0.get() & 0xffff
+    }
+
+    #[inline(always)]
+    fn index(self) -> usize {
+        (self.0.get() >> 16 & 0xff) as usize
+    }
+
+    /// The queue's barrier-spec type (A5).
+    #[inline(always)]
+    pub(super) fn kind(self) -> QueueType {
+        match self.0.get() >> 24 & 3 {
+            0 => QueueType::Direct,
+            1 => QueueType::Compute,
+            _ => QueueType::Copy,
         }
     }
 
     /// True when this queue may move a texture from `from` to `to` (barrier-spec A5).
     #[inline(always)]
     pub(super) fn can_transition(self, from: Layout, to: Layout) -> bool {
-        from == to || movable(self.kind).between(from, to)
+        from == to || movable(self.kind()).between(from, to)
     }
 }
 
-impl PartialEq for Q {
-    fn eq(&self, other: &Q) -> bool {
-        self.index == other.index
-    }
-}
-
-impl Eq for Q {}
-
+/// An access (or a layout transition) not yet ordered, in 32-bit fields (see [`Q`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Acc {
     /// Virtual pass index: copy * n + pass (u32 keeps the pending list dense).
     pub(super) pass: u32,
     pub(super) queue: Q,
     pub(super) stages: Sync,
-    pub(super) write: bool,
+    /// [`Acc::WRITE`], [`Acc::BARRIER`] and an always-set bit (so `Option<Acc>` needs no tag
+    /// of its own).
+    flags: NonZeroU32,
+}
+
+impl Acc {
+    const WRITE: u32 = 1;
     /// A layout transition (a barrier), not output-merger work.
-    pub(super) barrier: bool,
+    const BARRIER: u32 = 2;
+    const SET: NonZeroU32 = NonZeroU32::new(4).expect("nonzero");
+
+    #[inline(always)]
+    pub(super) fn new(pass: u32, queue: Q, stages: Sync, write: bool, barrier: bool) -> Acc {
+        Acc {
+            pass,
+            queue,
+            stages,
+            flags: Self::SET | write as u32 * Self::WRITE | barrier as u32 * Self::BARRIER,
+        }
+    }
+
+    #[inline(always)]
+    pub(super) fn write(&self) -> bool {
+        self.flags.get() & Self::WRITE != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn barrier(&self) -> bool {
+        self.flags.get() & Self::BARRIER != 0
+    }
 }
 
 /// A value per hardware queue, absent until set: an array indexed by [`QueueId::index`]
@@ -54,14 +100,12 @@ pub(super) struct Acc {
 /// cost an index and forgetting costs a mask, not a search or a fill.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct PerQueue<T: Copy + PartialEq> {
-    present: u16,
+    /// 32 bits, not 16: the walk sets and tests it at every use, and a 16-bit store followed
+    /// by the 32-bit load the compiler widens the test to cannot be forwarded, stalling the
+    /// walk on the store (it cost 15% of a plan).
+    present: u32,
     values: [T; QUEUE_COUNT],
 }
-
-const _: () = assert!(
-    QUEUE_COUNT <= 16,
-    "PerQueue keeps one bit per queue in a u16"
-);
 
 impl<T: Copy + PartialEq> PartialEq for PerQueue<T> {
     #[inline]
@@ -90,19 +134,19 @@ impl<T: Copy + PartialEq> PerQueue<T> {
     }
 
     #[inline]
-    fn bit(q: Q) -> u16 {
-        q.bit
+    fn bit(q: Q) -> u32 {
+        q.bit()
     }
 
     #[inline]
     pub(super) fn get(&self, q: Q) -> Option<T> {
-        (self.present & Self::bit(q) != 0).then(|| self.values[q.index as usize])
+        (self.present & Self::bit(q) != 0).then(|| self.values[q.index()])
     }
 
     #[inline]
     pub(super) fn set(&mut self, q: Q, v: T) {
         self.present |= Self::bit(q);
-        self.values[q.index as usize] = v;
+        self.values[q.index()] = v;
     }
 
     /// The value for `q`, set to `default` first if absent.
@@ -111,7 +155,7 @@ impl<T: Copy + PartialEq> PerQueue<T> {
         if self.present & Self::bit(q) == 0 {
             self.set(q, default);
         }
-        &mut self.values[q.index as usize]
+        &mut self.values[q.index()]
     }
 
     #[inline]
@@ -311,13 +355,7 @@ impl Track {
         access: Access,
     ) {
         // Kept as named (not expanded): ALL must stay legal on every queue type (A5).
-        let acc = Acc {
-            pass: pass as u32,
-            queue: q,
-            stages: before,
-            write: true,
-            barrier: true,
-        };
+        let acc = Acc::new(pass as u32, q, before, true, true);
         self.pending.clear();
         self.pending.push(acc);
         // Everything before the transition is ordered before it, on every queue.

@@ -63,7 +63,7 @@ pub(super) fn walk_copy(
         if let Some(wr) = t.last_write.filter(|wr| {
             u.shared
                 && !u.write
-                && !wr.barrier
+                && !wr.barrier()
                 && t.layout != want
                 && wr.queue.can_transition(t.layout, want)
         }) {
@@ -94,7 +94,7 @@ pub(super) fn walk_copy(
         let on_target = u.stages == Sync::RENDER_TARGET || u.stages == Sync::DEPTH_STENCIL;
         let uncovered_read = !u.write
             && t.last_write.is_some_and(|wr| {
-                wr.queue == q && !(on_target && wr.stages == u.stages && !wr.barrier)
+                wr.queue == q && !(on_target && wr.stages == u.stages && !wr.barrier())
             })
             && !t.covers(q, u.stages, u.access);
         if t.texture && !q.can_transition(t.layout, want) {
@@ -135,7 +135,7 @@ pub(super) fn walk_copy(
             .filter(|a| a.queue == q && a.pass as i64 > complete)
         {
             reach |= a.stages;
-            same_write |= a.write;
+            same_write |= a.write();
             unordered |= !(on_target && a.stages == u.stages);
         }
         let conflict = uncovered_read || (u.write && unordered);
@@ -179,13 +179,7 @@ pub(super) fn walk_copy(
         if t.texture {
             t.layout = want;
         }
-        let acc = Acc {
-            pass: v as u32,
-            queue: q,
-            stages: u.stages,
-            write: u.write,
-            barrier: false,
-        };
+        let acc = Acc::new(v as u32, q, u.stages, u.write, false);
         t.accessed(q, u.stages, u.access);
         if u.write {
             // Everything before is ordered before this write: by the barrier on this queue,
