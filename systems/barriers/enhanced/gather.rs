@@ -27,28 +27,28 @@ impl ByResource {
         self.index.reserve(total);
         self.order.clear();
         self.ids.clear();
+        // Uses per resource, counted as resources are met: `spans[r + 1]` for resource `r`.
+        self.spans.clear();
+        self.spans.push(0);
         for p in &graph.passes {
             for u in &p.uses {
-                let order = &mut self.order;
+                let (order, spans) = (&mut self.order, &mut self.spans);
                 let id = *self.index.entry(u.resource).or_insert_with(|| {
                     order.push(u.resource);
+                    spans.push(0);
                     order.len() as u32 - 1
                 });
+                spans[id as usize + 1] += 1;
                 self.ids.push(id);
             }
-        }
-        self.spans.clear();
-        self.spans.resize(self.order.len() + 1, 0);
-        for &id in &self.ids {
-            self.spans[id as usize + 1] += 1;
         }
         for r in 1..self.spans.len() {
             self.spans[r] += self.spans[r - 1];
         }
         self.next.clear();
         self.next.extend_from_slice(&self.spans);
-        self.uses.clear();
         let Some(first) = graph.passes.first() else {
+            self.uses.clear();
             return;
         };
         let filler = ResUse {
@@ -61,6 +61,9 @@ impl ByResource {
             shared: false,
             own_complete: None,
         };
+        // Every place is written below (the spans partition the uses), so what the last plan
+        // left there needs no clearing first.
+        self.uses.truncate(total);
         self.uses.resize(total, filler);
         let mut k = 0;
         for (i, p) in graph.passes.iter().enumerate() {

@@ -2,7 +2,7 @@
 //! latest write and who has seen it, and each queue's barrier history (barrier-spec A3.4, A9).
 
 use crate::barrier::*;
-use std::num::NonZeroU32;
+use std::num::{NonZeroU32, NonZeroU128};
 
 use crate::device::{QUEUE_COUNT, QueueId};
 use crate::systems::barriers::{movable, queue_type};
@@ -56,42 +56,57 @@ impl Q {
     }
 }
 
-/// An access (or a layout transition) not yet ordered, in 32-bit fields (see [`Q`]).
+/// An access (or a layout transition) not yet ordered: its virtual pass (copy * n + pass),
+/// queue, stages and flags, packed in one 128-bit word that is stored and loaded whole (see
+/// [`Q`]: the walk copies the latest write at nearly every use, and a copy the compiler
+/// makes of a struct of narrower fields spans their stores and stalls on them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct Acc {
-    /// Virtual pass index: copy * n + pass (u32 keeps the pending list dense).
-    pub(super) pass: u32,
-    pub(super) queue: Q,
-    pub(super) stages: Sync,
-    /// [`Acc::WRITE`], [`Acc::BARRIER`] and an always-set bit (so `Option<Acc>` needs no tag
-    /// of its own).
-    flags: NonZeroU32,
-}
+pub(super) struct Acc(NonZeroU128);
 
 impl Acc {
-    const WRITE: u32 = 1;
+    const WRITE: u128 = 1 << 96;
     /// A layout transition (a barrier), not output-merger work.
-    const BARRIER: u32 = 2;
-    const SET: NonZeroU32 = NonZeroU32::new(4).expect("nonzero");
+    const BARRIER: u128 = 2 << 96;
+    /// Always set, so `Option<Acc>` needs no tag of its own.
+    const SET: NonZeroU128 = NonZeroU128::new(4 << 96).expect("nonzero");
 
     #[inline(always)]
     pub(super) fn new(pass: u32, queue: Q, stages: Sync, write: bool, barrier: bool) -> Acc {
-        Acc {
-            pass,
-            queue,
-            stages,
-            flags: Self::SET | write as u32 * Self::WRITE | barrier as u32 * Self::BARRIER,
-        }
+        let fields = pass as u128 | (queue.0.get() as u128) << 32 | (stages.bits() as u128) << 64;
+        let flags = write as u128 * Self::WRITE | barrier as u128 * Self::BARRIER;
+        Acc(Self::SET | fields | flags)
     }
 
     #[inline(always)]
-    pub(super) fn write(&self) -> bool {
-        self.flags.get() & Self::WRITE != 0
+    pub(super) fn pass(self) -> u32 {
+        self.0.get() as u32
     }
 
     #[inline(always)]
-    pub(super) fn barrier(&self) -> bool {
-        self.flags.get() & Self::BARRIER != 0
+    pub(super) fn queue(self) -> Q {
+        Q(Q::VALID | (self.0.get() >> 32) as u32)
+    }
+
+    #[inline(always)]
+    pub(super) fn stages(self) -> Sync {
+        Sync::from_bits_retain((self.0.get() >> 64) as u32)
+    }
+
+    #[inline(always)]
+    pub(super) fn write(self) -> bool {
+        self.0.get() & Self::WRITE != 0
+    }
+
+    #[inline(always)]
+    pub(super) fn barrier(self) -> bool {
+        self.0.get() & Self::BARRIER != 0
+    }
+
+    /// The same access `n` virtual passes later.
+    #[inline(always)]
+    fn moved(self, n: u32) -> Acc {
+        let pass = self.pass() + n;
+        Acc(Self::SET | (self.0.get() & !(u32::MAX as u128) | pass as u128))
     }
 }
 
@@ -161,6 +176,19 @@ impl<T: Copy + PartialEq> PerQueue<T> {
     #[inline]
     pub(super) fn clear(&mut self) {
         self.present = 0;
+    }
+
+    /// Become a copy of `other`, entry by entry: the walk has just written them, and the
+    /// wide loads of a whole-array copy could not be forwarded from those narrow stores.
+    #[inline]
+    fn copy_from(&mut self, other: &Self) {
+        self.present = other.present;
+        let mut left = other.present;
+        while left != 0 {
+            let i = left.trailing_zeros() as usize;
+            self.values[i] = other.values[i];
+            left &= left - 1;
+        }
     }
 
     /// Forget every queue but `q`.
@@ -236,8 +264,11 @@ impl Track {
         self.pending.clear();
         self.pending.extend_from_slice(pending);
         (self.texture, self.layout, self.last_write) = (*texture, *layout, *last_write);
-        (self.written_back, self.covered, self.since) = (*written_back, *covered, *since);
-        (self.last_after, self.owner, self.declared) = (*last_after, *owner, *declared);
+        (self.written_back, self.owner) = (*written_back, *owner);
+        self.covered.copy_from(covered);
+        self.since.copy_from(since);
+        self.last_after.copy_from(last_after);
+        self.declared.copy_from(declared);
         self.history_unknown = *history_unknown;
     }
 
@@ -264,13 +295,8 @@ impl Track {
     /// accesses, what any queue acquired of the last write, and the last write itself once
     /// written back, are forgotten unread.
     pub(super) fn is_shifted(&self, earlier: &Track, n: usize, writer: Option<Q>) -> bool {
-        let moved = |a: &Acc, b: &Acc| {
-            Acc {
-                pass: b.pass + n as u32,
-                ..*b
-            } == *a
-        };
-        let read = |a: &&Acc| writer.is_none_or(|q| a.queue == q);
+        let moved = |a: &Acc, b: &Acc| b.moved(n as u32) == *a;
+        let read = |a: &&Acc| writer.is_none_or(|q| a.queue() == q);
         let (mut now, mut then) = (
             self.pending.iter().filter(read),
             earlier.pending.iter().filter(read),

@@ -13,7 +13,7 @@ use crate::plan::CompiledGraph;
 /// AccessAfter NO_ACCESS), and moves the layout to `to` when it differs (barrier-spec A5: the
 /// other queue may not be able to).
 fn release(w: &mut Walk, e: Entity, t: &mut Track, after: Acc, to: Layout) {
-    let (sb, ab) = t.before(after.queue, after.stages);
+    let (sb, ab) = t.before(after.queue(), after.stages());
     let from = t.layout;
     let b = barrier(
         e,
@@ -25,12 +25,12 @@ fn release(w: &mut Walk, e: Entity, t: &mut Track, after: Acc, to: Layout) {
         from,
         to,
     );
-    w.push(after.pass as usize, true, b);
-    t.issued(after.queue, Sync::NONE, Access::NO_ACCESS);
+    w.push(after.pass() as usize, true, b);
+    t.issued(after.queue(), Sync::NONE, Access::NO_ACCESS);
     if to != from {
         t.transitioned(
-            after.pass as usize,
-            after.queue,
+            after.pass() as usize,
+            after.queue(),
             sb,
             Sync::NONE,
             Access::NO_ACCESS,
@@ -65,18 +65,18 @@ pub(super) fn walk_copy(
                 && !u.write
                 && !wr.barrier()
                 && t.layout != want
-                && wr.queue.can_transition(t.layout, want)
+                && wr.queue().can_transition(t.layout, want)
         }) {
             release(w, e, t, wr, want);
         }
         let mut acquire = false;
-        if let Some(wr) = t.last_write.filter(|wr| wr.queue != q && !discard) {
+        if let Some(wr) = t.last_write.filter(|wr| wr.queue() != q && !discard) {
             if !t.written_back {
                 // The producer writes its caches back at the end of its pass (EB-3), and moves
                 // the layout if the consumer's queue cannot (barrier-spec A5).
                 let to = if t.texture
                     && !q.can_transition(t.layout, want)
-                    && wr.queue.can_transition(t.layout, want)
+                    && wr.queue().can_transition(t.layout, want)
                 {
                     want
                 } else {
@@ -94,7 +94,7 @@ pub(super) fn walk_copy(
         let on_target = u.stages == Sync::RENDER_TARGET || u.stages == Sync::DEPTH_STENCIL;
         let uncovered_read = !u.write
             && t.last_write.is_some_and(|wr| {
-                wr.queue == q && !(on_target && wr.stages == u.stages && !wr.barrier())
+                wr.queue() == q && !(on_target && wr.stages() == u.stages && !wr.barrier())
             })
             && !t.covers(q, u.stages, u.access);
         if t.texture && !q.can_transition(t.layout, want) {
@@ -103,7 +103,7 @@ pub(super) fn walk_copy(
                 .pending
                 .iter()
                 .rev()
-                .find(|a| a.queue.can_transition(t.layout, want))
+                .find(|a| a.queue().can_transition(t.layout, want))
                 .copied();
             match last {
                 Some(a) => release(w, e, t, a, want),
@@ -132,11 +132,11 @@ pub(super) fn walk_copy(
         for a in t
             .pending
             .iter()
-            .filter(|a| a.queue == q && a.pass as i64 > complete)
+            .filter(|a| a.queue() == q && a.pass() as i64 > complete)
         {
-            reach |= a.stages;
+            reach |= a.stages();
             same_write |= a.write();
-            unordered |= !(on_target && a.stages == u.stages);
+            unordered |= !(on_target && a.stages() == u.stages);
         }
         let conflict = uncovered_read || (u.write && unordered);
         let relayout = t.texture && t.layout != want;
@@ -151,7 +151,7 @@ pub(super) fn walk_copy(
             .is_some_and(|d| !d.is_empty() && (d == Access::NO_ACCESS || !d.contains(u.access)));
         if conflict || relayout || acquire || unknown || undeclared {
             if uncovered_read && let Some(wr) = t.last_write {
-                reach |= wr.stages;
+                reach |= wr.stages();
             }
             let (sb, ab) = t.before(q, reach);
             let (lb, la) = if t.texture {
@@ -172,7 +172,7 @@ pub(super) fn walk_copy(
                 if same_write {
                     t.written_back = true;
                 }
-                t.pending.retain(|a| a.queue != q);
+                t.pending.retain(|a| a.queue() != q);
                 t.cover(q, u.stages, u.access);
             }
         }
