@@ -44,6 +44,9 @@ impl Steady {
         if self.walked {
             let [_, second, steady] = frames;
             steady.repeat(second, marks.0, marks.1);
+        } else if let Some(last) = self.deferred.last_mut().filter(|l| l.1 == marks.0) {
+            // Resources walked one after another push one after another: one range.
+            last.1 = marks.1;
         } else {
             self.deferred.push(marks);
         }
@@ -81,6 +84,7 @@ fn repeat_second(w: &mut Walk, own: (Mark, Mark), handovers: std::ops::Range<usi
 
 /// The queue of a frame's first use when it is a write that queue can make without another
 /// queue moving the layout first (see [`Track::is_shifted`]).
+#[inline]
 fn opening_write(t: &Track, uses: &[ResUse]) -> Option<Q> {
     let u = uses.first().filter(|u| u.write)?;
     let q = u.queue;
@@ -128,7 +132,7 @@ pub(super) fn walk_resource(
     let s = start(e);
     let mut repeated = false;
     let texture = planned.iter().any(|u| u.layout.is_some());
-    let uses = resource_uses(graph, planned, s.compressible)?;
+    let uses = resource_uses(graph, planned, texture, s.compressible)?;
     let last_access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
     let initial = if s.chain {
         Layout::PRESENT
@@ -182,7 +186,12 @@ pub(super) fn walk_resource(
         let before = (w.frames[1].mark(), w.handovers[0].len());
         (w.copy, w.first) = (copy, copy * w.n);
         w.wrap_end = None;
-        walk_copy(w, e, uses, copy, t, graph)?;
+        // Buffers and textures get a walk each: a buffer's has no layout to track.
+        if texture {
+            walk_copy::<true>(w, e, uses, copy, t, graph)?;
+        } else {
+            walk_copy::<false>(w, e, uses, copy, t, graph)?;
+        }
         if copy == 1 {
             own = (before.0, w.frames[1].mark());
             handed = before.1..w.handovers[0].len();

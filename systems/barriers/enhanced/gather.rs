@@ -86,11 +86,6 @@ impl ByResource {
         }
     }
 
-    /// Uses gathered in all.
-    pub(super) fn total(&self) -> usize {
-        self.uses.len()
-    }
-
     /// The first resource of the half of the uses that comes second (at least one resource
     /// on each side when there are two).
     pub(super) fn middle(&self) -> usize {

@@ -120,6 +120,7 @@ fn read_layout(phase: &Phase, compressible: bool) -> Option<Layout> {
 pub(super) fn resource_uses<'a>(
     graph: &CompiledGraph,
     planned: &'a mut [ResUse],
+    texture: bool,
     compressible: bool,
 ) -> Result<&'a [ResUse], String> {
     let mut len: usize = 0;
@@ -144,7 +145,7 @@ pub(super) fn resource_uses<'a>(
         }
     }
     let out = &mut planned[..len];
-    if out.iter().any(|u| u.layout.is_some()) {
+    if texture {
         let mut start = 0;
         while start < out.len() {
             if out[start].write {

@@ -1,21 +1,27 @@
 //! The enhanced planner: gathers a graph's uses per resource, has workers walk them (two, on
 //! the compute task pool, once a graph is large enough to pay for the hand-off), joins their
 //! barriers in resource order and finishes the plan's frames.
+//!
+//! When two workers walk, the second's task is handed to the pool before the gather and waits
+//! for its share of resources: waking an idle core is the hand-off's cost, and it overlaps
+//! the gather that way instead of the walk.
 
 use bevy_ecs::prelude::*;
 use bevy_tasks::{ComputeTaskPool, TaskPool};
 
 use super::COPIES;
 use super::gather::ByResource;
-use super::worker::Worker;
+use super::worker::{Share, Worker};
 use crate::device::QueueId;
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan};
 use crate::systems::barriers::{TextureStart, full_flush};
+use std::sync::mpsc::TryRecvError;
 
 /// Uses from which walking two halves on the compute task pool pays for handing one to
-/// another thread: about 14 us on the 2-core machine this was measured on, where a plan of
-/// 300 uses took 1.7x longer that way, one of 3,000 uses 1.1x less time and one of 30,000
-/// uses 1.45x less. (A scoped thread of its own cost 40 us there.)
+/// another thread. On the 2-core virtual machine this was measured on, an idle core takes
+/// tens of microseconds to start the pool's task, even with the hand-over made before the
+/// gather: a plan of 900 uses took 1.55x longer on two threads, one of 3,000 uses 1.17x less
+/// time and one of 30,000 uses 1.55x less.
 const PARALLEL_USES: usize = 2048;
 
 /// The enhanced planner with its working memory, kept between plans: the runtime re-plans
@@ -101,25 +107,56 @@ impl EnhancedPlanner {
         graph: &CompiledGraph,
         start: impl Fn(Entity) -> TextureStart + Sync,
     ) -> Result<(), String> {
-        let resources = self.by.order.len();
         let walk_steady = self.walk_steady;
-        let [first, second] = &mut self.workers;
-        let parallel = self.parallel_from.is_some_and(|m| self.by.total() >= m);
-        if !parallel || resources < 2 {
-            let (all, _) = self.by.shares(resources);
-            return first.walk(graph, all, &start, walk_steady);
+        let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
+        if !self.parallel_from.is_some_and(|m| uses >= m) {
+            self.by.gather(graph);
+            let (all, _) = self.by.shares(self.by.order.len());
+            return self.workers[0].walk(graph, all, &start, walk_steady);
         }
-        let (earlier, later) = self.by.shares(self.by.middle());
         let start = &start;
+        let by = &mut self.by;
+        let [first, second] = &mut self.workers;
+        let (handing, later) = std::sync::mpsc::sync_channel::<Share>(1);
         let pool = ComputeTaskPool::get_or_init(TaskPool::default);
-        let walked = pool.scope(|s| {
-            s.spawn(async move { first.walk(graph, earlier, start, walk_steady) });
-            s.spawn(async move { second.walk(graph, later, start, walk_steady) });
+        let mut mine = Ok(());
+        let theirs = pool.scope(|s| {
+            // The pool's task is handed over before the gather, so the wake-up of an idle
+            // core (tens of microseconds on a virtual machine) overlaps the gather instead of
+            // the walk: it waits, spinning, only while this thread gathers.
+            s.spawn(async move {
+                let share = loop {
+                    match later.try_recv() {
+                        Ok(share) => break share,
+                        Err(TryRecvError::Empty) => std::hint::spin_loop(),
+                        // One resource: this thread walks it alone.
+                        Err(TryRecvError::Disconnected) => return Ok(false),
+                    }
+                };
+                second.walk(graph, share, start, walk_steady).map(|()| true)
+            });
+            by.gather(graph);
+            let resources = by.order.len();
+            let (earlier, later) = if resources < 2 {
+                (by.shares(resources).0, None)
+            } else {
+                let (earlier, later) = by.shares(by.middle());
+                (earlier, Some(later))
+            };
+            // The channel holds one share, so this never blocks.
+            if let Some(later) = later {
+                let _ = handing.send(later);
+            }
+            drop(handing);
+            mine = first.walk(graph, earlier, start, walk_steady);
         });
         // The first error in resource order, as one thread would have met it.
-        walked.into_iter().collect::<Result<Vec<()>, String>>()?;
-        let [first, second] = &mut self.workers;
-        first.append(second);
+        mine?;
+        let walked = theirs.into_iter().collect::<Result<Vec<bool>, String>>()?;
+        if walked.contains(&true) {
+            let [first, second] = &mut self.workers;
+            first.append(second);
+        }
         Ok(())
     }
 
@@ -134,7 +171,6 @@ impl EnhancedPlanner {
         if n > i32::MAX as usize / COPIES {
             return Err(format!("a graph of {n} passes is too large to plan"));
         }
-        self.by.gather(graph);
         self.walk(graph, start)?;
         let w = &mut self.workers[0];
         self.repeated = w.repeated;

@@ -12,19 +12,10 @@ use crate::plan::CompiledGraph;
 /// (writing back its caches, EB-3) with nothing following it on that queue (SyncAfter NONE,
 /// AccessAfter NO_ACCESS), and moves the layout to `to` when it differs (barrier-spec A5: the
 /// other queue may not be able to).
-fn release(w: &mut Walk, e: Entity, t: &mut Track, after: Acc, to: Layout) {
+fn release<const TEXTURE: bool>(w: &mut Walk, e: Entity, t: &mut Track, after: Acc, to: Layout) {
     let (sb, ab) = t.before(after.queue(), after.stages());
     let from = t.layout;
-    let b = barrier(
-        e,
-        t.texture,
-        sb,
-        Sync::NONE,
-        ab,
-        Access::NO_ACCESS,
-        from,
-        to,
-    );
+    let b = barrier(e, TEXTURE, sb, Sync::NONE, ab, Access::NO_ACCESS, from, to);
     w.push(after.pass() as usize, true, b);
     t.issued(after.queue(), Sync::NONE, Access::NO_ACCESS);
     if to != from {
@@ -39,8 +30,8 @@ fn release(w: &mut Walk, e: Entity, t: &mut Track, after: Acc, to: Layout) {
     t.layout = to;
 }
 
-/// Walk one resource's uses of one copy of the frame.
-pub(super) fn walk_copy(
+/// Walk one resource's uses of one copy of the frame (`TEXTURE`: the resource is a texture).
+pub(super) fn walk_copy<const TEXTURE: bool>(
     w: &mut Walk,
     e: Entity,
     uses: &[ResUse],
@@ -51,13 +42,13 @@ pub(super) fn walk_copy(
     for u in uses {
         let v = copy * w.n + u.pass as usize;
         let q = u.queue;
-        let want = if t.texture {
+        let want = if TEXTURE {
             u.layout.unwrap_or(Layout::Common)
         } else {
             Layout::Undefined
         };
         // Activating a transient discards its contents: nothing to write back or acquire.
-        let discard = t.texture && t.layout == Layout::Undefined;
+        let discard = TEXTURE && t.layout == Layout::Undefined;
         // A read phase shared by several queues changes layout once, at the end of the writer's
         // pass, which every reader is fenced or queued after.
         if let Some(wr) = t.last_write.filter(|wr| {
@@ -67,14 +58,14 @@ pub(super) fn walk_copy(
                 && t.layout != want
                 && wr.queue().can_transition(t.layout, want)
         }) {
-            release(w, e, t, wr, want);
+            release::<TEXTURE>(w, e, t, wr, want);
         }
         let mut acquire = false;
         if let Some(wr) = t.last_write.filter(|wr| wr.queue() != q && !discard) {
             if !t.written_back {
                 // The producer writes its caches back at the end of its pass (EB-3), and moves
                 // the layout if the consumer's queue cannot (barrier-spec A5).
-                let to = if t.texture
+                let to = if TEXTURE
                     && !q.can_transition(t.layout, want)
                     && wr.queue().can_transition(t.layout, want)
                 {
@@ -82,7 +73,7 @@ pub(super) fn walk_copy(
                 } else {
                     t.layout
                 };
-                release(w, e, t, wr, to);
+                release::<TEXTURE>(w, e, t, wr, to);
                 t.written_back = true;
             }
             // Writes need no invalidation, only the fence compile plans; across queues the
@@ -97,7 +88,7 @@ pub(super) fn walk_copy(
                 wr.queue() == q && !(on_target && wr.stages() == u.stages && !wr.barrier())
             })
             && !t.covers(q, u.stages, u.access);
-        if t.texture && !q.can_transition(t.layout, want) {
+        if TEXTURE && !q.can_transition(t.layout, want) {
             // Nobody wrote; let the last queue that touched it move it, after its use.
             let last = t
                 .pending
@@ -106,7 +97,7 @@ pub(super) fn walk_copy(
                 .find(|a| a.queue().can_transition(t.layout, want))
                 .copied();
             match last {
-                Some(a) => release(w, e, t, a, want),
+                Some(a) => release::<TEXTURE>(w, e, t, a, want),
                 None if want == Layout::Common && t.layout == Layout::Undefined => t.layout = want,
                 None => {
                     return Err(format!(
@@ -139,7 +130,7 @@ pub(super) fn walk_copy(
             unordered |= !(on_target && a.stages() == u.stages);
         }
         let conflict = uncovered_read || (u.write && unordered);
-        let relayout = t.texture && t.layout != want;
+        let relayout = TEXTURE && t.layout != want;
         // The first frame of a plan knows nothing of what came before: every first access on
         // a queue gets a barrier (EB-8a: no barrier-free first access).
         let unknown = t.unknown_on(q);
@@ -154,7 +145,7 @@ pub(super) fn walk_copy(
                 reach |= wr.stages();
             }
             let (sb, ab) = t.before(q, reach);
-            let (lb, la) = if t.texture {
+            let (lb, la) = if TEXTURE {
                 (t.layout, want)
             } else {
                 (Layout::Undefined, Layout::Undefined)
@@ -162,7 +153,7 @@ pub(super) fn walk_copy(
             w.push(
                 v,
                 false,
-                barrier(e, t.texture, sb, u.stages, ab, u.access, lb, la),
+                barrier(e, TEXTURE, sb, u.stages, ab, u.access, lb, la),
             );
             t.issued(q, u.stages, u.access);
             if lb != la {
@@ -176,7 +167,7 @@ pub(super) fn walk_copy(
                 t.cover(q, u.stages, u.access);
             }
         }
-        if t.texture {
+        if TEXTURE {
             t.layout = want;
         }
         let acc = Acc::new(v as u32, q, u.stages, u.write, false);
