@@ -25,9 +25,12 @@
 //! (EB-8a).
 //!
 //! The walk is the planner's cost, so it is kept lean: uses are gathered per resource once
-//! (`gather`), per-queue facts are arrays (`track`), a resource that starts the steady copy
+//! (`gather`), per-queue facts are arrays and what the walk stores and reloads at every use
+//! is kept in whole words, so no load waits on narrower stores (`track`), buffers and
+//! textures walk in code of their own (`walk`), a resource that starts the steady copy
 //! as it started the second has the second's decisions repeated rather than walked
-//! (`frames`), and barriers go to flat per-frame builders that sort them by pass once. When
+//! (`frames`), and barriers go to flat per-frame builders (textures as 32-byte whole-texture
+//! records) that sort them by pass once. When
 //! every resource repeats, the steady frame is the second and the plan has two frames. The
 //! planner keeps its working memory, and re-plans into the plan it replaces, between plans
 //! (`planner`). Resources are independent, so a large graph's are walked in two halves on

@@ -109,7 +109,7 @@ impl EnhancedPlanner {
     ) -> Result<(), String> {
         let walk_steady = self.walk_steady;
         let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
-        if !self.parallel_from.is_some_and(|m| uses >= m) {
+        if self.parallel_from.is_none_or(|m| uses < m) {
             self.by.gather(graph);
             let (all, _) = self.by.shares(self.by.order.len());
             return self.workers[0].walk(graph, all, &start, walk_steady);

@@ -73,7 +73,7 @@ impl Acc {
     #[inline(always)]
     pub(super) fn new(pass: u32, queue: Q, stages: Sync, write: bool, barrier: bool) -> Acc {
         let fields = pass as u128 | (queue.0.get() as u128) << 32 | (stages.bits() as u128) << 64;
-        let flags = write as u128 * Self::WRITE | barrier as u128 * Self::BARRIER;
+        let flags = (write as u128 * Self::WRITE) | (barrier as u128 * Self::BARRIER);
         Acc(Self::SET | fields | flags)
     }
 
