@@ -198,14 +198,18 @@ impl<T: Copy> Staged<T> {
             out.clear();
             return;
         };
-        for &s in &self.slots {
-            starts[s as usize + 1][k] += 1;
-        }
-        for i in 1..starts.len() {
-            starts[i][k] += starts[i - 1][k];
-        }
+        // Counted densely (a slot's count at `next[slot + 1]`), then summed into each slot's
+        // start, which is also its first free place.
         next.clear();
-        next.extend(starts.iter().map(|r| r[k]));
+        next.resize(starts.len(), 0);
+        for &s in &self.slots {
+            next[s as usize + 1] += 1;
+        }
+        let mut at = 0;
+        for (row, first) in starts.iter_mut().zip(next.iter_mut()) {
+            at += *first;
+            (row[k], *first) = (at, at);
+        }
         // Each item scattered to its slot's next free place, in `out`'s memory from the
         // last frame: a plan of thousands of barriers would otherwise fault fresh pages in.
         // The scatter writes every place exactly once, so what the last frame left there
