@@ -42,8 +42,12 @@ impl ByResource {
                 self.ids.push(id);
             }
         }
-        for r in 1..self.spans.len() {
-            self.spans[r] += self.spans[r - 1];
+        // The running sum stays in a register: summing in place would reload each total
+        // just stored, a store-to-load round trip per resource.
+        let mut at = 0;
+        for s in &mut self.spans {
+            at += *s;
+            *s = at;
         }
         self.next.clear();
         self.next.extend_from_slice(&self.spans);
