@@ -12,18 +12,23 @@ use crate::barrier::{Access, Layout};
 use crate::plan::{CompiledGraph, Mark};
 use crate::systems::barriers::TextureStart;
 
-/// The steady frame's own barriers while every resource so far repeated the second copy:
-/// each repeat's marks, copied only once some resource's steady copy must be walked. When
-/// none must, the steady frame is the second and the plan has two frames.
+/// The steady frame's own barriers while every resource so far repeated the second copy,
+/// copied only once some resource's steady copy must be walked. When none must, the steady
+/// frame is the second and the plan has two frames.
+///
+/// Until then every resource walked repeated, and each pushed its second copy's barriers
+/// right after the one before it: the repeats are the second frame from its start to one
+/// mark.
 #[derive(Default)]
 pub(super) struct Steady {
-    deferred: Vec<(Mark, Mark)>,
+    /// Where the repeated barriers end in the second frame (while none was walked).
+    deferred: Mark,
     walked: bool,
 }
 
 impl Steady {
     pub(super) fn reset(&mut self) {
-        self.deferred.clear();
+        self.deferred = Mark::default();
         self.walked = false;
     }
 
@@ -32,11 +37,10 @@ impl Steady {
         self.walked
     }
 
-    /// Defer `later`'s repeats too, their marks moved by `at` (where `later`'s second frame
-    /// now starts in this one's).
+    /// Defer `later`'s repeats too, its second frame appended to this one's at `at` (both
+    /// unwalked: all of this one's second frame repeats, and `later`'s follows).
     pub(super) fn defer_after(&mut self, later: &Steady, at: Mark) {
-        let moved = (later.deferred.iter()).map(|&(from, to)| (from.after(at), to.after(at)));
-        self.deferred.extend(moved);
+        self.deferred = later.deferred.after(at);
     }
 
     /// A resource's steady copy repeats what its second pushed between two marks.
@@ -44,11 +48,9 @@ impl Steady {
         if self.walked {
             let [_, second, steady] = frames;
             steady.repeat(second, marks.0, marks.1);
-        } else if let Some(last) = self.deferred.last_mut().filter(|l| l.1 == marks.0) {
-            // Resources walked one after another push one after another: one range.
-            last.1 = marks.1;
         } else {
-            self.deferred.push(marks);
+            debug_assert_eq!(marks.0, self.deferred, "repeats follow each other");
+            self.deferred = marks.1;
         }
     }
 
@@ -57,9 +59,7 @@ impl Steady {
         if !self.walked {
             self.walked = true;
             let [_, second, steady] = frames;
-            for (from, to) in self.deferred.drain(..) {
-                steady.repeat(second, from, to);
-            }
+            steady.repeat(second, Mark::default(), self.deferred);
         }
     }
 
