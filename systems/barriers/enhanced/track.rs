@@ -262,7 +262,11 @@ impl Track {
             history_unknown,
         } = other;
         self.pending.clear();
-        self.pending.extend_from_slice(pending);
+        // One access at a time: a memmove's wide loads would span the accesses' stores,
+        // just made by the walk, and wait for them.
+        for &a in pending {
+            self.pending.push(a);
+        }
         (self.texture, self.layout, self.last_write) = (*texture, *layout, *last_write);
         (self.written_back, self.owner) = (*written_back, *owner);
         self.covered.copy_from(covered);
