@@ -198,8 +198,35 @@ impl<T: Copy + PartialEq> PerQueue<T> {
     }
 }
 
+/// Stages and accesses in one 64-bit word (stages low, accesses high), stored and updated
+/// whole so later loads of either half or both never span separate stores (see [`Q`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Facts(u64);
+
 /// Stages and accesses, nothing yet.
-const NOTHING: (Sync, Access) = (Sync::NONE, Access::empty());
+const NOTHING: Facts = Facts(0);
+
+impl Facts {
+    #[inline(always)]
+    pub(super) fn new(stages: Sync, access: Access) -> Facts {
+        Facts(stages.bits() as u64 | (access.bits() as u64) << 32)
+    }
+
+    #[inline(always)]
+    pub(super) fn stages(self) -> Sync {
+        Sync::from_bits_retain(self.0 as u32)
+    }
+
+    #[inline(always)]
+    pub(super) fn access(self) -> Access {
+        Access::from_bits_retain((self.0 >> 32) as u32)
+    }
+
+    #[inline(always)]
+    fn add(&mut self, stages: Sync, access: Access) {
+        self.0 |= Facts::new(stages, access).0;
+    }
+}
 
 pub(super) struct Track {
     pub(super) texture: bool,
@@ -212,13 +239,13 @@ pub(super) struct Track {
     pub(super) written_back: bool,
     /// Per queue: the stages ordered after, and accesses made visible, of the latest write
     /// (by acquires on other queues, by later barriers on the writer's).
-    pub(super) covered: PerQueue<(Sync, Access)>,
+    pub(super) covered: PerQueue<Facts>,
     /// Per queue: accesses since its last barrier on this resource, and that barrier's
     /// SyncAfter and AccessAfter. Sequential barriers on one queue must chain: SyncBefore
     /// contains the previous SyncAfter (barrier-spec A3.4), AccessBefore stays within the
     /// previous AccessAfter (A9).
-    pub(super) since: PerQueue<(Sync, Access)>,
-    pub(super) last_after: PerQueue<(Sync, Access)>,
+    pub(super) since: PerQueue<Facts>,
+    pub(super) last_after: PerQueue<Facts>,
     /// The queue of the last barrier on the resource: when another queue takes it over
     /// behind a fence, the sequence of barriers starts again there.
     pub(super) owner: Option<Q>,
@@ -348,14 +375,14 @@ impl Track {
         };
         let since = self.since.get(q).unwrap_or(NOTHING);
         let last = self.last_after.get(q).unwrap_or(NOTHING);
-        let access = if !since.1.is_empty() {
-            since.1
-        } else if last.1.is_empty() {
+        let access = if !since.access().is_empty() {
+            since.access()
+        } else if last.access().is_empty() {
             Access::NO_ACCESS
         } else {
-            last.1
+            last.access()
         };
-        (since.0 | last.0 | reach, access)
+        (since.stages() | last.stages() | reach, access)
     }
 
     /// A barrier with this After half was issued on `q`.
@@ -370,7 +397,7 @@ impl Track {
         self.owner = Some(q);
         self.declared.set(q, access);
         self.since.set(q, NOTHING);
-        self.last_after.set(q, (after, access));
+        self.last_after.set(q, Facts::new(after, access));
     }
 
     /// A layout transition writes the texture (barrier-spec D): everything before it is
@@ -401,27 +428,23 @@ impl Track {
     pub(super) fn covers(&self, q: Q, stages: Sync, access: Access) -> bool {
         self.covered
             .get(q)
-            .is_some_and(|c| c.0.contains(stages) && c.1.contains(access))
+            .is_some_and(|c| c.stages().contains(stages) && c.access().contains(access))
     }
 
     /// `q` has acquired the latest write for some access.
     #[inline]
     pub(super) fn acquired(&self, q: Q) -> bool {
-        self.covered.get(q).is_some_and(|c| !c.1.is_empty())
+        self.covered.get(q).is_some_and(|c| !c.access().is_empty())
     }
 
     #[inline]
     pub(super) fn cover(&mut self, q: Q, stages: Sync, access: Access) {
-        let c = self.covered.entry(q, NOTHING);
-        c.0 |= stages;
-        c.1 |= access;
+        self.covered.entry(q, NOTHING).add(stages, access);
     }
 
     /// `q` accessed the resource.
     #[inline]
     pub(super) fn accessed(&mut self, q: Q, stages: Sync, access: Access) {
-        let e = self.since.entry(q, NOTHING);
-        e.0 |= stages;
-        e.1 |= access;
+        self.since.entry(q, NOTHING).add(stages, access);
     }
 }
