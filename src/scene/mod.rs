@@ -40,7 +40,7 @@
 //!
 //! The pipeline is [`parse`] (text to [`SceneFile`]), [`validate()`] (every rule, with
 //! positions found again in the text), and spawning; [`load_str`] and [`load_file`] run all
-//! three. [`save`] turns a world back into a [`SceneFile`] and [`to_ron`] into text; load ->
+//! three. [`save()`] turns a world back into a [`SceneFile`] and [`to_ron`] into text; load ->
 //! save -> load is a fixed point, which the round-trip tests check on every scene.
 
 mod copies;
@@ -143,7 +143,7 @@ pub fn read_file(path: &Path) -> Result<SceneFile, SceneError> {
     Ok(scene)
 }
 
-/// Writes `world`'s scene to `path` (see [`save`] and [`to_ron`]).
+/// Writes `world`'s scene to `path` (see [`save()`] and [`to_ron`]).
 pub fn save_file(world: &World, path: &Path) -> Result<(), SceneError> {
     std::fs::write(path, to_ron(&save(world))).map_err(|e| SceneError::Io {
         location: Location::file_only(&path.display().to_string()),
