@@ -83,20 +83,24 @@ fn plan(c: &mut Criterion) {
             b.iter(|| black_box(compile_graph(refs, target, &settings)).expect("compiles"))
         });
         let compiled = compile_graph(&refs, target, &settings).expect("compiles");
-        group.bench_with_input(
-            BenchmarkId::new("enhanced_barriers", n),
-            &compiled,
-            |b, compiled| {
-                // As the runtime does: one planner, its working memory and the plan it replaces
-                // reused.
-                let mut planner = EnhancedPlanner::default();
+        // As the runtime does: one planner, its working memory and the plan it replaces
+        // reused; as shipped (two threads from 2,048 uses) and on the calling thread alone.
+        let planners = [
+            ("enhanced_barriers", EnhancedPlanner::default()),
+            (
+                "enhanced_barriers_one_thread",
+                EnhancedPlanner::on_one_thread(),
+            ),
+        ];
+        for (name, mut planner) in planners {
+            group.bench_with_input(BenchmarkId::new(name, n), &compiled, |b, compiled| {
                 let mut out = Default::default();
                 b.iter(|| {
                     planner.plan_into(compiled, start, &mut out).expect("plans");
                     black_box(&out);
                 })
-            },
-        );
+            });
+        }
     }
     group.finish();
 }

@@ -54,6 +54,16 @@ impl Default for EnhancedPlanner {
 }
 
 impl EnhancedPlanner {
+    /// A planner that walks every graph on the calling thread, never on the compute task
+    /// pool: for callers that are already spread over every core (and for the bench that
+    /// compares both).
+    pub fn on_one_thread() -> Self {
+        EnhancedPlanner {
+            parallel_from: None,
+            ..Default::default()
+        }
+    }
+
     /// Plan minimal enhanced barriers for a compiled graph.
     pub fn plan(
         &mut self,

@@ -179,7 +179,7 @@ fn two_workers_plan_exactly_what_one_does() {
             continue;
         };
         let start = starts(&transient, seed % 3 == 0);
-        let mut one = planner(None, false);
+        let mut one = EnhancedPlanner::on_one_thread();
         // Every graph split between two threads, however small.
         let mut two = planner(Some(0), false);
         let mut two_walked = planner(Some(0), true);
