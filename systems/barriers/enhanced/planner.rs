@@ -20,8 +20,9 @@ use std::sync::mpsc::TryRecvError;
 /// Uses from which walking two halves on the compute task pool pays for handing one to
 /// another thread. On the 2-core virtual machine this was measured on, an idle core takes
 /// tens of microseconds to start the pool's task, even with the hand-over made before the
-/// gather: a plan of 900 uses took 1.55x longer on two threads, one of 3,000 uses 1.17x less
-/// time and one of 30,000 uses 1.55x less.
+/// gather, and two threads each walk about a third slower than one alone: a plan of 900 uses
+/// took 1.55x longer on two threads, one of 3,000 uses 1.1–1.4x less time (runs vary) and
+/// one of 30,000 uses 1.4–1.5x less.
 const PARALLEL_USES: usize = 2048;
 
 /// The enhanced planner with its working memory, kept between plans: the runtime re-plans
