@@ -26,8 +26,8 @@
 //!
 //! The walk is the planner's cost, so it is kept lean: uses are gathered per resource once
 //! (`gather`), per-queue facts are arrays and what the walk stores and reloads at every use
-//! is kept in whole words, so no load waits on narrower stores (`track`), buffers and
-//! textures walk in code of their own (`walk`), a resource that starts the steady copy
+//! is kept in whole words, so no load waits on narrower stores (`queues`, `track`), buffers
+//! and textures walk in code of their own (`walk`), a resource that starts the steady copy
 //! as it started the second has the second's decisions repeated rather than walked
 //! (`frames`), and barriers go to flat per-frame builders (textures as 32-byte whole-texture
 //! records) that sort them by pass once. When
@@ -40,6 +40,8 @@ mod frames;
 mod gather;
 mod phases;
 mod planner;
+mod queues;
+
 #[cfg(test)]
 mod tests;
 mod track;
