@@ -53,6 +53,11 @@ impl Sync {
             | Sync::RESOLVE
             | Sync::EXECUTE_INDIRECT
             | Sync::CLEAR_UNORDERED_ACCESS_VIEW;
+        let aggregates = Sync::ALL | Sync::DRAW | Sync::ALL_SHADING | Sync::NON_PIXEL_SHADING;
+        if !self.intersects(aggregates) {
+            // The usual case (planners expand every use's stages): nothing to add.
+            return self & concrete;
+        }
         if self.contains(Sync::ALL) {
             return concrete;
         }

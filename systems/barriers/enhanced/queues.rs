@@ -7,6 +7,11 @@ use crate::barrier::*;
 use crate::device::{QUEUE_COUNT, QueueId};
 use crate::systems::barriers::{movable, queue_type};
 
+/// Slots in a [`PerQueue`]: a power of two at least [`QUEUE_COUNT`], so an index masked to
+/// it needs no bounds check.
+const SLOTS: usize = 16;
+const _: () = assert!(QUEUE_COUNT <= SLOTS && SLOTS.is_power_of_two());
+
 /// A queue with its bit, dense index and type, worked out once per pass when uses are
 /// gathered: the walk asks several per-queue questions at every use, each a mask or an index.
 ///
@@ -49,7 +54,7 @@ impl Q {
 
     #[inline(always)]
     fn index(self) -> usize {
-        (self.0.get() >> 16 & 0xff) as usize
+        (self.0.get() >> 16) as usize & (SLOTS - 1)
     }
 
     /// The queue's barrier-spec type (A5).
@@ -78,7 +83,7 @@ pub(super) struct PerQueue<T: Copy + PartialEq> {
     /// by the 32-bit load the compiler widens the test to cannot be forwarded, stalling the
     /// walk on the store (it cost 15% of a plan).
     present: u32,
-    values: [T; QUEUE_COUNT],
+    values: [T; SLOTS],
 }
 
 impl<T: Copy + PartialEq> PartialEq for PerQueue<T> {
@@ -89,7 +94,7 @@ impl<T: Copy + PartialEq> PartialEq for PerQueue<T> {
         }
         let mut left = self.present;
         while left != 0 {
-            let i = left.trailing_zeros() as usize;
+            let i = left.trailing_zeros() as usize & (SLOTS - 1);
             if self.values[i] != other.values[i] {
                 return false;
             }
@@ -103,7 +108,7 @@ impl<T: Copy + PartialEq> PerQueue<T> {
     pub(super) const fn empty(filler: T) -> Self {
         PerQueue {
             present: 0,
-            values: [filler; QUEUE_COUNT],
+            values: [filler; SLOTS],
         }
     }
 
@@ -144,7 +149,7 @@ impl<T: Copy + PartialEq> PerQueue<T> {
         self.present = other.present;
         let mut left = other.present;
         while left != 0 {
-            let i = left.trailing_zeros() as usize;
+            let i = left.trailing_zeros() as usize & (SLOTS - 1);
             self.values[i] = other.values[i];
             left &= left - 1;
         }
