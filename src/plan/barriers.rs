@@ -178,7 +178,11 @@ impl<T: Copy> Staged<T> {
         self.slots.clear();
     }
 
+    #[inline]
     fn extend(&mut self, other: &Staged<T>, range: std::ops::Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
         self.items.extend_from_slice(&other.items[range.clone()]);
         self.slots.extend_from_slice(&other.slots[range]);
     }

@@ -93,6 +93,48 @@ fn opening_write(t: &Track, uses: &[ResUse]) -> Option<Q> {
     (!moved_elsewhere).then_some(q)
 }
 
+/// True when the second copy of a texture that one queue uses, first writing it (`first`),
+/// makes the first copy's decisions after that write: its walk may stop there and repeat
+/// the first copy's barriers, and the steady copy repeats the second.
+///
+/// The first copy's first use always has a barrier (EB-8a), and so does the second's when
+/// it moves the layout, which its queue can do here. A barrier on the only queue followed
+/// by a write leaves a track that depends on nothing before it: one pending access (the
+/// write), no acquires, a layout, and that queue's barrier history, which every other
+/// queue's lacks. So both copies continue from the same track, one frame apart, and end
+/// alike; with the first copy's history unknown no more (its queue has a barrier), so do
+/// the second and the steady copy.
+#[inline]
+fn converges(t: &Track, first: &ResUse) -> bool {
+    let want = first.layout.unwrap_or(Layout::Common);
+    t.layout != want && first.queue.can_transition(t.layout, want)
+}
+
+/// The second copy of a texture that converges (see [`converges`]): its first use walked,
+/// then the first copy's barriers after that use (`tail`, marks in the first frame) pushed
+/// again, and the steady copy repeating it all. Returns where the second copy's hand-overs
+/// left the texture at the end of the first frame (see [`Walk::wrap_end`]).
+#[inline(never)]
+fn converge(
+    w: &mut Walk,
+    e: Entity,
+    uses: &[ResUse],
+    t: &mut Track,
+    graph: &CompiledGraph,
+    tail: (Mark, Mark),
+) -> Result<Option<(Layout, Access)>, String> {
+    let before = (w.frames[1].mark(), w.handovers[0].len());
+    (w.copy, w.first) = (1, w.n);
+    w.wrap_end = None;
+    walk_copy::<true>(w, e, &uses[..1], 1, t, graph)?;
+    debug_assert_ne!(before.0, w.frames[1].mark(), "a transition was issued");
+    let [first, second, _] = &mut *w.frames;
+    second.repeat(first, tail.0, tail.1);
+    let own = (before.0, w.frames[1].mark());
+    repeat_second(w, own, before.1..w.handovers[0].len());
+    Ok(w.wrap_end)
+}
+
 /// Where each texture starts and ends each copy of the frame, in resource order.
 #[derive(Default)]
 pub(super) struct Bounds {
@@ -117,6 +159,18 @@ impl Bounds {
     }
 }
 
+/// How a resource's second and steady copies were had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Later {
+    /// Both walked.
+    Walked,
+    /// The second walked, the steady one repeating it.
+    Repeated,
+    /// The second walked to its first use and then repeating the first (see [`converges`]),
+    /// the steady one repeating it.
+    Converged,
+}
+
 /// Walk one resource over the three copies of the frame.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn walk_resource(
@@ -128,11 +182,11 @@ pub(super) fn walk_resource(
     start: &impl Fn(Entity) -> TextureStart,
     t: &mut Track,
     snap: &mut Track,
-) -> Result<bool, String> {
+) -> Result<Later, String> {
     let s = start(e);
-    let mut repeated = false;
+    let mut later = Later::Walked;
     let texture = planned.iter().any(|u| u.layout.is_some());
-    let uses = resource_uses(graph, planned, texture, s.compressible)?;
+    let (uses, one_queue) = resource_uses(graph, planned, texture, s.compressible)?;
     let last_access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
     let initial = if s.chain {
         Layout::PRESENT
@@ -149,6 +203,10 @@ pub(super) fn walk_resource(
     // What the second copy pushed: its own barriers, and hand-overs into the first frame.
     let mut own = (Mark::default(), Mark::default());
     let mut handed = 0..0;
+    // A texture one queue uses, writing it first, may converge (see `converges`): what the
+    // first copy pushed after its first use, which the second would push again.
+    let single = texture && one_queue && uses[0].write;
+    let mut tail = (Mark::default(), Mark::default());
     for copy in 0..COPIES {
         if copy > 0 {
             // The frame boundary: a back buffer is a fresh buffer, out of PRESENT, after a
@@ -168,13 +226,22 @@ pub(super) fn walk_resource(
             }
             t.history_unknown = false;
         }
+        if copy == 1 && single && !w.walk_steady && converges(t, &uses[0]) {
+            // The second copy ends as the first did, and the steady copy repeats it.
+            let handed = converge(w, e, uses, t, graph, tail)?;
+            wrap_end[0] = handed;
+            wrap_end[1] = handed;
+            (raw_end[1], raw_end[2]) = (raw_end[0], raw_end[0]);
+            later = Later::Converged;
+            break;
+        }
         if copy == COPIES - 1 && !w.walk_steady && t.is_shifted(snap, w.n, opening_write(t, uses)) {
             // The second frame ended where the first did: the steady frame makes its
             // decisions again, one frame later. Copy them instead of walking.
             repeat_second(w, own, handed);
             wrap_end[copy - 1] = wrap_end[copy - 2];
             raw_end[copy] = raw_end[copy - 1];
-            repeated = true;
+            later = Later::Repeated;
             break;
         }
         if copy == 1 {
@@ -187,7 +254,12 @@ pub(super) fn walk_resource(
         (w.copy, w.first) = (copy, copy * w.n);
         w.wrap_end = None;
         // Buffers and textures get a walk each: a buffer's has no layout to track.
-        if texture {
+        if single && copy == 0 {
+            walk_copy::<true>(w, e, &uses[..1], copy, t, graph)?;
+            tail.0 = w.frames[0].mark();
+            walk_copy::<true>(w, e, &uses[1..], copy, t, graph)?;
+            tail.1 = w.frames[0].mark();
+        } else if texture {
             walk_copy::<true>(w, e, uses, copy, t, graph)?;
         } else {
             walk_copy::<false>(w, e, uses, copy, t, graph)?;
@@ -212,5 +284,5 @@ pub(super) fn walk_resource(
             begin = end;
         }
     }
-    Ok(repeated)
+    Ok(later)
 }

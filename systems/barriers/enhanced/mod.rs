@@ -28,8 +28,9 @@
 //! (`gather`), per-queue facts are arrays and what the walk stores and reloads at every use
 //! is kept in whole words, so no load waits on narrower stores (`queues`, `track`), buffers
 //! and textures walk in code of their own (`walk`), a resource that starts the steady copy
-//! as it started the second has the second's decisions repeated rather than walked
-//! (`frames`), and barriers go to flat per-frame builders (textures as 32-byte whole-texture
+//! as it started the second has the second's decisions repeated rather than walked, and a
+//! texture one queue uses, written first, has its second copy walked only to that write and
+//! the first copy's decisions after it repeated (`frames`), and barriers go to flat per-frame builders (textures as 32-byte whole-texture
 //! records) that sort them by pass once. When
 //! every resource repeats, the steady frame is the second and the plan has two frames. The
 //! planner keeps its working memory, and re-plans into the plan it replaces, between plans

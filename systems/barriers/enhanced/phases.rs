@@ -116,16 +116,19 @@ fn read_layout(phase: &Phase, compressible: bool) -> Option<Layout> {
 }
 
 /// Merge a resource's uses per pass, in place, and give texture reads their read-phase
-/// layout; the merged uses are the front of `planned`, which is returned.
+/// layout; the merged uses are the front of `planned`, which is returned, with whether
+/// they are all on one queue.
 pub(super) fn resource_uses<'a>(
     graph: &CompiledGraph,
     planned: &'a mut [ResUse],
     texture: bool,
     compressible: bool,
-) -> Result<&'a [ResUse], String> {
+) -> Result<(&'a [ResUse], bool), String> {
     let mut len: usize = 0;
+    let mut one_queue = true;
     for i in 0..planned.len() {
         let u = planned[i];
+        one_queue &= u.queue == planned[0].queue;
         match len.checked_sub(1).filter(|&j| planned[j].pass == u.pass) {
             Some(j) => {
                 let x = &mut planned[j];
@@ -180,7 +183,7 @@ pub(super) fn resource_uses<'a>(
             start = end;
         }
     }
-    Ok(out)
+    Ok((out, one_queue))
 }
 const _: () = assert!(std::mem::size_of::<ResUse>() == 32);
 const _: () = assert!(std::mem::size_of::<super::track::Acc>() == 16);

@@ -36,8 +36,10 @@ pub struct EnhancedPlanner {
     pub(super) parallel_from: Option<usize>,
     /// Walk the steady copy even when it repeats the second (tests compare both ways).
     pub(super) walk_steady: bool,
-    /// Resources whose steady copy repeated the second, in the last plan.
+    /// Resources whose steady copy repeated the second, in the last plan, and those of them
+    /// whose second copy converged to the first.
     pub(super) repeated: usize,
+    pub(super) converged: usize,
 }
 
 impl Default for EnhancedPlanner {
@@ -50,6 +52,7 @@ impl Default for EnhancedPlanner {
             parallel_from: (cores > 1).then_some(PARALLEL_USES),
             walk_steady: false,
             repeated: 0,
+            converged: 0,
         }
     }
 }
@@ -184,7 +187,7 @@ impl EnhancedPlanner {
         }
         self.walk(graph, start)?;
         let w = &mut self.workers[0];
-        self.repeated = w.repeated;
+        (self.repeated, self.converged) = (w.repeated, w.converged);
         let repeats = w.steady.finish(&mut w.frames);
         let [first, second, steady] = &mut w.frames;
         for (frame, handovers) in [&mut *first, &mut *second].into_iter().zip(&w.handovers) {

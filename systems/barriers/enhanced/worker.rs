@@ -6,7 +6,7 @@
 use bevy_ecs::prelude::*;
 
 use super::Builder;
-use super::frames::{Bounds, Steady, walk_resource};
+use super::frames::{Bounds, Later, Steady, walk_resource};
 use super::phases::ResUse;
 use super::track::Track;
 use super::{Barrier, COPIES, Walk};
@@ -21,8 +21,10 @@ pub(super) struct Worker {
     pub(super) handovers: [Vec<(usize, Barrier)>; COPIES - 1],
     pub(super) steady: Steady,
     pub(super) bounds: Bounds,
-    /// Resources whose steady copy repeated the second.
+    /// Resources whose steady copy repeated the second, and those of them whose second
+    /// copy converged to the first.
     pub(super) repeated: usize,
+    pub(super) converged: usize,
     track: Track,
     /// The track as the second copy started, to tell when the steady copy repeats it.
     snap: Track,
@@ -36,6 +38,8 @@ impl Default for Worker {
             steady: Steady::default(),
             bounds: Bounds::default(),
             repeated: 0,
+            converged: 0,
+
             track: Track::new(false, Layout::Common),
             snap: Track::new(false, Layout::Common),
         }
@@ -69,6 +73,8 @@ impl Worker {
         self.steady.reset();
         self.bounds.clear();
         self.repeated = 0;
+        self.converged = 0;
+
         let mut w = Walk {
             n,
             frames: &mut self.frames,
@@ -84,9 +90,9 @@ impl Worker {
             let span = (share.spans[r] - base) as usize..(share.spans[r + 1] - base) as usize;
             let planned = &mut share.uses[span];
             let (t, snap) = (&mut self.track, &mut self.snap);
-            let repeated =
-                walk_resource(&mut w, graph, &mut self.bounds, e, planned, start, t, snap)?;
-            self.repeated += repeated as usize;
+            let later = walk_resource(&mut w, graph, &mut self.bounds, e, planned, start, t, snap)?;
+            self.repeated += (later != Later::Walked) as usize;
+            self.converged += (later == Later::Converged) as usize;
         }
         Ok(())
     }
@@ -113,5 +119,6 @@ impl Worker {
         }
         self.bounds.append(&later.bounds);
         self.repeated += later.repeated;
+        self.converged += later.converged;
     }
 }
