@@ -95,7 +95,7 @@ const MOVABLE: [Movable; 3] = [
 
 /// The layouts a queue of type `t` may move textures between.
 #[inline(always)]
-pub fn movable(t: QueueType) -> Movable {
+pub const fn movable(t: QueueType) -> Movable {
     MOVABLE[t as usize]
 }
 

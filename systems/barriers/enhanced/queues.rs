@@ -5,12 +5,28 @@ use std::num::NonZeroU32;
 
 use crate::barrier::*;
 use crate::device::{QUEUE_COUNT, QueueId};
-use crate::systems::barriers::{movable, queue_type};
+use crate::systems::barriers::{Movable, movable, queue_type};
 
 /// Slots in a [`PerQueue`]: a power of two at least [`QUEUE_COUNT`], so an index masked to
 /// it needs no bounds check.
 const SLOTS: usize = 16;
 const _: () = assert!(QUEUE_COUNT <= SLOTS && SLOTS.is_power_of_two());
+
+/// Each packed type (two bits of [`Q`], the spare value a copy queue too) and what it may
+/// move: tables, because the walk asks at nearly every use and a match compiled to a chain
+/// of compares (it cost 2% of a plan).
+const KINDS: [QueueType; 4] = [
+    QueueType::Direct,
+    QueueType::Compute,
+    QueueType::Copy,
+    QueueType::Copy,
+];
+const MOVABLE: [Movable; 4] = [
+    movable(KINDS[0]),
+    movable(KINDS[1]),
+    movable(KINDS[2]),
+    movable(KINDS[3]),
+];
 
 /// A queue with its bit, dense index and type, worked out once per pass when uses are
 /// gathered: the walk asks several per-queue questions at every use, each a mask or an index.
@@ -60,17 +76,13 @@ impl Q {
     /// The queue's barrier-spec type (A5).
     #[inline(always)]
     pub(super) fn kind(self) -> QueueType {
-        match self.0.get() >> 24 & 3 {
-            0 => QueueType::Direct,
-            1 => QueueType::Compute,
-            _ => QueueType::Copy,
-        }
+        KINDS[(self.0.get() >> 24 & 3) as usize]
     }
 
     /// True when this queue may move a texture from `from` to `to` (barrier-spec A5).
     #[inline(always)]
     pub(super) fn can_transition(self, from: Layout, to: Layout) -> bool {
-        from == to || movable(self.kind()).between(from, to)
+        from == to || MOVABLE[(self.0.get() >> 24 & 3) as usize].between(from, to)
     }
 }
 
@@ -189,5 +201,29 @@ impl Facts {
     #[inline(always)]
     pub(super) fn add(&mut self, stages: Sync, access: Access) {
         self.0 |= Facts::new(stages, access).0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::systems::barriers::can_transition;
+
+    /// A packed queue answers what its `QueueId` does: its type, and which layouts it may
+    /// move between (barrier-spec A5), for every hardware queue.
+    #[test]
+    fn packed_queues_keep_type_and_transitions() {
+        for i in 0..QUEUE_COUNT {
+            let id = QueueId::from_index(i).expect("a queue");
+            let q = Q::new(id);
+            assert_eq!(q.kind(), queue_type(id), "{id}");
+            assert_eq!(q.index(), i, "{id}");
+            for from in Layout::ALL {
+                for to in Layout::ALL {
+                    let want = from == to || can_transition(id, from, to);
+                    assert_eq!(q.can_transition(from, to), want, "{id}: {from:?} -> {to:?}");
+                }
+            }
+        }
     }
 }
