@@ -135,7 +135,8 @@ fn converge(
     Ok(w.wrap_end)
 }
 
-/// Where each texture starts and ends each copy of the frame, in resource order.
+/// Where each texture starts and ends each copy of the frame, in resource order. Walks
+/// record only the first copy's starts; [`follow`](Self::follow) adds the others.
 #[derive(Default)]
 pub(super) struct Bounds {
     pub(super) start: [Vec<(Entity, Layout, Access)>; COPIES],
@@ -148,6 +149,15 @@ impl Bounds {
             .iter_mut()
             .chain(&mut self.end)
             .for_each(Vec::clear);
+    }
+
+    /// Each copy after the first starts where the one before ended: copied once, not
+    /// pushed texture by texture.
+    pub(super) fn follow(&mut self) {
+        for k in 1..COPIES {
+            self.start[k].clear();
+            self.start[k].extend_from_slice(&self.end[k - 1]);
+        }
     }
 
     /// `later`'s textures after these.
@@ -276,12 +286,11 @@ pub(super) fn walk_resource(
     if texture {
         // The steady frame is followed by itself: it ends as the frame before it did.
         wrap_end[COPIES - 1] = wrap_end[COPIES - 2];
-        let mut begin = (s.state.layout, s.state.access);
+        // Later copies start where the ones before ended (see `Bounds::follow`).
+        bounds.start[0].push((e, s.state.layout, s.state.access));
         for copy in 0..COPIES {
             let end = wrap_end[copy].unwrap_or(raw_end[copy]);
-            bounds.start[copy].push((e, begin.0, begin.1));
             bounds.end[copy].push((e, end.0, end.1));
-            begin = end;
         }
     }
     Ok(later)

@@ -197,6 +197,7 @@ impl EnhancedPlanner {
         }
         // The steady frame is the second when every resource's steady copy repeated it and
         // every texture ends the second frame where it started it.
+        w.bounds.follow();
         let two = repeats && w.bounds.start[1] == w.bounds.end[1];
         if !two {
             for &(pass, b) in &w.handovers[1] {
