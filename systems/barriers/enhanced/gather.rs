@@ -76,7 +76,7 @@ impl ByResource {
         self.uses.resize(total, filler);
         let mut k = 0;
         for (i, p) in graph.passes.iter().enumerate() {
-            let queue = Q::new(p.queue);
+            let (queue, own_complete) = (Q::new(p.queue), p.own_complete.map(|k| k as i32));
             for u in &p.uses {
                 let slot = &mut self.next[self.ids[k] as usize];
                 self.uses[*slot as usize] = ResUse {
@@ -87,7 +87,7 @@ impl ByResource {
                     write: u.access.is_write(),
                     layout: u.layout,
                     shared: false,
-                    own_complete: p.own_complete.map(|k| k as i32),
+                    own_complete,
                 };
                 *slot += 1;
                 k += 1;
