@@ -6,10 +6,12 @@ use bevy_ecs::prelude::*;
 use crate::barrier::{Access, BarrierGroupRef, Layout, LegacyBarrier, Sync};
 
 mod barriers;
+mod builder;
 
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
-pub use barriers::{Mark, PassBarriers, PassBarriersBuilder, TextureRecord, WholeTexture};
+pub use barriers::{PassBarriers, TextureRecord, WholeTexture};
+pub use builder::{Mark, PassBarriersBuilder};
 
 /// One use of a pass, resolved: what it touches and how.
 #[derive(Clone, Debug, PartialEq)]
