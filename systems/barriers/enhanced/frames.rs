@@ -93,17 +93,17 @@ fn opening_write(t: &Track, uses: &[ResUse]) -> Option<Q> {
     (!moved_elsewhere).then_some(q)
 }
 
-/// True when the second copy of a texture that one queue uses, first writing it (`first`),
-/// makes the first copy's decisions after that write: its walk may stop there and repeat
-/// the first copy's barriers, and the steady copy repeats the second.
+/// True when the second copy of a texture that one queue uses, writing it first (`first`),
+/// will make the first copy's decisions after that write: its walk may stop there and
+/// repeat the first copy's barriers, and the steady copy repeats the second.
 ///
-/// The first copy's first use always has a barrier (EB-8a), and so does the second's when
-/// it moves the layout, which its queue can do here. A barrier on the only queue followed
-/// by a write leaves a track that depends on nothing before it: one pending access (the
-/// write), no acquires, a layout, and that queue's barrier history, which every other
-/// queue's lacks. So both copies continue from the same track, one frame apart, and end
-/// alike; with the first copy's history unknown no more (its queue has a barrier), so do
-/// the second and the steady copy.
+/// The first copy's first use always has a barrier (EB-8a); the second's has one when it
+/// moves the layout, which its queue can do here. That barrier, on the only queue, and then
+/// the write leave a track that owes nothing to what came before: one pending access (the
+/// write), nothing acquired, the write's layout, and that queue's barrier history (no other
+/// queue has any). Both copies go on from the same track, one frame apart, and end alike.
+/// The first copy's unknown history stops mattering once its queue has had a barrier, so the
+/// steady copy, starting where the second ended, repeats the second.
 #[inline]
 fn converges(t: &Track, first: &ResUse) -> bool {
     let want = first.layout.unwrap_or(Layout::Common);
@@ -238,9 +238,8 @@ pub(super) fn walk_resource(
         }
         if copy == 1 && single && !w.walk_steady && converges(t, &uses[0]) {
             // The second copy ends as the first did, and the steady copy repeats it.
-            let handed = converge(w, e, uses, t, graph, tail)?;
-            wrap_end[0] = handed;
-            wrap_end[1] = handed;
+            let wrapped = converge(w, e, uses, t, graph, tail)?;
+            (wrap_end[0], wrap_end[1]) = (wrapped, wrapped);
             (raw_end[1], raw_end[2]) = (raw_end[0], raw_end[0]);
             later = Later::Converged;
             break;

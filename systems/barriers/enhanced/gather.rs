@@ -14,7 +14,7 @@ use crate::plan::CompiledGraph;
 pub(super) struct ByResource {
     /// Resource numbers by entity index, from the lowest index used: ECS entities are
     /// numbered densely, so a graph's resources usually sit in a range a few times their
-    /// uses, where a table is cheaper than hashing every use (a third of the gather).
+    /// uses, where indexing a table is cheaper than hashing every use.
     direct: Vec<u32>,
     /// Resource numbers by entity, when the indices are spread too thinly for the table.
     index: hashbrown::HashMap<Entity, u32>,
@@ -96,7 +96,7 @@ impl ByResource {
     }
 
     /// Number resources through the table indexed by entity index (from `low` to `high`);
-    /// false, having numbered nothing, if two generations of one index are used.
+    /// false if two generations of one index are used, and the numbering must be redone.
     fn number_directly(&mut self, graph: &CompiledGraph, low: u32, high: u32) -> bool {
         const NONE: u32 = u32::MAX;
         self.direct.clear();
