@@ -42,16 +42,19 @@ impl Mark {
     }
 }
 
-/// Barriers of one type in push order, with the slot of each, and each slot's count so far
+/// Barriers of one type in push order, each with its slot, and each slot's count so far
 /// (at `counts[slot + 1]`).
+///
+/// A barrier and its slot are one entry: a push is one append, not two, and planners push
+/// a barrier or more per resource use (one vector of each took 4% longer to plan 100 passes,
+/// and 10% longer for 1,000).
 ///
 /// Counted as they are pushed, among the planner's other work, rather than in a loop of
 /// their own at the end: consecutive barriers often share a slot, and such a loop waits on
 /// each count's store before the next increment (it was a sixth of finishing a frame).
 #[derive(Clone, Debug)]
 struct Staged<T> {
-    items: Vec<T>,
-    slots: Vec<u32>,
+    items: Vec<(u32, T)>,
     counts: Vec<u32>,
 }
 
@@ -59,7 +62,6 @@ impl<T> Default for Staged<T> {
     fn default() -> Self {
         Staged {
             items: Vec::new(),
-            slots: Vec::new(),
             counts: vec![0],
         }
     }
@@ -68,15 +70,13 @@ impl<T> Default for Staged<T> {
 impl<T: Copy> Staged<T> {
     #[inline(always)]
     fn push(&mut self, slot: u32, item: T) {
-        self.items.push(item);
-        self.slots.push(slot);
+        self.items.push((slot, item));
         self.counts[slot as usize + 1] += 1;
     }
 
     /// Empty, for a frame of `slots` slots.
     fn clear(&mut self, slots: usize) {
         self.items.clear();
-        self.slots.clear();
         self.counts.clear();
         self.counts.resize(slots + 1, 0);
     }
@@ -86,10 +86,9 @@ impl<T: Copy> Staged<T> {
         if range.is_empty() {
             return;
         }
-        self.items.extend_from_slice(&other.items[range.clone()]);
-        let slots = &other.slots[range];
-        self.slots.extend_from_slice(slots);
-        for &s in slots {
+        let items = &other.items[range];
+        self.items.extend_from_slice(items);
+        for &(s, _) in items {
             self.counts[s as usize + 1] += 1;
         }
     }
@@ -104,7 +103,7 @@ impl<T: Copy> Staged<T> {
         out: &mut Vec<U>,
         full: impl Fn(T) -> U,
     ) {
-        let Some(&filler) = self.items.first() else {
+        let Some(&(_, filler)) = self.items.first() else {
             // Nothing of this type: the column stays all zeros.
             out.clear();
             return;
@@ -124,8 +123,8 @@ impl<T: Copy> Staged<T> {
         // needs no clearing first.
         out.truncate(self.items.len());
         out.resize(self.items.len(), full(filler));
-        for (item, &s) in self.items.iter().zip(&self.slots) {
-            out[next[s as usize] as usize] = full(*item);
+        for &(s, item) in &self.items {
+            out[next[s as usize] as usize] = full(item);
             next[s as usize] += 1;
         }
     }
