@@ -8,14 +8,20 @@ use super::worker::Share;
 use crate::barrier::{Access, Sync};
 use crate::plan::CompiledGraph;
 
+/// A table entry with no resource.
+const NONE: u32 = u32::MAX;
+
 /// Every resource's uses in compiled order, resources in order of first use: one counting
 /// sort, linear in uses. `spans[r]..spans[r + 1]` indexes `uses` for resource `order[r]`.
 #[derive(Default)]
 pub(super) struct ByResource {
-    /// Resource numbers by entity index, from the lowest index used: ECS entities are
-    /// numbered densely, so a graph's resources usually sit in a range a few times their
-    /// uses, where indexing a table is cheaper than hashing every use.
+    /// Resource numbers by entity index, from `low`: ECS entities are numbered densely, so a
+    /// graph's resources usually sit in a range a few times their uses, where indexing a
+    /// table is cheaper than hashing every use. Kept between plans, and left empty of
+    /// numbers: a re-planned graph's resources mostly fall in the last one's range, and then
+    /// need no pass of their own to find it, nor a table filled afresh.
     direct: Vec<u32>,
+    low: u32,
     /// Resource numbers by entity, when the indices are spread too thinly for the table.
     index: hashbrown::HashMap<Entity, u32>,
     pub(super) order: Vec<Entity>,
@@ -28,16 +34,28 @@ pub(super) struct ByResource {
 impl ByResource {
     pub(super) fn gather(&mut self, graph: &CompiledGraph) {
         let total: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
-        let (mut low, mut high) = (u32::MAX, 0);
-        for p in &graph.passes {
-            for u in &p.uses {
-                let i = u.resource.index_u32();
-                (low, high) = (low.min(i), high.max(i));
+        let numbered = (!self.direct.is_empty() && self.number_directly(graph)) || {
+            // The table's range misses some resource: find the graph's own.
+            let (mut low, mut high) = (u32::MAX, 0);
+            for p in &graph.passes {
+                for u in &p.uses {
+                    let i = u.resource.index_u32();
+                    (low, high) = (low.min(i), high.max(i));
+                }
             }
-        }
-        // (No uses at all leave `low` above `high`.)
-        let dense = low <= high && (high - low) as usize <= 4 * total + 64;
-        if !(dense && self.number_directly(graph, low, high)) {
+            // (No uses at all leave `low` above `high`.)
+            let dense = low <= high && (high - low) as usize <= 4 * total + 64;
+            dense && {
+                // Room above for resources created since, which get higher indices.
+                let room = (high - low) / 4 + 64;
+                self.low = low;
+                self.direct.clear();
+                self.direct
+                    .resize((high - low) as usize + 1 + room as usize, NONE);
+                self.number_directly(graph)
+            }
+        };
+        if !numbered {
             self.index.clear();
             self.index.reserve(total);
             self.count(graph, |index, e, order| {
@@ -95,26 +113,31 @@ impl ByResource {
         }
     }
 
-    /// Number resources through the table indexed by entity index (from `low` to `high`);
-    /// false if two generations of one index are used, and the numbering must be redone.
-    fn number_directly(&mut self, graph: &CompiledGraph, low: u32, high: u32) -> bool {
-        const NONE: u32 = u32::MAX;
-        self.direct.clear();
-        self.direct.resize((high - low) as usize + 1, NONE);
-        let mut direct = std::mem::take(&mut self.direct);
-        let mut clash = false;
+    /// Number resources through the table indexed by entity index; false if some index is
+    /// outside the table or two generations of one index are used, and the numbering must
+    /// be redone. The table is left empty of numbers either way.
+    fn number_directly(&mut self, graph: &CompiledGraph) -> bool {
+        let (low, mut direct) = (self.low, std::mem::take(&mut self.direct));
+        let mut ok = true;
         self.count(graph, |_, e, order| {
-            let slot = &mut direct[(e.index_u32() - low) as usize];
+            let Some(slot) = direct.get_mut(e.index_u32().wrapping_sub(low) as usize) else {
+                ok = false;
+                return 0;
+            };
             if *slot == NONE {
                 order.push(e);
                 *slot = order.len() as u32 - 1;
             } else if order[*slot as usize] != e {
-                clash = true;
+                ok = false;
             }
             *slot
         });
+        // Every resource numbered is in the table's range.
+        for e in &self.order {
+            direct[(e.index_u32() - low) as usize] = NONE;
+        }
         self.direct = direct;
-        !clash
+        ok
     }
 
     /// Number every use's resource with `id` (which also lists new resources in `order`),
@@ -218,7 +241,8 @@ mod tests {
 
     /// Dense entity indices go through the table, spread ones through the hash map, and two
     /// generations of one index (which the table would confuse) fall back to it too: all
-    /// three gather the same uses in the same order, and one gatherer serves them in turn.
+    /// three gather the same uses in the same order, and one gatherer serves them in turn,
+    /// its table kept from graph to graph and renumbered when a graph falls outside it.
     #[test]
     fn dense_spread_and_aliased_entities_gather_alike() {
         let e = |i: u32| Entity::from_raw_u32(i).expect("valid index");
@@ -229,7 +253,7 @@ mod tests {
             bevy_ecs::entity::EntityGeneration::FIRST.after_versions(1),
         );
         let mut by = ByResource::default();
-        for (x, y) in [(c, a), (far, a), (older, a)] {
+        for (x, y) in [(c, a), (a, c), (far, a), (older, a), (c, a)] {
             let g = graph(&[&[x, b], &[y], &[b, x]]);
             assert_eq!(
                 gathered(&mut by, &g),
