@@ -12,7 +12,7 @@ use bevy_tasks::{ComputeTaskPool, TaskPool};
 use super::COPIES;
 use super::gather::ByResource;
 use super::worker::{Share, Worker};
-use crate::device::QueueId;
+use crate::device::QUEUE_COUNT;
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan};
 use crate::systems::barriers::{TextureStart, full_flush};
 use std::sync::mpsc::TryRecvError;
@@ -24,6 +24,11 @@ use std::sync::mpsc::TryRecvError;
 /// took 1.55x longer on two threads, one of 3,000 uses 1.1–1.4x less time (runs vary) and
 /// one of 30,000 uses 1.4–1.5x less.
 const PARALLEL_USES: usize = 2048;
+
+const _: () = assert!(
+    QUEUE_COUNT <= 32,
+    "the first frame's flushes mark queues in 32 bits"
+);
 
 /// The enhanced planner with its working memory, kept between plans: the runtime re-plans
 /// on every graph change and keeps one, so a plan costs its walk, not its allocations.
@@ -204,11 +209,13 @@ impl EnhancedPlanner {
                 b.push_to(steady, pass, true);
             }
         }
-        // Nothing is known about accesses before the plan's first frame: flush each queue once.
-        let mut seen: Vec<QueueId> = Vec::new();
+        // Nothing is known about accesses before the plan's first frame: flush each queue once
+        // (queues seen kept as bits, not a list: a warm planner allocates nothing).
+        let mut seen = 0u32;
         for (i, p) in graph.passes.iter().enumerate() {
-            if !seen.contains(&p.queue) {
-                seen.push(p.queue);
+            let bit = 1 << p.queue.index();
+            if seen & bit == 0 {
+                seen |= bit;
                 first.global(i, false, full_flush(p.queue));
             }
         }

@@ -1,0 +1,161 @@
+//! A warm enhanced planner re-plans without allocating: the runtime re-plans on every graph
+//! change, and the planner keeps its working memory (and re-plans into the plan it replaces)
+//! so that a plan costs its walk, not trips to the allocator.
+//!
+//! Allocations are counted by a global allocator of this test binary, on the planning thread
+//! only, and only while a plan is made. The planner walks on that thread alone here: from
+//! 2,048 uses it hands half the walk to the task pool, whose scope allocates its task.
+
+use std::alloc::{GlobalAlloc, Layout as MemoryLayout, System};
+use std::cell::Cell;
+
+use bevy_ecs::entity::Entity;
+use fastframe::barrier::Layout;
+use fastframe::frame::TextureState;
+use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess, Work};
+use fastframe::plan::{BarrierPlan, CompiledGraph};
+use fastframe::systems::{EnhancedPlanner, TargetInfo, TextureStart, compile_graph};
+
+thread_local! {
+    /// Counting on this thread, and the allocations counted so far.
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The system allocator, counting what the planning thread asks of it while it plans.
+struct Counting;
+
+fn count() {
+    // `try_with`: the allocator also serves threads whose locals are gone.
+    let _ = COUNTING.try_with(|on| {
+        if on.get() {
+            let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+        }
+    });
+}
+
+// SAFETY: every call is passed on unchanged to the system allocator; counting touches only
+// const-initialised thread locals, which never allocate.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: MemoryLayout) -> *mut u8 {
+        count();
+        // SAFETY: the caller's guarantees for `layout` are the system allocator's.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: MemoryLayout) -> *mut u8 {
+        count();
+        // SAFETY: as for `alloc`.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: MemoryLayout, new_size: usize) -> *mut u8 {
+        count();
+        // SAFETY: `ptr` came from this allocator, which is the system's.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: MemoryLayout) {
+        // SAFETY: `ptr` came from this allocator, which is the system's.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+/// Allocations `f` makes on this thread.
+fn allocations(f: impl FnOnce()) -> usize {
+    ALLOCATIONS.with(|n| n.set(0));
+    COUNTING.with(|on| on.set(true));
+    f();
+    COUNTING.with(|on| on.set(false));
+    ALLOCATIONS.with(|n| n.get())
+}
+
+/// `passes` passes on graphics and compute, each writing a texture of its own and reading
+/// the `reads` written just before it, compiled.
+fn graph(passes: usize, reads: usize) -> CompiledGraph {
+    let res = |i: usize| Entity::from_raw_u32(10_000 + i as u32).expect("valid index");
+    let owned: Vec<(Entity, String, Pass)> = (0..passes)
+        .map(|p| {
+            let read = |k: usize| Use {
+                target: res(p - k),
+                access: UseAccess::ShaderRead,
+                stages: None,
+                clear: false,
+            };
+            let mut uses = vec![Use {
+                target: res(p),
+                access: UseAccess::UnorderedAccess,
+                stages: None,
+                clear: false,
+            }];
+            uses.extend((1..=reads.min(p)).map(read));
+            let queue = [QueueKind::Graphics, QueueKind::Compute][p % 3 / 2];
+            let work = Work::Dispatch {
+                dispatches: 1,
+                threads: 64,
+            };
+            let pass = Pass {
+                queue,
+                uses,
+                work,
+                after: Vec::new(),
+                order: p as u32,
+            };
+            let e = Entity::from_raw_u32(p as u32 + 1).expect("valid index");
+            (e, format!("p{p}"), pass)
+        })
+        .collect();
+    let refs: Vec<(Entity, String, &Pass)> =
+        owned.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
+    let target = |_: Entity| TargetInfo::Texture {
+        lifetime: Lifetime::Imported,
+    };
+    compile_graph(&refs, target, &Settings::default()).expect("compiles")
+}
+
+fn start(_: Entity) -> TextureStart {
+    TextureStart {
+        state: TextureState::new(Layout::Common),
+        transient: false,
+        chain: false,
+        compressible: false,
+    }
+}
+
+#[test]
+fn a_warm_planner_replans_without_allocating() {
+    let (large, small) = (graph(120, 2), graph(40, 3));
+    let mut planner = EnhancedPlanner::on_one_thread();
+    let mut plan = BarrierPlan::default();
+    // Warm: plans of every shape size the working memory and the plan's lists. (The planner
+    // hands a plan its lists of texture bounds and takes the replaced plan's back, and the
+    // small graph's plan has three frames where the large one's has two: the lists go round
+    // several owners before each has held the largest.)
+    let round = [&large, &small, &large];
+    for g in round.iter().cycle().take(3 * round.len()) {
+        planner.plan_into(g, start, &mut plan).expect("plans");
+    }
+    let barriers = |p: &BarrierPlan| p.frames.iter().map(|f| f.barriers.all().len()).sum();
+    let expected: usize = barriers(&plan);
+    assert!(expected > 240, "the large graph has barriers to plan");
+    for g in round {
+        let n = allocations(|| planner.plan_into(g, start, &mut plan).expect("plans"));
+        assert_eq!(
+            n,
+            0,
+            "a warm re-plan of {} passes allocated",
+            g.passes.len()
+        );
+    }
+    assert_eq!(barriers(&plan), expected, "the same graph, the same plan");
+    // A cold planner does allocate: the counter sees the planner's allocations at all.
+    let cold = allocations(|| {
+        EnhancedPlanner::on_one_thread()
+            .plan_into(&large, start, &mut BarrierPlan::default())
+            .expect("plans");
+    });
+    assert!(cold > 0, "a cold plan allocates its working memory");
+}
