@@ -5,7 +5,7 @@ use bevy_ecs::entity::Entity;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use fastframe::barrier::Layout;
 use fastframe::frame::TextureState;
-use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess, Work};
+use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
 use fastframe::systems::{EnhancedPlanner, TargetInfo, TextureStart, compile_graph};
 use std::hint::black_box;
 
@@ -43,20 +43,10 @@ fn graph(passes: usize) -> (Vec<(Entity, String, Pass)>, usize) {
             }
         }
         uses += u.len();
-        let pass = Pass {
-            queue,
-            uses: u,
-            work: Work::Dispatch {
-                dispatches: 1,
-                threads: 64,
-            },
-            after: Vec::new(),
-            order: p as u32,
-        };
         out.push((
             Entity::from_raw_u32(p as u32 + 1).expect("valid index"),
             format!("p{p}"),
-            pass,
+            Pass::dispatch(queue, u, p as u32),
         ));
     }
     (out, uses)

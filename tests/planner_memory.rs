@@ -12,7 +12,7 @@ use std::cell::Cell;
 use bevy_ecs::entity::Entity;
 use fastframe::barrier::Layout;
 use fastframe::frame::TextureState;
-use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess, Work};
+use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
 use fastframe::plan::{BarrierPlan, CompiledGraph};
 use fastframe::systems::{EnhancedPlanner, TargetInfo, TextureStart, compile_graph};
 
@@ -93,19 +93,8 @@ fn graph(passes: usize, reads: usize) -> CompiledGraph {
             }];
             uses.extend((1..=reads.min(p)).map(read));
             let queue = [QueueKind::Graphics, QueueKind::Compute][p % 3 / 2];
-            let work = Work::Dispatch {
-                dispatches: 1,
-                threads: 64,
-            };
-            let pass = Pass {
-                queue,
-                uses,
-                work,
-                after: Vec::new(),
-                order: p as u32,
-            };
             let e = Entity::from_raw_u32(p as u32 + 1).expect("valid index");
-            (e, format!("p{p}"), pass)
+            (e, format!("p{p}"), Pass::dispatch(queue, uses, p as u32))
         })
         .collect();
     let refs: Vec<(Entity, String, &Pass)> =

@@ -223,6 +223,23 @@ pub struct Pass {
     pub order: u32,
 }
 
+impl Pass {
+    /// A pass of one 64-thread dispatch, `order`-th declared, ordered by its uses alone: what
+    /// generated graphs (benches, property tests) are built from.
+    pub fn dispatch(queue: QueueKind, uses: Vec<Use>, order: u32) -> Pass {
+        Pass {
+            queue,
+            uses,
+            work: Work::Dispatch {
+                dispatches: 1,
+                threads: 64,
+            },
+            after: Vec::new(),
+            order,
+        }
+    }
+}
+
 /// A disabled pass is skipped by compile; timeline events toggle it.
 #[derive(Component, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Disabled;

@@ -5,7 +5,7 @@ use bevy_ecs::prelude::*;
 use super::EnhancedPlanner;
 use crate::barrier::Layout;
 use crate::frame::TextureState;
-use crate::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess, Work};
+use crate::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
 use crate::plan::CompiledGraph;
 use crate::systems::{TargetInfo, TextureStart, compile_graph};
 
@@ -46,18 +46,8 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
                     clear: false,
                 });
             }
-            let pass = Pass {
-                queue,
-                uses,
-                work: Work::Dispatch {
-                    dispatches: 1,
-                    threads: 64,
-                },
-                after: Vec::new(),
-                order: p as u32,
-            };
             let e = Entity::from_raw_u32(p as u32 + 1).expect("valid index");
-            (e, format!("p{p}"), pass)
+            (e, format!("p{p}"), Pass::dispatch(queue, uses, p as u32))
         })
         .collect();
     let refs: Vec<(Entity, String, &Pass)> =
