@@ -190,3 +190,76 @@ fn two_workers_plan_exactly_what_one_does() {
     }
     assert!(planned > 200, "only {planned} graphs planned");
 }
+
+/// EB-8a: no access is barrier-free, so in a plan's first frame each queue's first access
+/// to a resource waits for everything before the plan (SyncBefore ALL). Once a queue has had
+/// that barrier, the resource going to another queue and back brings nothing unknown back:
+/// the queue's next barrier waits for what it needs, as it does in the steady frame.
+#[test]
+fn first_frame_waits_for_everything_once_per_queue() {
+    let r = |i: u32| Entity::from_raw_u32(1_000 + i).expect("valid index");
+    let (x, y, z) = (r(0), r(1), r(2));
+    let reads = |target| Use {
+        target,
+        access: UseAccess::ShaderRead,
+        stages: None,
+        clear: false,
+    };
+    let writes = |target| Use {
+        access: UseAccess::UnorderedAccess,
+        ..reads(target)
+    };
+    // Graphics writes x, compute reads it (writing y), graphics reads it (writing z).
+    let passes = [
+        (QueueKind::Graphics, vec![writes(x)]),
+        (QueueKind::Compute, vec![reads(x), writes(y)]),
+        (QueueKind::Graphics, vec![reads(x), writes(z)]),
+    ];
+    let owned: Vec<(Entity, String, Pass)> = (passes.into_iter().enumerate())
+        .map(|(p, (queue, uses))| {
+            let e = Entity::from_raw_u32(p as u32 + 1).expect("valid index");
+            (e, format!("p{p}"), Pass::dispatch(queue, uses, p as u32))
+        })
+        .collect();
+    let refs: Vec<(Entity, String, &Pass)> =
+        owned.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
+    let target = |_: Entity| TargetInfo::Texture {
+        lifetime: Lifetime::Imported,
+    };
+    let g = compile_graph(&refs, target, &Settings::default()).expect("compiles");
+    assert_eq!(g.passes.len(), 3, "nothing culled");
+    let plan = EnhancedPlanner::on_one_thread()
+        .plan(&g, starts(&[false; 3], false))
+        .expect("plans");
+    // The barriers on x at the start of a pass.
+    let before = |frame: usize, pass: usize| {
+        let f = plan.frame_at(frame).expect("a frame");
+        let on_x = |t: &&crate::barrier::TextureBarrier<Entity>| t.resource == x;
+        let b = f.barriers.before(pass);
+        b.textures.iter().filter(on_x).copied().collect::<Vec<_>>()
+    };
+    let all = |b: &[crate::barrier::TextureBarrier<Entity>]| {
+        b.iter()
+            .any(|b| b.sync_before.contains(crate::barrier::Sync::ALL))
+    };
+    for pass in [0, 1] {
+        let first = before(0, pass);
+        assert_eq!(
+            first.len(),
+            1,
+            "pass {pass}: a first access has a barrier (EB-8a)"
+        );
+        assert!(all(&first), "pass {pass} waits for everything: {first:?}");
+        assert!(!all(&before(1, pass)), "pass {pass}, steady frame");
+    }
+    // Graphics again, after compute: its sequence of barriers restarted, but nothing
+    // before the plan is left to wait for.
+    let back = before(0, 2);
+    assert_eq!(
+        back.len(),
+        1,
+        "graphics reads what compute last had: {back:?}"
+    );
+    assert!(!all(&back), "{back:?}");
+    assert_eq!(back, before(1, 2), "as in the steady frame");
+}

@@ -191,10 +191,14 @@ impl Track {
             && self.history_unknown == earlier.history_unknown
     }
 
-    /// True while nothing is known of the barriers on `q` before the walk (EB-8a).
+    /// True while nothing is known of the barriers on `q` before the walk (EB-8a): until
+    /// `q`'s first barrier on the resource in the plan, which waits for everything before.
+    /// After it, another queue taking the resource over restarts `q`'s sequence of barriers
+    /// (see `issued`) but brings back nothing unknown: `q`'s next barrier waits for what its
+    /// sequence needs, as in any later frame.
     #[inline]
     pub(super) fn unknown_on(&self, q: Q) -> bool {
-        self.history_unknown && self.last_after.get(q).is_none()
+        self.history_unknown && self.declared.get(q).is_none()
     }
 
     /// The Before half of a new barrier on `q`, which must also reach `reach` stages.
