@@ -63,6 +63,27 @@ pub fn assign_queue(kind: QueueKind, settings: &Settings) -> QueueId {
     }
 }
 
+/// Compile generated passes, without a world: each is a one-dispatch pass
+/// ([`Pass::dispatch`]) on its queue with its uses, declared in order as entity `i + 1`
+/// named `p{i}`. How benches and property tests build graphs.
+pub fn compile_dispatches(
+    passes: impl IntoIterator<Item = (QueueKind, Vec<Use>)>,
+    target: impl Fn(Entity) -> TargetInfo,
+    settings: &Settings,
+) -> Result<CompiledGraph, String> {
+    let mut owned = Vec::new();
+    for (i, (queue, uses)) in passes.into_iter().enumerate() {
+        let order = u32::try_from(i).map_err(|_| format!("{i} passes are too many"))?;
+        let e = (order.checked_add(1))
+            .and_then(Entity::from_raw_u32)
+            .ok_or_else(|| format!("{i} passes are too many"))?;
+        owned.push((e, format!("p{i}"), Pass::dispatch(queue, uses, order)));
+    }
+    let refs: Vec<(Entity, String, &Pass)> =
+        owned.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
+    compile_graph(&refs, target, settings)
+}
+
 /// Compile the enabled passes (already sorted by declaration order).
 pub fn compile_graph(
     passes: &[(Entity, String, &Pass)],

@@ -51,7 +51,7 @@ mod wait_present;
 
 pub use barriers::TextureStart;
 pub use barriers::{EnhancedPlanner, plan_conservative, plan_enhanced, plan_legacy};
-pub use compile::{TargetInfo, compile_graph};
+pub use compile::{TargetInfo, compile_dispatches, compile_graph};
 
 /// The frame schedule's label.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]

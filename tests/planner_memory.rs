@@ -12,9 +12,9 @@ use std::cell::Cell;
 use bevy_ecs::entity::Entity;
 use fastframe::barrier::Layout;
 use fastframe::frame::TextureState;
-use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
+use fastframe::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
 use fastframe::plan::{BarrierPlan, CompiledGraph};
-use fastframe::systems::{EnhancedPlanner, TargetInfo, TextureStart, compile_graph};
+use fastframe::systems::{EnhancedPlanner, TargetInfo, TextureStart, compile_dispatches};
 
 thread_local! {
     /// Counting on this thread, and the allocations counted so far.
@@ -77,32 +77,26 @@ fn allocations(f: impl FnOnce()) -> usize {
 /// the `reads` written just before it, compiled.
 fn graph(passes: usize, reads: usize) -> CompiledGraph {
     let res = |i: usize| Entity::from_raw_u32(10_000 + i as u32).expect("valid index");
-    let owned: Vec<(Entity, String, Pass)> = (0..passes)
-        .map(|p| {
-            let read = |k: usize| Use {
-                target: res(p - k),
-                access: UseAccess::ShaderRead,
-                stages: None,
-                clear: false,
-            };
-            let mut uses = vec![Use {
-                target: res(p),
-                access: UseAccess::UnorderedAccess,
-                stages: None,
-                clear: false,
-            }];
-            uses.extend((1..=reads.min(p)).map(read));
-            let queue = [QueueKind::Graphics, QueueKind::Compute][p % 3 / 2];
-            let e = Entity::from_raw_u32(p as u32 + 1).expect("valid index");
-            (e, format!("p{p}"), Pass::dispatch(queue, uses, p as u32))
-        })
-        .collect();
-    let refs: Vec<(Entity, String, &Pass)> =
-        owned.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
+    let generated = (0..passes).map(|p| {
+        let read = |k: usize| Use {
+            target: res(p - k),
+            access: UseAccess::ShaderRead,
+            stages: None,
+            clear: false,
+        };
+        let mut uses = vec![Use {
+            target: res(p),
+            access: UseAccess::UnorderedAccess,
+            stages: None,
+            clear: false,
+        }];
+        uses.extend((1..=reads.min(p)).map(read));
+        ([QueueKind::Graphics, QueueKind::Compute][p % 3 / 2], uses)
+    });
     let target = |_: Entity| TargetInfo::Texture {
         lifetime: Lifetime::Imported,
     };
-    compile_graph(&refs, target, &Settings::default()).expect("compiles")
+    compile_dispatches(generated, target, &Settings::default()).expect("compiles")
 }
 
 fn start(_: Entity) -> TextureStart {

@@ -5,9 +5,9 @@ use bevy_ecs::prelude::*;
 use super::EnhancedPlanner;
 use crate::barrier::Layout;
 use crate::frame::TextureState;
-use crate::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
+use crate::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
 use crate::plan::CompiledGraph;
-use crate::systems::{TargetInfo, TextureStart, compile_graph};
+use crate::systems::{TargetInfo, TextureStart, compile_dispatches};
 
 /// A seeded random graph over a few textures and buffers on random queues, compiled.
 fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
@@ -22,8 +22,8 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
     let res = |i: usize| Entity::from_raw_u32(1_000 + i as u32).expect("valid index");
     let buffer: Vec<bool> = (0..resources).map(|_| next(3) == 0).collect();
     let transient: Vec<bool> = (0..resources).map(|_| next(3) == 0).collect();
-    let passes: Vec<(Entity, String, Pass)> = (0..3 + next(12) as usize)
-        .map(|p| {
+    let passes: Vec<(QueueKind, Vec<Use>)> = (0..3 + next(12) as usize)
+        .map(|_| {
             let queue =
                 [QueueKind::Graphics, QueueKind::Compute, QueueKind::Copy][next(3) as usize];
             let mut uses = Vec::new();
@@ -46,12 +46,9 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
                     clear: false,
                 });
             }
-            let e = Entity::from_raw_u32(p as u32 + 1).expect("valid index");
-            (e, format!("p{p}"), Pass::dispatch(queue, uses, p as u32))
+            (queue, uses)
         })
         .collect();
-    let refs: Vec<(Entity, String, &Pass)> =
-        passes.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
     let target = |e: Entity| {
         let i = (e.index_u32() - 1_000) as usize;
         let lifetime = if transient[i] {
@@ -65,7 +62,7 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
             TargetInfo::Texture { lifetime }
         }
     };
-    let compiled = compile_graph(&refs, target, &Settings::default()).ok()?;
+    let compiled = compile_dispatches(passes, target, &Settings::default()).ok()?;
     Some((compiled, transient))
 }
 
@@ -215,18 +212,10 @@ fn first_frame_waits_for_everything_once_per_queue() {
         (QueueKind::Compute, vec![reads(x), writes(y)]),
         (QueueKind::Graphics, vec![reads(x), writes(z)]),
     ];
-    let owned: Vec<(Entity, String, Pass)> = (passes.into_iter().enumerate())
-        .map(|(p, (queue, uses))| {
-            let e = Entity::from_raw_u32(p as u32 + 1).expect("valid index");
-            (e, format!("p{p}"), Pass::dispatch(queue, uses, p as u32))
-        })
-        .collect();
-    let refs: Vec<(Entity, String, &Pass)> =
-        owned.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
     let target = |_: Entity| TargetInfo::Texture {
         lifetime: Lifetime::Imported,
     };
-    let g = compile_graph(&refs, target, &Settings::default()).expect("compiles");
+    let g = compile_dispatches(passes, target, &Settings::default()).expect("compiles");
     assert_eq!(g.passes.len(), 3, "nothing culled");
     let plan = EnhancedPlanner::on_one_thread()
         .plan(&g, starts(&[false; 3], false))
