@@ -83,6 +83,8 @@ pub(super) struct Track {
     /// behind a fence, the sequence of barriers starts again there.
     pub(super) owner: Option<Q>,
     /// Per queue: the accesses its last barrier on the resource allowed until the next one.
+    /// Never forgotten within a walk, so it also tells which queues have had a barrier on
+    /// the resource (see [`unknown_on`](Self::unknown_on)).
     pub(super) declared: PerQueue<Access>,
     /// Walking a plan's first frame: earlier barriers are unknown.
     pub(super) history_unknown: bool,
