@@ -37,25 +37,29 @@ struct Phase {
 }
 
 impl Phase {
-    fn of(uses: &[ResUse]) -> Phase {
-        let mut p = Phase {
-            access: Access::empty(),
-            dma: false,
-            compute: false,
-            graphics: false,
-            shared: false,
-        };
-        let first = uses.first().map(|u| u.queue);
-        for u in uses {
-            p.access |= u.access;
-            match u.queue.kind() {
-                QueueType::Direct => p.graphics = true,
-                QueueType::Compute => p.compute = true,
-                QueueType::Copy => p.dma = true,
+    /// The read phase starting at `uses[start]` (a read), and where it ends (the next write
+    /// or the end), in one scan; queue types gathered as bits (see [`Q::type_bit`]).
+    fn scan(uses: &[ResUse], start: usize) -> (Phase, usize) {
+        let first = uses[start].queue;
+        let (mut access, mut types, mut shared) = (Access::empty(), 0, false);
+        let mut end = start;
+        for u in &uses[start..] {
+            if u.write {
+                break;
             }
-            p.shared |= Some(u.queue) != first;
+            access |= u.access;
+            types |= u.queue.type_bit();
+            shared |= u.queue != first;
+            end += 1;
         }
-        p
+        let phase = Phase {
+            access,
+            graphics: types & Q::type_bits(QueueType::Direct) != 0,
+            compute: types & Q::type_bits(QueueType::Compute) != 0,
+            dma: types & Q::type_bits(QueueType::Copy) != 0,
+            shared,
+        };
+        (phase, end)
     }
 
     /// True when every reader's queue type allows `layout` (barrier-spec A5).
@@ -124,11 +128,36 @@ pub(super) fn resource_uses<'a>(
     texture: bool,
     compressible: bool,
 ) -> Result<(&'a [ResUse], bool), String> {
+    let Some(first) = planned.first() else {
+        return Ok((planned, true));
+    };
+    // Most resources are used once per pass: one pass without branches tells, and the merge
+    // is skipped.
+    let (q, mut last) = (first.queue, u32::MAX);
+    let (mut twice, mut one_queue) = (false, true);
+    for u in planned.iter() {
+        twice |= u.pass == last;
+        one_queue &= u.queue == q;
+        last = u.pass;
+    }
+    let len = if twice {
+        merge_passes(planned)
+    } else {
+        planned.len()
+    };
+    let out = &mut planned[..len];
+    if texture {
+        read_phases(graph, out, compressible)?;
+    }
+    Ok((out, one_queue))
+}
+
+/// Merge each pass's uses of the resource into one, in place; returns how many are left.
+#[inline(never)]
+fn merge_passes(planned: &mut [ResUse]) -> usize {
     let mut len: usize = 0;
-    let mut one_queue = true;
     for i in 0..planned.len() {
         let u = planned[i];
-        one_queue &= u.queue == planned[0].queue;
         match len.checked_sub(1).filter(|&j| planned[j].pass == u.pass) {
             Some(j) => {
                 let x = &mut planned[j];
@@ -147,43 +176,104 @@ pub(super) fn resource_uses<'a>(
             }
         }
     }
-    let out = &mut planned[..len];
-    if texture {
-        let mut start = 0;
-        while start < out.len() {
-            if out[start].write {
-                start += 1;
-                continue;
-            }
-            let end = (start..out.len())
-                .find(|&j| out[j].write)
-                .unwrap_or(out.len());
-            let phase = Phase::of(&out[start..end]);
-            // Keep the writer's layout when it already serves every read of the phase on the
-            // writer's queue (depth read through a read-only view in DEPTH_STENCIL_WRITE):
-            // no transition at all. Also when several queues read it: no transition means
-            // none to order among them (a DMA writer's COMMON serves shader reads on every
-            // queue).
-            let keep = start.checked_sub(1).map(|w| out[w]).and_then(|w| {
-                let l = w.layout?;
-                let here = !phase.shared && out[start].queue == w.queue;
-                (layout_allows(l).contains(phase.access)
-                    && (here || (phase.shared && phase.allowed_everywhere(l))))
-                .then_some(l)
-            });
-            let layout = keep.or_else(|| read_layout(&phase, compressible)).ok_or_else(|| {
+    len
+}
+
+/// Give each read phase of a texture's (merged) uses its layout.
+fn read_phases(
+    graph: &CompiledGraph,
+    out: &mut [ResUse],
+    compressible: bool,
+) -> Result<(), String> {
+    let mut start = 0;
+    while start < out.len() {
+        if out[start].write {
+            start += 1;
+            continue;
+        }
+        let (phase, end) = Phase::scan(out, start);
+        // Keep the writer's layout when it already serves every read of the phase on the
+        // writer's queue (depth read through a read-only view in DEPTH_STENCIL_WRITE):
+        // no transition at all. Also when several queues read it: no transition means
+        // none to order among them (a DMA writer's COMMON serves shader reads on every
+        // queue).
+        let keep = start.checked_sub(1).map(|w| out[w]).and_then(|w| {
+            let l = w.layout?;
+            let here = !phase.shared && out[start].queue == w.queue;
+            (layout_allows(l).contains(phase.access)
+                && (here || (phase.shared && phase.allowed_everywhere(l))))
+            .then_some(l)
+        });
+        let layout = keep.or_else(|| read_layout(&phase, compressible)).ok_or_else(|| {
                 let names: Vec<&str> = out[start..end].iter().map(|u| graph.passes[u.pass as usize].name.as_str()).collect();
                 format!("passes {} read one texture in ways no single layout allows at once (barrier-spec A6)", names.join(", "))
             })?;
-            let shared = phase.shared;
-            for u in &mut out[start..end] {
-                u.layout = Some(layout);
-                u.shared = shared;
-            }
-            start = end;
+        let shared = phase.shared;
+        for u in &mut out[start..end] {
+            u.layout = Some(layout);
+            u.shared = shared;
         }
+        start = end;
     }
-    Ok((out, one_queue))
+    Ok(())
 }
 const _: () = assert!(std::mem::size_of::<ResUse>() == 32);
 const _: () = assert!(std::mem::size_of::<super::track::Acc>() == 16);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device::QueueId;
+
+    fn use_(pass: u32, queue: QueueId, access: Access, layout: Option<Layout>) -> ResUse {
+        ResUse {
+            pass,
+            queue: Q::new(queue),
+            stages: Sync::COMPUTE_SHADING,
+            access,
+            write: access == Access::UNORDERED_ACCESS,
+            layout,
+            shared: false,
+            own_complete: None,
+        }
+    }
+
+    /// A pass that uses a texture twice (read, then write) has one use of both, in the
+    /// written layout; the reads after it form one phase over two queues, in a layout both
+    /// can read; uses on one queue only say so.
+    #[test]
+    fn uses_merge_per_pass_and_reads_share_a_phase_layout() {
+        let graph = CompiledGraph::default();
+        let compute = QueueId::Compute { pipe: 0, index: 0 };
+        let srv = Some(Layout::ShaderResource);
+        let uav = Some(Layout::UnorderedAccess);
+        let mut uses = [
+            use_(0, QueueId::Graphics, Access::SHADER_RESOURCE, srv),
+            use_(0, QueueId::Graphics, Access::UNORDERED_ACCESS, uav),
+            use_(1, QueueId::Graphics, Access::SHADER_RESOURCE, srv),
+            use_(2, compute, Access::SHADER_RESOURCE, srv),
+        ];
+        let (merged, one_queue) = resource_uses(&graph, &mut uses, true, false).expect("plans");
+        assert!(!one_queue);
+        assert_eq!(merged.len(), 3, "{merged:?}");
+        let w = merged[0];
+        assert!(w.write && w.pass == 0 && w.layout == uav);
+        assert_eq!(w.access, Access::SHADER_RESOURCE | Access::UNORDERED_ACCESS);
+        for r in &merged[1..] {
+            assert!(r.shared && !r.write, "{r:?}");
+            assert_eq!(r.layout, Some(Layout::ShaderResource), "{r:?}");
+        }
+
+        let mut once = [
+            use_(0, QueueId::Graphics, Access::UNORDERED_ACCESS, uav),
+            use_(1, QueueId::Graphics, Access::SHADER_RESOURCE, srv),
+        ];
+        let (kept, one_queue) = resource_uses(&graph, &mut once, true, true).expect("plans");
+        assert!(one_queue && kept.len() == 2 && !kept[1].shared);
+        assert_eq!(
+            kept[1].layout,
+            Some(Layout::DirectQueueShaderResource),
+            "a compressible texture read on graphics only stays compressed (EB-4)"
+        );
+    }
+}

@@ -79,6 +79,25 @@ impl Q {
         KINDS[(self.0.get() >> 24 & 3) as usize]
     }
 
+    /// The queue's type as one bit of four (see [`type_bits`](Self::type_bits)).
+    #[inline(always)]
+    pub(super) fn type_bit(self) -> u32 {
+        1 << (self.0.get() >> 24 & 3)
+    }
+
+    /// The bits [`type_bit`](Self::type_bit) gives queues of type `kind`.
+    pub(super) const fn type_bits(kind: QueueType) -> u32 {
+        let mut bits = 0;
+        let mut i = 0;
+        while i < KINDS.len() {
+            if KINDS[i] as u32 == kind as u32 {
+                bits |= 1 << i;
+            }
+            i += 1;
+        }
+        bits
+    }
+
     /// True when this queue may move a texture from `from` to `to` (barrier-spec A5).
     #[inline(always)]
     pub(super) fn can_transition(self, from: Layout, to: Layout) -> bool {
