@@ -16,7 +16,7 @@ use crate::error::RuntimeError;
 use crate::frame::{Fatal, ImplicitViews};
 use crate::graph::{self, GraphNode};
 use crate::model::*;
-use crate::plan::{CompiledGraph, CompiledPass, GraphDirty, PlannedUse};
+use crate::plan::{CompiledGraph, CompiledPass, GraphDirty, PlannedUse, ResourceIndex};
 
 /// What a use's target turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -251,11 +251,13 @@ pub fn compile_graph(
             own_complete: None,
         })
         .collect();
-    super::fences::plan_fences(&mut out, &edges);
+    let resources = ResourceIndex::of(&out);
+    super::fences::plan_fences(&mut out, &edges, &resources);
     Ok(CompiledGraph {
         passes: out,
         culled,
         edges,
+        resources,
         generation: 0,
     })
 }

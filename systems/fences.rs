@@ -10,7 +10,7 @@
 //! necessary, which is what lets the validation layer catch any single dropped wait.
 
 use crate::device::{QUEUE_COUNT, QueueId};
-use crate::plan::CompiledPass;
+use crate::plan::{CompiledPass, ResourceIndex};
 
 type Known = [i64; QUEUE_COUNT];
 const NOTHING: i64 = i64::MIN / 2;
@@ -105,7 +105,7 @@ fn with_waits(
 }
 
 /// Plan every pass's waits and which passes signal a fence.
-pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
+pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)], index: &ResourceIndex) {
     let queues: Vec<QueueId> = out.iter().map(|p| p.queue).collect();
     for &(a, b) in edges {
         if queues[a] != queues[b] {
@@ -114,21 +114,22 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) {
     }
     // Frame wrap-around, per resource: a later conflicting use on another queue must finish
     // before an earlier-ordered use of the next frame.
-    let mut by_resource: hashbrown::HashMap<bevy_ecs::entity::Entity, Vec<(usize, bool)>> =
-        hashbrown::HashMap::new();
-    for (i, p) in out.iter().enumerate() {
-        for u in &p.uses {
-            by_resource
-                .entry(u.resource)
-                .or_default()
-                .push((i, u.access.is_write()));
-        }
+    // Each use as (pass, writes), grouped by resource through the index compile built.
+    debug_assert!(index.indexes(out), "the index is of these passes");
+    let mut grouped = vec![(0, false); index.uses()];
+    let flat = out
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| p.uses.iter().map(move |u| (i, u)));
+    for ((i, u), &place) in flat.zip(index.places()) {
+        grouped[place as usize] = (i, u.access.is_write());
     }
     // Only the latest conflicting use per queue matters (a wait keeps the latest producer
     // per queue), and the latest after `y` is the resource's last one on that queue if it
     // comes after `y`: linear in uses, however many passes share a resource.
     let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for uses in by_resource.values() {
+    for r in 0..index.resources().len() {
+        let uses = &grouped[index.span(r)];
         let mut last_use = [None::<usize>; QUEUE_COUNT];
         let mut last_write = [None::<usize>; QUEUE_COUNT];
         for &(x, wx) in uses {

@@ -7,11 +7,13 @@ use crate::barrier::{Access, BarrierGroupRef, Layout, LegacyBarrier, Sync};
 
 mod barriers;
 mod builder;
+mod index;
 
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
 pub use barriers::{PassBarriers, TextureRecord, WholeTexture};
 pub use builder::{Mark, PassBarriersBuilder};
+pub use index::ResourceIndex;
 
 /// One use of a pass, resolved: what it touches and how.
 #[derive(Clone, Debug, PartialEq)]
@@ -61,6 +63,9 @@ pub struct CompiledGraph {
     pub culled: Vec<String>,
     /// Dependency edges between compiled passes (indices), for the graph printer.
     pub edges: Vec<(usize, usize)>,
+    /// The resources the passes use, numbered, with the uses grouped by resource (empty
+    /// for a graph not made by compile; see [`ResourceIndex`]).
+    pub resources: ResourceIndex,
     /// Compiles so far (the plan is cached between graph changes).
     pub generation: u64,
 }

@@ -1,4 +1,10 @@
 //! Each resource's uses in compiled order, gathered once per plan.
+//!
+//! A graph from compile carries its resources numbered and its uses' places when grouped by
+//! resource ([`ResourceIndex`], which fence planning uses too): the gather then only checks
+//! that the index still describes the graph and copies each use to its place. A graph
+//! without one (built by hand, or changed since compile) is numbered here, through a table
+//! indexed by entity index or a hash map, and grouped by a counting sort.
 
 use bevy_ecs::prelude::*;
 
@@ -7,6 +13,8 @@ use super::track::Q;
 use super::worker::Share;
 use crate::barrier::{Access, Sync};
 use crate::plan::CompiledGraph;
+#[cfg(doc)]
+use crate::plan::ResourceIndex;
 
 /// A table entry with no resource.
 const NONE: u32 = u32::MAX;
@@ -34,6 +42,9 @@ pub(super) struct ByResource {
 impl ByResource {
     pub(super) fn gather(&mut self, graph: &CompiledGraph) {
         let total: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
+        if self.gather_indexed(graph, total) {
+            return;
+        }
         let numbered = (!self.direct.is_empty() && self.number_directly(graph)) || {
             // The table's range misses some resource: find the graph's own.
             let (mut low, mut high) = (u32::MAX, 0);
@@ -74,6 +85,53 @@ impl ByResource {
         }
         self.next.clear();
         self.next.extend_from_slice(&self.spans);
+        self.make_room(graph, total);
+        let mut k = 0;
+        for (i, p) in graph.passes.iter().enumerate() {
+            let (queue, own_complete) = (Q::new(p.queue), p.own_complete.map(|k| k as i32));
+            for u in &p.uses {
+                let slot = &mut self.next[self.ids[k] as usize];
+                self.uses[*slot as usize] = ResUse::of(i, queue, own_complete, u);
+                *slot += 1;
+                k += 1;
+            }
+        }
+    }
+
+    /// Gather through the index compile built (see [`ResourceIndex`]): the resources are
+    /// numbered and each use's place is known, so a use costs one check that the index
+    /// still describes it and one copy. False, to gather from scratch, when the graph has no
+    /// index or its uses changed since (what was written here is then all rewritten).
+    fn gather_indexed(&mut self, graph: &CompiledGraph, total: usize) -> bool {
+        let index = &graph.resources;
+        if total == 0 || index.uses() != total {
+            return false;
+        }
+        let resources = index.resources();
+        self.make_room(graph, total);
+        let mut known = index.numbers().iter().zip(index.places());
+        for (i, p) in graph.passes.iter().enumerate() {
+            let (queue, own_complete) = (Q::new(p.queue), p.own_complete.map(|k| k as i32));
+            for u in &p.uses {
+                let Some((&n, &place)) = known.next() else {
+                    return false;
+                };
+                if resources[n as usize] != u.resource {
+                    return false;
+                }
+                self.uses[place as usize] = ResUse::of(i, queue, own_complete, u);
+            }
+        }
+        self.order.clear();
+        self.order.extend_from_slice(resources);
+        self.spans.clear();
+        self.spans.extend_from_slice(index.spans());
+        true
+    }
+
+    /// `total` places for uses, each about to be written (the spans partition the uses),
+    /// so what the last plan left there needs no clearing first.
+    fn make_room(&mut self, graph: &CompiledGraph, total: usize) {
         let Some(first) = graph.passes.first() else {
             self.uses.clear();
             return;
@@ -88,29 +146,8 @@ impl ByResource {
             shared: false,
             own_complete: None,
         };
-        // Every place is written below (the spans partition the uses), so what the last plan
-        // left there needs no clearing first.
         self.uses.truncate(total);
         self.uses.resize(total, filler);
-        let mut k = 0;
-        for (i, p) in graph.passes.iter().enumerate() {
-            let (queue, own_complete) = (Q::new(p.queue), p.own_complete.map(|k| k as i32));
-            for u in &p.uses {
-                let slot = &mut self.next[self.ids[k] as usize];
-                self.uses[*slot as usize] = ResUse {
-                    pass: i as u32,
-                    queue,
-                    stages: u.stages.expand(),
-                    access: u.access.access(),
-                    write: u.access.is_write(),
-                    layout: u.layout,
-                    shared: false,
-                    own_complete,
-                };
-                *slot += 1;
-                k += 1;
-            }
-        }
     }
 
     /// Number resources through the table indexed by entity index; false if some index is
@@ -197,7 +234,7 @@ mod tests {
     use super::*;
     use crate::device::QueueId;
     use crate::model::UseAccess;
-    use crate::plan::{CompiledPass, PlannedUse};
+    use crate::plan::{CompiledPass, PlannedUse, ResourceIndex};
 
     /// A graph of one pass per list, each using the listed resources (shader reads).
     fn graph(passes: &[&[Entity]]) -> CompiledGraph {
@@ -263,5 +300,39 @@ mod tests {
         }
         let empty = graph(&[]);
         assert_eq!(gathered(&mut by, &empty), vec![]);
+    }
+
+    /// A graph compile indexed gathers through its index, alike; an index its uses no
+    /// longer match (a use retargeted, a use added) is not trusted, and the gather from
+    /// scratch gives the graph's real uses.
+    #[test]
+    fn indexed_graphs_gather_alike_and_stale_indices_are_not_trusted() {
+        let e = |i: u32| Entity::from_raw_u32(i).expect("valid index");
+        let (a, b, c) = (e(10), e(11), e(12));
+        let indexed = |g: CompiledGraph| CompiledGraph {
+            resources: ResourceIndex::of(&g.passes),
+            ..g
+        };
+        let mut by = ByResource::default();
+        let g = indexed(graph(&[&[c, b], &[a], &[b, c]]));
+        assert!(g.resources.indexes(&g.passes));
+        let want = vec![(c, vec![0, 2]), (b, vec![0, 2]), (a, vec![1])];
+        assert_eq!(gathered(&mut by, &g), want);
+        assert!(by.direct.is_empty(), "the index numbered the resources");
+
+        let mut retargeted = g.clone();
+        retargeted.passes[1].uses[0].resource = b;
+        let want = vec![(c, vec![0, 2]), (b, vec![0, 1, 2])];
+        assert_eq!(gathered(&mut by, &retargeted), want);
+        assert!(!by.direct.is_empty(), "numbered from scratch");
+
+        let mut grown = g.clone();
+        let extra = grown.passes[1].uses[0].clone();
+        grown.passes[0].uses.push(PlannedUse {
+            resource: a,
+            ..extra
+        });
+        let want = vec![(c, vec![0, 2]), (b, vec![0, 2]), (a, vec![0, 1])];
+        assert_eq!(gathered(&mut by, &grown), want);
     }
 }

@@ -25,7 +25,7 @@
 //! (EB-8a).
 //!
 //! The walk is the planner's cost, so it is kept lean: uses are gathered per resource once
-//! (`gather`), per-queue facts are arrays and what the walk stores and reloads at every use
+//! (`gather`, through the resource index compile built when the graph has one), per-queue facts are arrays and what the walk stores and reloads at every use
 //! is kept in whole words, so no load waits on narrower stores (`queues`, `track`), buffers
 //! and textures walk in code of their own (`walk`), a resource that starts the steady copy
 //! as it started the second has the second's decisions repeated rather than walked, and a

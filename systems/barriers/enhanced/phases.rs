@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 use super::track::Q;
 use crate::barrier::*;
 
-use crate::plan::CompiledGraph;
+use crate::plan::{CompiledGraph, PlannedUse};
 
 /// One resource's use in one pass (several uses of a resource by one pass are merged), with
 /// what the walk needs of the pass copied in: the walk reads a resource's uses in a row.
@@ -23,6 +23,23 @@ pub(super) struct ResUse {
     pub(super) shared: bool,
     /// The pass's [`own_complete`](crate::plan::CompiledPass::own_complete).
     pub(super) own_complete: Option<i32>,
+}
+
+impl ResUse {
+    /// The use `u` of pass `pass`, on `queue`.
+    #[inline(always)]
+    pub(super) fn of(pass: usize, queue: Q, own_complete: Option<i32>, u: &PlannedUse) -> Self {
+        ResUse {
+            pass: pass as u32,
+            queue,
+            stages: u.stages.expand(),
+            access: u.access.access(),
+            write: u.access.is_write(),
+            layout: u.layout,
+            shared: false,
+            own_complete,
+        }
+    }
 }
 
 /// What choosing a read phase's layout needs to know of its reads, gathered in one pass.

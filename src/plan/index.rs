@@ -1,0 +1,194 @@
+//! Resources numbered once per compile.
+//!
+//! Fences and the enhanced barrier planner both look at a graph's uses resource by resource,
+//! in pass order. Compile numbers every resource its passes use, densely and in order of
+//! first use, and groups the uses by resource once; the others index arrays with those
+//! numbers instead of each hashing every use's entity again.
+//!
+//! The index belongs to the passes it was built from. A graph assembled by hand, or whose
+//! uses changed after compile, has an index that does not describe it; readers check with
+//! [`ResourceIndex::indexes`] (or the same test inline) and number the resources themselves
+//! when it fails.
+
+use std::ops::Range;
+
+use bevy_ecs::prelude::*;
+
+use super::CompiledPass;
+
+/// Every resource a compiled graph's passes use, numbered, and the uses grouped by
+/// resource. Built only by [`ResourceIndex::of`], so its parts always agree.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ResourceIndex {
+    /// The resources in order of first use (pass order, then use order).
+    resources: Vec<Entity>,
+    /// Per use, in pass order then use order: its resource's number.
+    numbers: Vec<u32>,
+    /// Per use (same order): its place among the uses grouped by resource, each resource's
+    /// uses in pass order.
+    places: Vec<u32>,
+    /// Where each resource's uses start among the grouped ones; one more entry ends them.
+    spans: Vec<u32>,
+}
+
+impl ResourceIndex {
+    /// Number the resources `passes` use and group their uses.
+    pub fn of(passes: &[CompiledPass]) -> ResourceIndex {
+        let total: usize = passes.iter().map(|p| p.uses.len()).sum();
+        let mut number_of: hashbrown::HashMap<Entity, u32> = hashbrown::HashMap::new();
+        let (mut resources, mut numbers) = (Vec::new(), Vec::with_capacity(total));
+        // Uses per resource, at `spans[r + 1]`, summed into starts below.
+        let mut spans = vec![0];
+        for u in passes.iter().flat_map(|p| &p.uses) {
+            let n = *number_of.entry(u.resource).or_insert_with(|| {
+                resources.push(u.resource);
+                spans.push(0);
+                resources.len() as u32 - 1
+            });
+            spans[n as usize + 1] += 1;
+            numbers.push(n);
+        }
+        for r in 1..spans.len() {
+            spans[r] += spans[r - 1];
+        }
+        let mut next = spans.clone();
+        let places = (numbers.iter())
+            .map(|&n| {
+                let place = next[n as usize];
+                next[n as usize] += 1;
+                place
+            })
+            .collect();
+        ResourceIndex {
+            resources,
+            numbers,
+            places,
+            spans,
+        }
+    }
+
+    /// True when this index was built from `passes` as they are: the same number of uses,
+    /// each of the resource it was numbered for.
+    pub fn indexes(&self, passes: &[CompiledPass]) -> bool {
+        let mut numbers = self.numbers.iter();
+        passes.iter().flat_map(|p| &p.uses).all(|u| {
+            numbers
+                .next()
+                .is_some_and(|&n| self.resources[n as usize] == u.resource)
+        }) && numbers.next().is_none()
+    }
+
+    /// The resources, in order of first use.
+    pub fn resources(&self) -> &[Entity] {
+        &self.resources
+    }
+
+    /// Per use, in pass order then use order: its resource's number.
+    pub fn numbers(&self) -> &[u32] {
+        &self.numbers
+    }
+
+    /// Per use (same order): its place among the uses grouped by resource.
+    pub fn places(&self) -> &[u32] {
+        &self.places
+    }
+
+    /// Where each resource's uses start among the grouped ones; one more entry ends them.
+    pub fn spans(&self) -> &[u32] {
+        &self.spans
+    }
+
+    /// The places of resource `r`'s uses among the grouped ones.
+    pub fn span(&self, r: usize) -> Range<usize> {
+        self.spans[r] as usize..self.spans[r + 1] as usize
+    }
+
+    /// Uses indexed.
+    pub fn uses(&self) -> usize {
+        self.numbers.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::barrier::Sync;
+    use crate::device::QueueId;
+    use crate::model::UseAccess;
+    use crate::plan::PlannedUse;
+
+    fn pass(i: u32, uses: &[u32]) -> CompiledPass {
+        let e = |i: u32| Entity::from_raw_u32(i).expect("valid index");
+        CompiledPass {
+            entity: e(1_000 + i),
+            name: format!("p{i}"),
+            label: 0,
+            queue: QueueId::Graphics,
+            uses: (uses.iter())
+                .map(|&r| PlannedUse {
+                    target: e(r),
+                    resource: e(r),
+                    access: UseAccess::ShaderRead,
+                    stages: Sync::PIXEL_SHADING,
+                    layout: None,
+                    view_kind: None,
+                    clear: false,
+                })
+                .collect(),
+            waits: Vec::new(),
+            waits_previous: Vec::new(),
+            signals: false,
+            own_complete: None,
+        }
+    }
+
+    /// Resources are numbered in order of first use, and grouping puts each resource's uses
+    /// together in pass order: the places are a permutation that a naive grouping agrees with.
+    #[test]
+    fn resources_are_numbered_by_first_use_and_grouped_in_pass_order() {
+        let passes = [pass(0, &[7, 3]), pass(1, &[3]), pass(2, &[9, 7, 3])];
+        let index = ResourceIndex::of(&passes);
+        let e = |i: u32| Entity::from_raw_u32(i).expect("valid index");
+        assert_eq!(index.resources(), &[e(7), e(3), e(9)]);
+        assert_eq!(index.numbers(), &[0, 1, 1, 2, 0, 1]);
+        assert_eq!(index.spans(), &[0, 2, 5, 6]);
+        let flat: Vec<(usize, Entity)> = (passes.iter().enumerate())
+            .flat_map(|(i, p)| p.uses.iter().map(move |u| (i, u.resource)))
+            .collect();
+        let mut grouped = vec![None; flat.len()];
+        for (k, &place) in index.places().iter().enumerate() {
+            assert!(
+                grouped[place as usize].is_none(),
+                "place {place} taken twice"
+            );
+            grouped[place as usize] = Some(flat[k]);
+        }
+        for (r, &res) in index.resources().iter().enumerate() {
+            let naive: Vec<(usize, Entity)> =
+                flat.iter().copied().filter(|&(_, x)| x == res).collect();
+            let mine: Vec<(usize, Entity)> =
+                index.span(r).map(|p| grouped[p].expect("filled")).collect();
+            assert_eq!(mine, naive, "resource {res}");
+        }
+        assert!(index.indexes(&passes));
+        assert_eq!(index.uses(), 6);
+    }
+
+    /// An index describes only the uses it was built from.
+    #[test]
+    fn an_index_knows_when_uses_changed() {
+        let passes = vec![pass(0, &[1, 2]), pass(1, &[2])];
+        let index = ResourceIndex::of(&passes);
+        let mut other = passes.clone();
+        other[1].uses[0].resource = Entity::from_raw_u32(1).expect("valid index");
+        assert!(!index.indexes(&other), "a use names another resource");
+        let mut fewer = passes.clone();
+        fewer[1].uses.clear();
+        assert!(!index.indexes(&fewer), "a use went");
+        let mut more = passes.clone();
+        more.push(pass(2, &[1]));
+        assert!(!index.indexes(&more), "a use came");
+        assert!(ResourceIndex::default().indexes(&[]));
+        assert!(!ResourceIndex::default().indexes(&passes));
+    }
+}
