@@ -74,7 +74,7 @@ fn plan(c: &mut Criterion) {
         });
         let compiled = compile_graph(&refs, target, &settings).expect("compiles");
         // As the runtime does: one planner, its working memory and the plan it replaces
-        // reused; as shipped (two threads from 2,048 uses) and on the calling thread alone.
+        // reused; as shipped (two threads from 3,200 uses) and on the calling thread alone.
         let planners = [
             ("enhanced_barriers", EnhancedPlanner::default()),
             (

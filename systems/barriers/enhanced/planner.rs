@@ -19,11 +19,12 @@ use std::sync::mpsc::TryRecvError;
 
 /// Uses from which walking two halves on the compute task pool pays for handing one to
 /// another thread. On the 2-core virtual machine this was measured on, an idle core takes
-/// tens of microseconds to start the pool's task, even with the hand-over made before the
-/// gather, and two threads each walk about a third slower than one alone: a plan of 900 uses
-/// took 1.55x longer on two threads, one of 3,000 uses 1.1–1.4x less time (runs vary) and
-/// one of 30,000 uses 1.4–1.5x less.
-const PARALLEL_USES: usize = 2048;
+/// tens of microseconds to start the pool's task, of which the gather (short since compile
+/// indexes resources) hides little, and two threads each walk about a third slower than one
+/// alone: in alternating runs a plan of 3,000 uses took as long on two threads as on one
+/// (runs vary from 4% less to 7% more), one of 3,600 uses 5–13% less time and one of
+/// 30,000 uses 30% less.
+const PARALLEL_USES: usize = 3_200;
 
 const _: () = assert!(
     QUEUE_COUNT <= 32,
