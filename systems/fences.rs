@@ -104,8 +104,16 @@ fn with_waits(
     k
 }
 
-/// Plan every pass's waits and which passes signal a fence.
+/// Plan every pass's waits and which passes signal a fence. `index` is the passes' resource
+/// index ([`ResourceIndex::of`] them); one that does not describe them is rebuilt.
 pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)], index: &ResourceIndex) {
+    let own;
+    let index = if index.indexes(out) {
+        index
+    } else {
+        own = ResourceIndex::of(out);
+        &own
+    };
     let queues: Vec<QueueId> = out.iter().map(|p| p.queue).collect();
     for &(a, b) in edges {
         if queues[a] != queues[b] {
@@ -114,8 +122,8 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)], index: &R
     }
     // Frame wrap-around, per resource: a later conflicting use on another queue must finish
     // before an earlier-ordered use of the next frame.
-    // Each use as (pass, writes), grouped by resource through the index compile built.
-    debug_assert!(index.indexes(out), "the index is of these passes");
+    // Each use as (pass, writes), grouped by resource through the index.
+
     let mut grouped = vec![(0, false); index.uses()];
     let flat = out
         .iter()
@@ -216,5 +224,61 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)], index: &R
     }
     for (p, w) in out.iter_mut().zip(waited) {
         p.signals = w;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use bevy_ecs::prelude::*;
+
+    use super::*;
+    use crate::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
+    use crate::systems::{TargetInfo, compile_dispatches};
+
+    /// Fences planned through compile's resource index are the ones planned through an index
+    /// rebuilt from the passes: a wrong index (here, none) is not trusted.
+    #[test]
+    fn fences_do_not_trust_an_index_of_other_passes() {
+        let res = |i: u32| Entity::from_raw_u32(100 + i).expect("valid index");
+        let use_ = |r, access| Use {
+            target: res(r),
+            access,
+            stages: None,
+            clear: false,
+        };
+        // Compute writes what graphics reads after it (to write another texture, so neither
+        // pass is culled), and writes it again next frame: a wait within the frame, and one
+        // across the frame boundary, which only the per-resource pass over the index finds.
+        let passes = [
+            (
+                QueueKind::Compute,
+                vec![use_(0, UseAccess::UnorderedAccess)],
+            ),
+            (
+                QueueKind::Graphics,
+                vec![
+                    use_(0, UseAccess::ShaderRead),
+                    use_(1, UseAccess::RenderTarget),
+                ],
+            ),
+        ];
+        let target = |_| TargetInfo::Texture {
+            lifetime: Lifetime::Imported,
+        };
+        let g = compile_dispatches(passes, target, &Settings::default()).expect("compiles");
+        assert!(
+            g.passes.iter().any(|p| !p.waits.is_empty()),
+            "some pass waits"
+        );
+        assert!(
+            g.passes.iter().any(|p| !p.waits_previous.is_empty()),
+            "and across frames"
+        );
+        let mut again = g.passes.clone();
+        for p in &mut again {
+            (p.waits, p.waits_previous, p.signals, p.own_complete) = (vec![], vec![], false, None);
+        }
+        plan_fences(&mut again, &g.edges, &ResourceIndex::default());
+        assert_eq!(again, g.passes);
     }
 }
