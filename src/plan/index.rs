@@ -112,34 +112,11 @@ impl ResourceIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::barrier::Sync;
-    use crate::device::QueueId;
-    use crate::model::UseAccess;
-    use crate::plan::PlannedUse;
 
-    fn pass(i: u32, uses: &[u32]) -> CompiledPass {
-        let e = |i: u32| Entity::from_raw_u32(i).expect("valid index");
-        CompiledPass {
-            entity: e(1_000 + i),
-            name: format!("p{i}"),
-            label: 0,
-            queue: QueueId::Graphics,
-            uses: (uses.iter())
-                .map(|&r| PlannedUse {
-                    target: e(r),
-                    resource: e(r),
-                    access: UseAccess::ShaderRead,
-                    stages: Sync::PIXEL_SHADING,
-                    layout: None,
-                    view_kind: None,
-                    clear: false,
-                })
-                .collect(),
-            waits: Vec::new(),
-            waits_previous: Vec::new(),
-            signals: false,
-            own_complete: None,
-        }
+    /// Pass `i` reading the resources numbered `uses` (as entity indices).
+    fn pass(i: usize, uses: &[u32]) -> CompiledPass {
+        let e = |i: &u32| Entity::from_raw_u32(*i).expect("valid index");
+        CompiledPass::reading(i, &uses.iter().map(e).collect::<Vec<_>>())
     }
 
     /// Resources are numbered in order of first use, and grouping puts each resource's uses

@@ -55,6 +55,35 @@ pub struct CompiledPass {
     pub own_complete: Option<i64>,
 }
 
+#[cfg(test)]
+impl CompiledPass {
+    /// Graphics pass `p{i}` (entity `i + 1`) reading `resources` in its pixel shader, with
+    /// no fences: what unit tests that group uses by resource build graphs from.
+    pub(crate) fn reading(i: usize, resources: &[Entity]) -> CompiledPass {
+        CompiledPass {
+            entity: Entity::from_raw_u32(i as u32 + 1).expect("valid index"),
+            name: format!("p{i}"),
+            label: 0,
+            queue: QueueId::Graphics,
+            uses: (resources.iter())
+                .map(|&e| PlannedUse {
+                    target: e,
+                    resource: e,
+                    access: UseAccess::ShaderRead,
+                    stages: Sync::PIXEL_SHADING,
+                    layout: None,
+                    view_kind: None,
+                    clear: false,
+                })
+                .collect(),
+            waits: Vec::new(),
+            waits_previous: Vec::new(),
+            signals: false,
+            own_complete: None,
+        }
+    }
+}
+
 /// The result of compile: ordered passes with queues and cross-queue synchronisation.
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct CompiledGraph {

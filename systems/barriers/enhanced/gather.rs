@@ -232,34 +232,11 @@ impl ByResource {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device::QueueId;
-    use crate::model::UseAccess;
     use crate::plan::{CompiledPass, PlannedUse, ResourceIndex};
 
     /// A graph of one pass per list, each using the listed resources (shader reads).
     fn graph(passes: &[&[Entity]]) -> CompiledGraph {
-        let pass = |(i, uses): (usize, &&[Entity])| CompiledPass {
-            entity: Entity::from_raw_u32(i as u32 + 1).expect("valid index"),
-            name: format!("p{i}"),
-            label: 0,
-            queue: QueueId::Graphics,
-            uses: uses
-                .iter()
-                .map(|&e| PlannedUse {
-                    target: e,
-                    resource: e,
-                    access: UseAccess::ShaderRead,
-                    stages: Sync::PIXEL_SHADING,
-                    layout: None,
-                    view_kind: None,
-                    clear: false,
-                })
-                .collect(),
-            waits: Vec::new(),
-            waits_previous: Vec::new(),
-            signals: false,
-            own_complete: None,
-        };
+        let pass = |(i, uses): (usize, &&[Entity])| CompiledPass::reading(i, uses);
         CompiledGraph {
             passes: passes.iter().enumerate().map(pass).collect(),
             ..Default::default()
