@@ -16,7 +16,7 @@ use crate::error::RuntimeError;
 use crate::frame::{Fatal, ImplicitViews};
 use crate::graph::{self, GraphNode};
 use crate::model::*;
-use crate::plan::{CompiledGraph, CompiledPass, GraphDirty, PlannedUse, ResourceIndex};
+use crate::plan::{CompiledGraph, CompiledPass, GraphDirty, PlannedUse};
 
 /// What a use's target turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -251,8 +251,7 @@ pub fn compile_graph(
             own_complete: None,
         })
         .collect();
-    let resources = ResourceIndex::of(&out);
-    super::fences::plan_fences(&mut out, &edges, &resources);
+    let resources = super::fences::plan_fences(&mut out, &edges);
     Ok(CompiledGraph {
         passes: out,
         culled,

@@ -104,16 +104,11 @@ fn with_waits(
     k
 }
 
-/// Plan every pass's waits and which passes signal a fence. `index` is the passes' resource
-/// index ([`ResourceIndex::of`] them); one that does not describe them is rebuilt.
-pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)], index: &ResourceIndex) {
-    let own;
-    let index = if index.indexes(out) {
-        index
-    } else {
-        own = ResourceIndex::of(out);
-        &own
-    };
+/// Plan every pass's waits and which passes signal a fence, and return the passes' resource
+/// index, which the wrap-around waits are found through (compile keeps it for the planners).
+pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) -> ResourceIndex {
+    let index = ResourceIndex::of(out);
+
     let queues: Vec<QueueId> = out.iter().map(|p| p.queue).collect();
     for &(a, b) in edges {
         if queues[a] != queues[b] {
@@ -225,6 +220,7 @@ pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)], index: &R
     for (p, w) in out.iter_mut().zip(waited) {
         p.signals = w;
     }
+    index
 }
 
 #[cfg(test)]
@@ -235,10 +231,11 @@ mod tests {
     use crate::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
     use crate::systems::{TargetInfo, compile_dispatches};
 
-    /// Fences planned through compile's resource index are the ones planned through an index
-    /// rebuilt from the passes: a wrong index (here, none) is not trusted.
+    /// The wait across the frame boundary is found by walking each resource's uses through
+    /// the index fence planning builds, and that index, which compile keeps for the barrier
+    /// planners, describes the compiled passes.
     #[test]
-    fn fences_do_not_trust_an_index_of_other_passes() {
+    fn wrap_around_waits_are_found_through_the_index_compile_keeps() {
         let res = |i: u32| Entity::from_raw_u32(100 + i).expect("valid index");
         let use_ = |r, access| Use {
             target: res(r),
@@ -278,7 +275,9 @@ mod tests {
         for p in &mut again {
             (p.waits, p.waits_previous, p.signals, p.own_complete) = (vec![], vec![], false, None);
         }
-        plan_fences(&mut again, &g.edges, &ResourceIndex::default());
+        let index = plan_fences(&mut again, &g.edges);
         assert_eq!(again, g.passes);
+        assert_eq!(index, g.resources);
+        assert!(g.resources.indexes(&g.passes));
     }
 }
