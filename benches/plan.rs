@@ -6,7 +6,8 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use fastframe::barrier::Layout;
 use fastframe::frame::TextureState;
 use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
-use fastframe::systems::{EnhancedPlanner, TargetInfo, TextureStart, compile_graph};
+use fastframe::plan::barriers::EnhancedPlanner;
+use fastframe::plan::{TargetInfo, TextureStart, compile_graph};
 use std::hint::black_box;
 
 /// A chain of passes: each writes its own resource and reads the two written just before it,

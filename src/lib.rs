@@ -5,7 +5,6 @@ pub mod cli;
 pub mod device;
 pub mod error;
 pub mod frame;
-pub mod graph;
 pub mod model;
 pub mod plan;
 pub mod report;

@@ -37,7 +37,6 @@ mod acquire;
 mod barriers;
 mod begin;
 mod compile;
-mod fences;
 mod present;
 mod record;
 mod release;
@@ -48,10 +47,6 @@ mod script;
 mod simulate;
 mod submit;
 mod wait_present;
-
-pub use barriers::TextureStart;
-pub use barriers::{EnhancedPlanner, plan_conservative, plan_enhanced, plan_legacy};
-pub use compile::{TargetInfo, compile_dispatches, compile_graph};
 
 /// The frame schedule's label.
 #[derive(ScheduleLabel, Clone, Debug, PartialEq, Eq, Hash)]

@@ -13,8 +13,9 @@ use bevy_ecs::entity::Entity;
 use fastframe::barrier::Layout;
 use fastframe::frame::TextureState;
 use fastframe::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
+use fastframe::plan::barriers::EnhancedPlanner;
 use fastframe::plan::{BarrierPlan, CompiledGraph};
-use fastframe::systems::{EnhancedPlanner, TargetInfo, TextureStart, compile_dispatches};
+use fastframe::plan::{TargetInfo, TextureStart, compile_dispatches};
 
 thread_local! {
     /// Counting on this thread, and the allocations counted so far.

@@ -3,7 +3,7 @@
 //! EB-8) and the legacy-barrier translation (EB-7, EB-10).
 //!
 //! Nothing here knows about ECS, passes or the device: a barrier is three pairs (sync, access,
-//! layout) and a target. The planner in `systems/` produces these, the device lowers and prices
+//! layout) and a target. The planners in `src/plan/` produce these, the device lowers and prices
 //! them, and the validator checks the streams that carry them. Keeping the vocabulary free of
 //! policy is what lets the validator stay independent of the planner; the rules below take
 //! everything they need (queue type, resource facts, history) as arguments.

@@ -1,18 +1,29 @@
+//! The frame-graph compiler and planners, as plain data and functions with no ECS queries
+//! (as bevy_ecs keeps its DAG algorithms in `schedule/graph/` and wgpu-core its state in
+//! `track/`): the systems in `systems/` gather components, call these, and store the result.
+//!
+//! - [`order`]: the dependency rules of a frame graph and a topological order;
+//! - [`compile`](compile_graph): cull, order, assign queues, resolve uses;
+//! - [`fences`]: cross-queue fence waits, minimal (FS-1, FN-2);
+//! - [`barriers`]: the enhanced, legacy and conservative barrier planners (EB-1..EB-11).
+//!
 //! Plans are data: what compile and barrier planning decided, as plain structs that tests can
-//! inspect, print and compare. Systems fill them; recording and submission only read them.
+//! inspect, print and compare. Recording and submission only read them.
 
 use bevy_ecs::prelude::*;
 
-use crate::barrier::{Access, BarrierGroupRef, Layout, LegacyBarrier, Sync};
+use crate::barrier::{Layout, Sync};
 
-mod barriers;
-mod builder;
+pub mod barriers;
+mod compile;
+mod fences;
 mod index;
+pub mod order;
 
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
-pub use barriers::{PassBarriers, TextureRecord, WholeTexture};
-pub use builder::{Mark, PassBarriersBuilder};
+pub use barriers::{BarrierPlan, FramePlan, PassBarriers, TextureStart};
+pub use compile::{TargetInfo, assign_queue, compile_dispatches, compile_graph, view_kind};
 pub use index::ResourceIndex;
 
 /// One use of a pass, resolved: what it touches and how.
@@ -97,68 +108,6 @@ pub struct CompiledGraph {
     pub resources: ResourceIndex,
     /// Compiles so far (the plan is cached between graph changes).
     pub generation: u64,
-}
-
-/// The barriers of one frame of a plan, around each compiled pass (same index).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FramePlan {
-    /// Issued at the start of each pass, on its queue, and at its end, before its fence
-    /// (write-backs for other queues, transitions the next queue cannot do).
-    pub barriers: PassBarriers,
-    /// Layout and access each texture is assumed to start the frame in.
-    pub start: Vec<(Entity, Layout, Access)>,
-    /// Layout and access each texture is left in at the end of the frame.
-    pub end: Vec<(Entity, Layout, Access)>,
-    /// With the `legacy` strategy: legacy barriers before and after each pass, which the
-    /// driver translates when the pass is recorded (EB-10).
-    pub legacy_before: Vec<Vec<LegacyBarrier<Entity>>>,
-    pub legacy_after: Vec<Vec<LegacyBarrier<Entity>>>,
-    /// With the `legacy` strategy: the state each resource is left in.
-    pub legacy_end: Vec<(Entity, crate::barrier::ResourceStates)>,
-}
-
-/// The barrier plan: the first frames after planning (which start from wherever textures
-/// really are, knowing nothing of earlier barriers) and then the steady frame, repeated.
-#[derive(Resource, Clone, Debug, Default, PartialEq)]
-pub struct BarrierPlan {
-    /// Introductory frames, then the steady one (the last), which repeats.
-    pub frames: Vec<FramePlan>,
-    /// Frames run with this plan so far.
-    pub frame: usize,
-    /// Plans made so far (re-planned when the graph or the starting layouts change).
-    pub generation: u64,
-}
-
-impl BarrierPlan {
-    /// The frame plan in effect now.
-    pub fn current(&self) -> Option<&FramePlan> {
-        self.frame_at(self.frame)
-    }
-
-    /// The frame plan in effect at frame `k` of this plan: the steady one once the
-    /// introductory frames are run.
-    pub fn frame_at(&self, k: usize) -> Option<&FramePlan> {
-        self.frames.get(k.min(self.frames.len().saturating_sub(1)))
-    }
-
-    /// The barriers before and after pass `i` this frame.
-    pub fn groups(&self, i: usize) -> (BarrierGroupRef<'_, Entity>, BarrierGroupRef<'_, Entity>) {
-        match self.current() {
-            Some(f) => (f.barriers.before(i), f.barriers.after(i)),
-            None => (BarrierGroupRef::EMPTY, BarrierGroupRef::EMPTY),
-        }
-    }
-
-    /// Where this frame leaves each texture.
-    pub fn finals(&self) -> &[(Entity, Layout, Access)] {
-        self.current().map_or(&[], |f| f.end.as_slice())
-    }
-
-    /// Where the next frame of this plan assumes each texture starts.
-    pub fn starts_next(&self) -> &[(Entity, Layout, Access)] {
-        let next = (self.frame + 1).min(self.frames.len().saturating_sub(1));
-        self.frames.get(next).map_or(&[], |f| f.start.as_slice())
-    }
 }
 
 /// Set when the graph changed and compile must run again.

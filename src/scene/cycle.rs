@@ -14,7 +14,7 @@ use bevy_ecs::entity::Entity;
 use super::error::SceneError;
 use super::index::Kind;
 use super::validate::Check;
-use crate::graph::{Cycle, GraphNode, order};
+use crate::plan::order::{Cycle, GraphNode, order};
 
 /// Reports the first dependency cycle among the passes enabled at load.
 pub fn check(c: &Check) -> Result<(), SceneError> {

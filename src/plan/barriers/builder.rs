@@ -3,7 +3,7 @@
 
 use bevy_ecs::prelude::*;
 
-use super::barriers::{PassBarriers, TextureRecord};
+use super::frame::{PassBarriers, TextureRecord};
 use crate::barrier::{BufferBarrier, GlobalBarrier, TextureBarrier};
 
 /// Barriers pushed in any pass order; [`finish`](Self::finish) sorts them into slots.
@@ -223,7 +223,7 @@ impl<T: TextureRecord> PassBarriersBuilder<T> {
 mod tests {
     use super::*;
     use crate::barrier::{Access, Layout, Sync};
-    use crate::plan::WholeTexture;
+    use crate::plan::barriers::WholeTexture;
 
     fn g(bits: u32) -> GlobalBarrier {
         GlobalBarrier {

@@ -7,7 +7,7 @@ use crate::barrier::Layout;
 use crate::frame::TextureState;
 use crate::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
 use crate::plan::CompiledGraph;
-use crate::systems::{TargetInfo, TextureStart, compile_dispatches};
+use crate::plan::{TargetInfo, TextureStart, compile_dispatches};
 
 /// A seeded random graph over a few textures and buffers on random queues, compiled.
 fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {

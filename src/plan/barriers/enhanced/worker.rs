@@ -12,7 +12,7 @@ use super::track::Track;
 use super::{Barrier, COPIES, Walk};
 use crate::barrier::Layout;
 use crate::plan::CompiledGraph;
-use crate::systems::barriers::TextureStart;
+use crate::plan::barriers::TextureStart;
 
 pub(super) struct Worker {
     /// Each copy's own barriers.

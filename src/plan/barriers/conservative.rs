@@ -12,10 +12,11 @@
 use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
 
+use super::{BarrierPlan, FramePlan, PassBarriersBuilder};
 use super::{TextureStart, can_transition};
 use crate::barrier::*;
 use crate::device::QueueId;
-use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PassBarriersBuilder};
+use crate::plan::CompiledGraph;
 
 /// The full flush of the conservative strategy, in the sync and access a queue supports.
 pub fn full_flush(queue: QueueId) -> GlobalBarrier {

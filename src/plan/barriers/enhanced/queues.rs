@@ -5,7 +5,7 @@ use std::num::NonZeroU32;
 
 use crate::barrier::*;
 use crate::device::{QUEUE_COUNT, QueueId};
-use crate::systems::barriers::{Movable, movable, queue_type};
+use crate::plan::barriers::{Movable, movable, queue_type};
 
 /// Slots in a [`PerQueue`]: a power of two at least [`QUEUE_COUNT`], so an index masked to
 /// it needs no bounds check.
@@ -226,7 +226,7 @@ impl Facts {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::systems::barriers::can_transition;
+    use crate::plan::barriers::can_transition;
 
     /// A packed queue answers what its `QueueId` does: its type, and which layouts it may
     /// move between (barrier-spec A5), for every hardware queue.

@@ -229,7 +229,7 @@ mod tests {
 
     use super::*;
     use crate::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
-    use crate::systems::{TargetInfo, compile_dispatches};
+    use crate::plan::{TargetInfo, compile_dispatches};
 
     /// The wait across the frame boundary is found by walking each resource's uses through
     /// the index fence planning builds, and that index, which compile keeps for the barrier

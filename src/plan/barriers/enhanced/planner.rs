@@ -13,8 +13,8 @@ use super::COPIES;
 use super::gather::ByResource;
 use super::worker::{Share, Worker};
 use crate::device::QUEUE_COUNT;
+use crate::plan::barriers::{TextureStart, full_flush};
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan};
-use crate::systems::barriers::{TextureStart, full_flush};
 use std::sync::mpsc::TryRecvError;
 
 /// Uses from which walking two halves on the compute task pool pays for handing one to

@@ -52,7 +52,7 @@ mod worker;
 use bevy_ecs::prelude::*;
 
 use crate::barrier::*;
-use crate::plan::{PassBarriersBuilder, WholeTexture};
+use crate::plan::barriers::{PassBarriersBuilder, WholeTexture};
 use frames::Steady;
 pub use planner::{EnhancedPlanner, plan_enhanced};
 

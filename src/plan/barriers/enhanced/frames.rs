@@ -9,8 +9,9 @@ use super::track::{Q, Track};
 use super::walk::walk_copy;
 use super::{COPIES, Walk};
 use crate::barrier::{Access, Layout};
-use crate::plan::{CompiledGraph, Mark};
-use crate::systems::barriers::TextureStart;
+use crate::plan::CompiledGraph;
+use crate::plan::barriers::Mark;
+use crate::plan::barriers::TextureStart;
 
 /// The steady frame's own barriers while every resource so far repeated the second copy,
 /// copied only once some resource's steady copy must be walked. When none must, the steady

@@ -1,0 +1,260 @@
+//! Compile: turn the authored passes into an ordered, culled, queue-assigned plan with its
+//! cross-queue fences. Runs only when the graph changed; the plan is cached in
+//! [`CompiledGraph`].
+//!
+//! Cross-queue synchronisation (FS-1, FN-2): a pass that depends on a pass of another queue
+//! waits on a fence inserted after it. Dependencies also wrap around the frame boundary: a
+//! pass that writes what another queue touched last frame (or reads what it wrote) waits on
+//! that queue's fence from the previous frame. Only the latest producer per queue is waited
+//! on, since a queue executes in order.
+
+use bevy_ecs::prelude::*;
+
+use super::order::{self as graph, GraphNode};
+use crate::barrier::Layout;
+use crate::device::QueueId;
+use crate::model::*;
+use crate::plan::{CompiledGraph, CompiledPass, PlannedUse};
+
+/// What a use's target turned out to be.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum TargetInfo {
+    Texture {
+        lifetime: Lifetime,
+    },
+    Buffer {
+        lifetime: Lifetime,
+    },
+    /// A view; `resource` is what it views.
+    View {
+        resource: Entity,
+        kind: ViewKind,
+    },
+    SwapChain,
+    /// Released, dormant or missing: no pass may use it.
+    Unavailable,
+}
+
+/// The view kind a use binds through, if any. Vertex, index, constant and indirect-argument
+/// buffers and copies name the resource itself.
+pub fn view_kind(access: UseAccess) -> Option<ViewKind> {
+    match access {
+        UseAccess::RenderTarget => Some(ViewKind::Rtv),
+        UseAccess::DepthWrite => Some(ViewKind::Dsv),
+        UseAccess::DepthRead => Some(ViewKind::DsvReadOnly),
+        UseAccess::ShaderRead => Some(ViewKind::Srv),
+        UseAccess::UnorderedAccess => Some(ViewKind::Uav),
+        _ => None,
+    }
+}
+
+/// The queue a pass runs on (CC-1: compute falls back to graphics without async compute).
+pub fn assign_queue(kind: QueueKind, settings: &Settings) -> QueueId {
+    match kind {
+        QueueKind::Graphics => QueueId::Graphics,
+        QueueKind::Compute if settings.async_compute => QueueId::Compute {
+            pipe: settings.compute_pipe.min(1),
+            index: 0,
+        },
+        QueueKind::Compute => QueueId::Graphics,
+        QueueKind::Copy => QueueId::Dma { engine: 0 },
+    }
+}
+
+/// Compile generated passes, without a world: each is a one-dispatch pass
+/// ([`Pass::dispatch`]) on its queue with its uses, declared in order as entity `i + 1`
+/// named `p{i}`. How benches and property tests build graphs.
+pub fn compile_dispatches(
+    passes: impl IntoIterator<Item = (QueueKind, Vec<Use>)>,
+    target: impl Fn(Entity) -> TargetInfo,
+    settings: &Settings,
+) -> Result<CompiledGraph, String> {
+    let mut owned = Vec::new();
+    for (i, (queue, uses)) in passes.into_iter().enumerate() {
+        let order = u32::try_from(i).map_err(|_| format!("{i} passes are too many"))?;
+        let e = (order.checked_add(1))
+            .and_then(Entity::from_raw_u32)
+            .ok_or_else(|| format!("{i} passes are too many"))?;
+        owned.push((e, format!("p{i}"), Pass::dispatch(queue, uses, order)));
+    }
+    let refs: Vec<(Entity, String, &Pass)> =
+        owned.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
+    compile_graph(&refs, target, settings)
+}
+
+/// Compile the enabled passes (already sorted by declaration order).
+pub fn compile_graph(
+    passes: &[(Entity, String, &Pass)],
+    target: impl Fn(Entity) -> TargetInfo,
+    settings: &Settings,
+) -> Result<CompiledGraph, String> {
+    let mut planned: Vec<(Entity, String, QueueId, Vec<PlannedUse>)> = Vec::new();
+    let mut persistent = Vec::new();
+    for (e, name, pass) in passes {
+        let queue = assign_queue(pass.queue, settings);
+        let kind = pass.queue;
+        let mut uses = Vec::new();
+        for u in &pass.uses {
+            let (resource, is_texture, kind_override, keeps) = match target(u.target) {
+                TargetInfo::Texture { lifetime } => {
+                    (u.target, true, None, lifetime == Lifetime::Imported)
+                }
+                TargetInfo::Buffer { lifetime } => {
+                    (u.target, false, None, lifetime == Lifetime::Imported)
+                }
+                TargetInfo::View { resource, kind } => match target(resource) {
+                    TargetInfo::Texture { lifetime } => {
+                        (resource, true, Some(kind), lifetime == Lifetime::Imported)
+                    }
+                    TargetInfo::Buffer { lifetime } => {
+                        (resource, false, Some(kind), lifetime == Lifetime::Imported)
+                    }
+                    TargetInfo::SwapChain => (resource, true, Some(kind), true),
+                    _ => {
+                        return Err(format!(
+                            "pass {name} uses a view of a released or missing resource"
+                        ));
+                    }
+                },
+                TargetInfo::SwapChain => (u.target, true, None, true),
+                TargetInfo::Unavailable => {
+                    return Err(format!(
+                        "pass {name} uses a released or dormant object; disable the pass before releasing what it uses (FS-6)"
+                    ));
+                }
+            };
+            if keeps && u.access.is_write() {
+                persistent.push(resource);
+            }
+            uses.push(PlannedUse {
+                target: u.target,
+                resource,
+                access: u.access,
+                stages: u.stages.unwrap_or_else(|| u.access.default_stages(kind)),
+                layout: is_texture.then(|| u.access.layout(kind)),
+                view_kind: kind_override.or_else(|| view_kind(u.access)),
+                clear: u.clear,
+            });
+        }
+        // A texture copied onto itself is both source and destination of one copy: only a
+        // common layout allows both (barrier-spec A3.8, EB-9c).
+        let copied_to_self = |r: Entity| {
+            let used = |a: UseAccess| uses.iter().any(|u| u.resource == r && u.access == a);
+            used(UseAccess::CopySource) && used(UseAccess::CopyDest)
+        };
+        if uses.iter().any(|u| u.access == UseAccess::CopyDest) {
+            let selves: Vec<Entity> = (uses.iter())
+                .filter(|u| u.layout.is_some() && copied_to_self(u.resource))
+                .map(|u| u.resource)
+                .collect();
+            for u in uses.iter_mut().filter(|u| selves.contains(&u.resource)) {
+                u.layout = Some(Layout::Common);
+            }
+        }
+        planned.push((*e, name.clone(), queue, uses));
+    }
+    let node = |uses: &[PlannedUse]| GraphNode {
+        reads: uses
+            .iter()
+            .filter(|u| !u.access.is_write())
+            .map(|u| u.resource)
+            .collect(),
+        writes: uses
+            .iter()
+            .filter(|u| u.access.is_write())
+            .map(|u| u.resource)
+            .collect(),
+        after: Vec::new(),
+    };
+    let mut nodes: Vec<GraphNode> = planned.iter().map(|p| node(&p.3)).collect();
+    let index: hashbrown::HashMap<Entity, usize> =
+        passes.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
+    // Passes some other pass must follow are kept whatever they write.
+    let mut followed = vec![false; passes.len()];
+    for (i, (_, _, pass)) in passes.iter().enumerate() {
+        nodes[i].after = pass
+            .after
+            .iter()
+            .filter_map(|a| index.get(a).copied())
+            .collect();
+        for &a in &nodes[i].after {
+            followed[a] = true;
+        }
+    }
+    let order = graph::order(&nodes).map_err(|c| {
+        let names: Vec<&str> = c.0.iter().map(|&i| planned[i].1.as_str()).collect();
+        format!("dependency cycle: {} -> {}", names.join(" -> "), names[0])
+    })?;
+
+    // Cull: walk backwards keeping passes whose results persist or feed a kept pass.
+    let mut needed: hashbrown::HashSet<Entity> = persistent.into_iter().collect();
+    let mut keep = vec![false; planned.len()];
+    for &i in order.iter().rev() {
+        let uses = &planned[i].3;
+        let explicit = followed[i];
+        if uses
+            .iter()
+            .any(|u| u.access.is_write() && needed.contains(&u.resource))
+            || explicit
+        {
+            keep[i] = true;
+            for u in uses {
+                if !u.access.is_write() || !u.clear {
+                    needed.insert(u.resource);
+                }
+            }
+        }
+    }
+    let kept: Vec<usize> = order.iter().copied().filter(|&i| keep[i]).collect();
+    let culled = order
+        .iter()
+        .filter(|&&i| !keep[i])
+        .map(|&i| planned[i].1.clone())
+        .collect();
+    let kept_nodes: Vec<GraphNode> = kept
+        .iter()
+        .map(|&i| GraphNode {
+            after: Vec::new(),
+            ..nodes[i].clone()
+        })
+        .collect();
+    let mut edges = graph::edges(&kept_nodes);
+    let mut kept_index = vec![usize::MAX; planned.len()];
+    for (k, &i) in kept.iter().enumerate() {
+        kept_index[i] = k;
+    }
+    for (k, &i) in kept.iter().enumerate() {
+        for &a in &nodes[i].after {
+            if kept_index[a] != usize::MAX {
+                edges.push((kept_index[a], k));
+            }
+        }
+    }
+    // Kept indices are in execution order, so every edge points forwards.
+    edges.retain(|(a, b)| a < b);
+    edges.sort_unstable();
+    edges.dedup();
+
+    let mut out: Vec<CompiledPass> = kept
+        .iter()
+        .map(|&i| CompiledPass {
+            entity: planned[i].0,
+            name: planned[i].1.clone(),
+            label: 0,
+            queue: planned[i].2,
+            uses: planned[i].3.clone(),
+            waits: Vec::new(),
+            waits_previous: Vec::new(),
+            signals: false,
+            own_complete: None,
+        })
+        .collect();
+    let resources = super::fences::plan_fences(&mut out, &edges);
+    Ok(CompiledGraph {
+        passes: out,
+        culled,
+        edges,
+        resources,
+        generation: 0,
+    })
+}

@@ -1,0 +1,88 @@
+//! Barriers: plan the barriers around every pass, by the run's strategy (`barriers` setting).
+//! The planners live in [`crate::plan::barriers`]; this system decides when to plan again and
+//! hands them where each texture starts the frame.
+//!
+//! Plans are cached with the compiled graph. A plan assumes where each texture starts the
+//! frame; when that differs from where the last frame left it (the first frame, a resize, a
+//! recompile) the barriers are planned again.
+
+use bevy_ecs::prelude::*;
+
+use crate::barrier::Layout;
+use crate::frame::TextureState;
+use crate::model::{BarrierMode, Lifetime, Settings, SwapChain, Texture};
+use crate::plan::barriers::{EnhancedPlanner, TextureStart, plan_conservative, plan_legacy};
+use crate::plan::{BarrierPlan, CompiledGraph};
+
+/// Re-plan when the graph changed or textures start the frame somewhere the plan did not
+/// assume. Steady state costs a comparison.
+pub fn barrier_system(
+    graph: Res<CompiledGraph>,
+    mut plan: ResMut<BarrierPlan>,
+    mut fatal: ResMut<crate::frame::Fatal>,
+    settings: Res<Settings>,
+    frame: Res<crate::model::FrameIndex>,
+    states: Query<(
+        &TextureState,
+        Option<&Lifetime>,
+        Has<SwapChain>,
+        Option<&Texture>,
+    )>,
+    mut last: Local<Option<(u64, BarrierMode)>>,
+    mut enhanced: Local<EnhancedPlanner>,
+) {
+    let _span = tracy_client::span!("barriers");
+    let key = (graph.generation, settings.barriers);
+    let steady = plan.starts_next().iter().all(|(e, l, a)| {
+        states.get(*e).is_ok_and(|(s, lt, chain, _)| {
+            chain || lt == Some(&Lifetime::Transient) || (s.layout == *l && s.access == *a)
+        })
+    });
+    if *last == Some(key) && steady {
+        plan.frame += 1;
+        return;
+    }
+    let start = |e: Entity| match states.get(e) {
+        Ok((s, lt, chain, tex)) => TextureStart {
+            state: *s,
+            transient: lt == Some(&Lifetime::Transient),
+            chain,
+            compressible: tex.is_some_and(|t| {
+                (t.flags.render_target && t.flags.dcc && !t.flags.texture_compatible)
+                    || t.flags.depth_stencil
+            }),
+        },
+        Err(_) => TextureStart {
+            state: TextureState::new(Layout::Common),
+            transient: false,
+            chain: false,
+            compressible: false,
+        },
+    };
+    let generation = plan.generation + 1;
+    let planned = match settings.barriers {
+        BarrierMode::Conservative => plan_conservative(&graph, start),
+        // Into the plan it replaces, reusing its memory.
+        BarrierMode::Enhanced => enhanced
+            .plan_into(&graph, start, &mut plan)
+            .map(|()| std::mem::take(&mut *plan)),
+        BarrierMode::Legacy => {
+            let previous = plan
+                .current()
+                .map(|f| f.legacy_end.clone())
+                .unwrap_or_default();
+            plan_legacy(&graph, start, &previous)
+        }
+    };
+    match planned {
+        Ok(mut p) => {
+            p.generation = generation;
+            *plan = p;
+            *last = Some(key);
+        }
+        Err(message) => fatal.set(crate::error::RuntimeError::Schedule {
+            frame: frame.0,
+            message,
+        }),
+    }
+}
