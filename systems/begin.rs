@@ -11,6 +11,8 @@ use crate::frame::{Clock, Fatal, TextureState};
 use crate::model::*;
 use crate::plan::GraphDirty;
 
+use super::submitter::Submitter;
+
 /// A swap chain asked to change size at the start of this frame.
 #[derive(Component, Clone, Copy, Debug)]
 pub struct ResizeRequest(pub glam::UVec2);
@@ -44,25 +46,18 @@ fn configure_device(
 /// once their kicked-off work drains; Resume unlocks them and resets all state (FS-11), which
 /// the recorder sets again in every list anyway (FS-12).
 fn suspend(
-    device: &mut Device,
+    submitter: &mut Submitter,
     clock: &mut Clock,
-    frame: u64,
     frames: u32,
-) -> Result<(), crate::device::DeviceError> {
-    let label = device.label("suspend");
-    device.submit(
+) -> Result<(), crate::error::RuntimeError> {
+    let label = submitter.device().label("suspend");
+    let suspend = vec![Command::Suspend];
+    submitter.submit(QueueId::Graphics, label, suspend, clock.cpu_ns)?;
+    clock.cpu_ns += submitter.device().profile.vsync_period_ns * frames as u64;
+    submitter.submit(
         QueueId::Graphics,
-        frame,
         label,
-        [Command::Suspend],
-        clock.cpu_ns,
-    )?;
-    clock.cpu_ns += device.profile.vsync_period_ns * frames as u64;
-    device.submit(
-        QueueId::Graphics,
-        frame,
-        label,
-        [Command::Resume],
+        vec![Command::Resume],
         clock.cpu_ns,
     )
 }
@@ -75,7 +70,7 @@ pub fn apply_timeline(
     mut dirty: ResMut<GraphDirty>,
     views: Query<(Entity, &View)>,
     settings: Res<Settings>,
-    mut device: ResMut<Device>,
+    mut submitter: Submitter,
     mut clock: ResMut<Clock>,
     mut fatal: ResMut<Fatal>,
 ) {
@@ -87,7 +82,7 @@ pub fn apply_timeline(
         })
     };
     if frame.0 == 0
-        && let Err(source) = configure_device(&mut device, &settings)
+        && let Err(source) = configure_device(submitter.device(), &settings)
     {
         fail(&mut fatal, source);
     }
@@ -111,8 +106,8 @@ pub fn apply_timeline(
                 commands.entity(e).remove::<Dormant>();
             }
             TimelineEvent::Suspend { frames } => {
-                if let Err(source) = suspend(&mut device, &mut clock, frame.0, frames) {
-                    fail(&mut fatal, source);
+                if let Err(e) = suspend(&mut submitter, &mut clock, frames) {
+                    fatal.set(e);
                 }
             }
             TimelineEvent::Release(e) => {

@@ -33,6 +33,8 @@ use bevy_ecs::schedule::SingleThreadedExecutor;
 
 use crate::frame::healthy;
 
+pub use submitter::{Sink, Submitter};
+
 mod acquire;
 mod barriers;
 mod begin;
@@ -46,6 +48,7 @@ mod rotate;
 mod script;
 mod simulate;
 mod submit;
+mod submitter;
 mod wait_present;
 
 /// The frame schedule's label.

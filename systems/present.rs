@@ -6,14 +6,12 @@
 use bevy_ecs::prelude::*;
 
 use super::begin::GpuChain;
+use super::submitter::Submitter;
 use crate::barrier::*;
-use crate::device::{Command, Device, FenceId, QueueId};
-use crate::error::RuntimeError;
+use crate::device::{Command, FenceId, QueueId};
 use crate::frame::{Clock, Fatal, FrameWork, FramesInFlight, TextureState};
 use crate::model::*;
 use crate::plan::BarrierPlan;
-use crate::report::RunStats;
-use crate::validate::Validator;
 
 /// Present every written chain, then insert the end-of-frame fences.
 pub fn present_frame(
@@ -22,11 +20,9 @@ pub fn present_frame(
     plan: Res<BarrierPlan>,
     clock: Res<Clock>,
     frame: Res<FrameIndex>,
-    mut device: ResMut<Device>,
+    mut submitter: Submitter,
     mut in_flight: ResMut<FramesInFlight>,
     mut fatal: ResMut<Fatal>,
-    mut stats: ResMut<RunStats>,
-    mut validator: ResMut<Validator>,
     settings: Res<Settings>,
     mut chains: Query<(&SwapChain, &GpuChain, &mut BackBuffer, &mut TextureState)>,
     objects: Query<&GpuObject>,
@@ -34,8 +30,8 @@ pub fn present_frame(
     mut timelines: Query<&mut FenceTimeline>,
 ) {
     let _span = tracy_client::span!("present");
-    let label = device.label("present");
-    let end_label = device.label("end of frame");
+    let label = submitter.device().label("present");
+    let end_label = submitter.device().label("end of frame");
     for &e in &work.presented {
         let Ok((chain, gpu, mut back, mut state)) = chains.get_mut(e) else {
             continue;
@@ -77,16 +73,11 @@ pub fn present_frame(
             cmds.push(Command::Barrier(group));
         }
         cmds.push(Command::Present(gpu.key));
-        super::submit::count_sync(&mut stats, &device, QueueId::Graphics, &cmds);
-        validator.observe(&device, QueueId::Graphics, frame.0, label, &cmds);
-        if let Err(source) = device.submit(QueueId::Graphics, frame.0, label, cmds, clock.cpu_ns) {
-            fatal.set(RuntimeError::Device {
-                frame: frame.0,
-                source,
-            });
+        if let Err(e) = submitter.submit(QueueId::Graphics, label, cmds, clock.cpu_ns) {
+            fatal.set(e);
             return;
         }
-        stats.presents += 1;
+        submitter.stats().presents += 1;
         *state = TextureState {
             layout: Layout::PRESENT,
             access: Access::NO_ACCESS,
@@ -98,18 +89,13 @@ pub fn present_frame(
     // End of frame: one fence per queue used, kicked off so the CPU can count on it (FN-3).
     let mut frame_fences: Vec<(QueueId, FenceId)> = Vec::with_capacity(work.queues.len());
     for &q in &work.queues {
-        let fence = device.next_fence(q);
+        let fence = submitter.device().next_fence(q);
         let cmds = vec![Command::InsertFence {
             fence,
             kickoff: true,
         }];
-        super::submit::count_sync(&mut stats, &device, q, &cmds);
-        validator.observe(&device, q, frame.0, end_label, &cmds);
-        if let Err(source) = device.submit(q, frame.0, end_label, cmds, clock.cpu_ns) {
-            fatal.set(RuntimeError::Device {
-                frame: frame.0,
-                source,
-            });
+        if let Err(e) = submitter.submit(q, end_label, cmds, clock.cpu_ns) {
+            fatal.set(e);
             return;
         }
         frame_fences.push((q, fence));

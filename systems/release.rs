@@ -6,12 +6,11 @@
 
 use bevy_ecs::prelude::*;
 
-use crate::device::{Device, DeviceError, FenceId, ObjectKey};
+use super::submitter::Submitter;
+use crate::device::{Device, FenceId, ObjectKey};
 use crate::error::RuntimeError;
 use crate::frame::{Clock, Fatal, FrameWork, ImplicitViews};
 use crate::model::*;
-use crate::report::RunStats;
-use crate::validate::Validator;
 
 fn passed(device: &Device, fences: &[u64], cpu_ns: u64) -> bool {
     fences
@@ -20,26 +19,17 @@ fn passed(device: &Device, fences: &[u64], cpu_ns: u64) -> bool {
 }
 
 /// Destroy one device object, showing the validation layer first.
-fn destroy(
-    device: &mut Device,
-    validator: &mut Validator,
-    key: ObjectKey,
-    cpu: u64,
-    frame: u64,
-) -> Result<(), DeviceError> {
-    let label = device.label("release");
-    validator.observe_release(device, key, cpu, frame, label);
-    device.destroy(key, cpu)
+fn destroy(submitter: &mut Submitter, key: ObjectKey, cpu: u64) -> Result<(), RuntimeError> {
+    let label = submitter.device().label("release");
+    submitter.release(key, label, cpu)
 }
 
 /// Destroy every requested object whose fences have passed.
 pub fn release_objects(
     mut commands: Commands,
-    mut device: ResMut<Device>,
-    mut validator: ResMut<Validator>,
+    mut submitter: Submitter,
     mut implicit: ResMut<ImplicitViews>,
     mut fatal: ResMut<Fatal>,
-    mut stats: ResMut<RunStats>,
     clock: Res<Clock>,
     frame: Res<FrameIndex>,
     settings: Res<Settings>,
@@ -56,7 +46,7 @@ pub fn release_objects(
     mut chains: Query<&mut BackBuffer>,
 ) {
     let _span = tracy_client::span!("release");
-    stats.releases_requested += new_requests.iter().count() as u64;
+    submitter.stats().releases_requested += new_requests.iter().count() as u64;
     let (cpu, f) = (clock.cpu_ns, frame.0);
     let mut errors = Vec::new();
     if settings.fault() == Some(Fault::EarlyRelease) && f == 2 {
@@ -67,15 +57,16 @@ pub fn release_objects(
             .find_map(|(e, _)| resources.get(*e).ok())
             .map(|g| g.0)
         {
-            errors.extend(destroy(&mut device, &mut validator, key, cpu, f).err());
+            errors.extend(destroy(&mut submitter, key, cpu).err());
         }
     }
     for (e, request, gpu, last, is_chain_buffer) in &requests {
         let fences = last.map_or(&[][..], |l| l.fences.as_slice());
         // A presented buffer is read by the display until the next flip (FS-5), after its
         // frame fence has passed.
+        let device = submitter.device();
         let shown = gpu.is_some_and(|g| device.is_presenting(g.0, cpu));
-        if !passed(&device, fences, cpu) || shown {
+        if !passed(device, fences, cpu) || shown {
             continue;
         }
         if let Some(GpuObject(key)) = gpu {
@@ -86,13 +77,14 @@ pub fn release_objects(
                 .map(|(_, v)| v)
                 .collect();
             for v in views {
-                errors.extend(destroy(&mut device, &mut validator, v, cpu, f).err());
+                errors.extend(destroy(&mut submitter, v, cpu).err());
             }
-            if let Err(err) = destroy(&mut device, &mut validator, *key, cpu, f) {
+            if let Err(err) = destroy(&mut submitter, *key, cpu) {
                 errors.push(err);
                 continue;
             }
         }
+        let stats = submitter.stats();
         stats.releases_completed += 1;
         let latency = f - request.requested;
         if is_chain_buffer {
@@ -106,15 +98,15 @@ pub fn release_objects(
     for mut back in &mut chains {
         let mut keep = Vec::new();
         for (view, fence) in std::mem::take(&mut back.retiring) {
-            if fence != 0 && passed(&device, &[fence], cpu) {
-                errors.extend(destroy(&mut device, &mut validator, view, cpu, f).err());
+            if fence != 0 && passed(submitter.device(), &[fence], cpu) {
+                errors.extend(destroy(&mut submitter, view, cpu).err());
             } else {
                 keep.push((view, fence));
             }
         }
         back.retiring = keep;
     }
-    if let Some(source) = errors.into_iter().next() {
-        fatal.set(RuntimeError::Device { frame: f, source });
+    if let Some(e) = errors.into_iter().next() {
+        fatal.set(e);
     }
 }

@@ -16,8 +16,8 @@
 //! a name stands for changes while a frame runs: a swap chain is the buffer at index 0 at that
 //! moment, so every Present ends a batch and the names after it see the rotated chain (RL-5);
 //! a `CreateView` name exists from its `CreateView` on (RL-6). Every batch goes through
-//! [`Validator::observe`] and then [`Device::submit`], exactly as the runtime's own streams
-//! do, and every release through [`Validator::observe_release`] then [`Device::destroy`], so
+//! the [`Submitter`] (counted, validated, then submitted), exactly as the runtime's own
+//! streams do, and every release through it too (validated, then destroyed), so
 //! the validation layer judges a script by the same rules, and the device refuses what it
 //! would refuse from the runtime (a refusal ends the run with an error).
 //!
@@ -25,7 +25,7 @@
 //! `ExecuteCommandList` plays them back: their names resolve then, and the list becomes one
 //! `Command::ExecuteCommandList` of its semantics in the batch, which the device runs in
 //! place. `GetQueryData` is a CPU-side call like a release: it ends the batch and goes to
-//! [`Validator::observe_query_read`] with the CPU time; recorded into a list, it is a read on
+//! the validation layer with the CPU time; recorded into a list, it is a read on
 //! a deferred context (CTX-6).
 
 use bevy_ecs::prelude::*;
@@ -35,11 +35,10 @@ use crate::error::RuntimeError;
 use crate::frame::{Clock, ContextPool, Fatal, FrameWork};
 use crate::model::*;
 use crate::plan::CompiledGraph;
-use crate::report::RunStats;
-use crate::validate::Validator;
 
 mod resolve;
 
+use super::submitter::{Sink, Submitter};
 use resolve::{Resolver, Step, Targets};
 
 /// Run condition: the scene has a frame script (the graph stages stand down).
@@ -65,16 +64,15 @@ fn queue_of(kind: QueueKind, settings: &Settings) -> QueueId {
     }
 }
 
-/// Where one frame's submissions go, and who sees them first.
-struct Sink<'a> {
-    validator: &'a mut Validator,
-    stats: &'a mut RunStats,
-    frame: u64,
+/// A frame script's submissions at one CPU time: batches go through the [`Sink`] (counted,
+/// validated, submitted), as every stream of the runtime does.
+struct Batches<'s, 'a> {
+    sink: &'s mut Sink<'a>,
     cpu_ns: u64,
 }
 
-impl Sink<'_> {
-    /// Show `batch` to the validation layer, then submit it.
+impl Batches<'_, '_> {
+    /// Submit `batch`, if it holds anything, and leave it empty.
     fn flush(
         &mut self,
         device: &mut Device,
@@ -86,30 +84,17 @@ impl Sink<'_> {
             return Ok(());
         }
         let commands = std::mem::take(batch);
-        super::submit::count_sync(self.stats, device, queue, &commands);
-        self.validator
-            .observe(device, queue, self.frame, label, &commands);
-        (device.submit(queue, self.frame, label, commands, self.cpu_ns)).map_err(|source| {
-            RuntimeError::Device {
-                frame: self.frame,
-                source,
-            }
-        })
+        (self.sink).submit(device, queue, label, commands, self.cpu_ns)
     }
 
-    /// The final release of `key` now: the validation layer first (RL-3, FS-6), then the
-    /// device, which refuses what the GPU may still use.
+    /// The final release of `key` now (RL-3, FS-6).
     fn release(
         &mut self,
         device: &mut Device,
         key: ObjectKey,
         label: u32,
     ) -> Result<(), RuntimeError> {
-        (self.validator).observe_release(device, key, self.cpu_ns, self.frame, label);
-        (device.destroy(key, self.cpu_ns)).map_err(|source| RuntimeError::Device {
-            frame: self.frame,
-            source,
-        })
+        (self.sink).release(device, key, label, self.cpu_ns)
     }
 }
 
@@ -120,10 +105,8 @@ pub fn run_frame_script(
     frame: Res<FrameIndex>,
     settings: Res<Settings>,
     mut work: ResMut<FrameWork>,
-    mut device: ResMut<Device>,
+    mut submitter: Submitter,
     mut state: ResMut<ScriptState>,
-    mut validator: ResMut<Validator>,
-    mut stats: ResMut<RunStats>,
     mut fatal: ResMut<Fatal>,
     targets: Targets,
 ) {
@@ -137,10 +120,9 @@ pub fn run_frame_script(
     let Some(index) = script.0.list_for(frame.0) else {
         return;
     };
-    let mut sink = Sink {
-        validator: &mut validator,
-        stats: &mut stats,
-        frame: frame.0,
+    let (device, mut sink) = submitter.split();
+    let mut at = Batches {
+        sink: &mut sink,
         cpu_ns: clock.cpu_ns,
     };
     for (s, sub) in script.0.frames.get(index).into_iter().flatten().enumerate() {
@@ -150,14 +132,14 @@ pub fn run_frame_script(
         }
         let label = device.label(sub.label.as_deref().unwrap_or("script"));
         let mut r = Resolver {
-            device: &mut device,
+            device: &mut *device,
             state: &mut state,
             targets: &targets,
             queue,
             pass: false,
             used: Vec::new(),
         };
-        let result = run_submission(&mut r, &mut sink, label, &sub.commands, &script.0.lists);
+        let result = run_submission(&mut r, &mut at, label, &sub.commands, &script.0.lists);
         work.used.append(&mut r.used);
         if let Err((i, err)) = result {
             let at = format!("script list {index}, submission {s} on {queue}, command {i}");
@@ -177,13 +159,13 @@ pub fn run_frame_script(
 /// commands after them resolve against what they changed.
 fn run_submission(
     r: &mut Resolver,
-    sink: &mut Sink,
+    sink: &mut Batches,
     label: u32,
     commands: &[ScriptCommand<Target>],
     lists: &[ListDef<Target>],
 ) -> Result<(), (usize, RuntimeError)> {
     let mut batch = Vec::new();
-    let frame = sink.frame;
+    let frame = sink.sink.frame();
     let schedule = |message: String| RuntimeError::Schedule { frame, message };
     for (i, cmd) in commands.iter().enumerate() {
         let at = |e| (i, e);
@@ -193,7 +175,7 @@ fn run_submission(
                 let ends = matches!(c, Command::Present(_));
                 batch.push(c);
                 if ends {
-                    sink.stats.presents += 1;
+                    sink.sink.stats().presents += 1;
                     sink.flush(r.device, r.queue, label, &mut batch)
                         .map_err(at)?;
                 }
@@ -225,15 +207,7 @@ fn run_submission(
             Step::GetQueryData(query, name) => {
                 sink.flush(r.device, r.queue, label, &mut batch)
                     .map_err(at)?;
-                (sink.validator).observe_query_read(
-                    r.device,
-                    query,
-                    &name,
-                    sink.cpu_ns,
-                    frame,
-                    label,
-                    false,
-                );
+                (sink.sink).query_read(r.device, query, &name, sink.cpu_ns, label, false);
             }
         }
     }
@@ -246,7 +220,7 @@ fn run_submission(
 /// validation layer as a read on a deferred context (CTX-6).
 fn record_list(
     r: &mut Resolver,
-    sink: &mut Sink,
+    sink: &mut Batches,
     name: &str,
     lists: &[ListDef<Target>],
 ) -> Result<Command, String> {
@@ -257,15 +231,9 @@ fn record_list(
     for cmd in &list.commands {
         match r.lower(cmd)? {
             Step::Device(c) => commands.push(c),
-            Step::GetQueryData(query, q) => (sink.validator).observe_query_read(
-                r.device,
-                query,
-                &q,
-                sink.cpu_ns,
-                sink.frame,
-                label,
-                true,
-            ),
+            Step::GetQueryData(query, q) => {
+                (sink.sink).query_read(r.device, query, &q, sink.cpu_ns, label, true)
+            }
             _ => return Err(format!("{} in command list {name:?}", cmd.name())),
         }
     }

@@ -4,39 +4,12 @@
 
 use bevy_ecs::prelude::*;
 
+use super::submitter::Submitter;
 use crate::barrier::Access;
-use crate::device::{Command, Device, QueueId};
-use crate::error::RuntimeError;
+use crate::device::{Command, QueueId};
 use crate::frame::{Clock, Fatal, FrameWork, PassFences, TextureState};
 use crate::model::{BackBuffer, Fault, FrameIndex, Settings, SwapChain};
 use crate::plan::{BarrierPlan, CompiledGraph};
-use crate::report::RunStats;
-use crate::validate::Validator;
-
-/// Count what a stream does to synchronisation, for the run summary.
-pub fn count_sync(stats: &mut RunStats, device: &Device, queue: QueueId, commands: &[Command]) {
-    for c in commands {
-        match c {
-            Command::Barrier(g) => {
-                stats.hardware.absorb(device, queue, g);
-                stats.barrier_calls += 1;
-                stats.barriers += g.len() as u64;
-            }
-            Command::InsertFence { kickoff, .. } => {
-                stats.fences_inserted += 1;
-                stats.kickoffs += *kickoff as u64;
-            }
-            Command::Kickoff | Command::Present(_) => stats.kickoffs += 1,
-            Command::WaitFence(_) => stats.fence_waits += 1,
-            Command::WaitOnPresent(_) => stats.waits_on_present += 1,
-            // A list played back in place counts as what it contains (CTX-1).
-            Command::ExecuteCommandList { commands, .. } => {
-                count_sync(stats, device, queue, commands)
-            }
-            _ => {}
-        }
-    }
-}
 
 /// Submit every recorded list.
 pub fn submit_passes(
@@ -45,11 +18,9 @@ pub fn submit_passes(
     clock: Res<Clock>,
     frame: Res<FrameIndex>,
     mut work: ResMut<FrameWork>,
-    mut device: ResMut<Device>,
+    mut submitter: Submitter,
     mut fences: ResMut<PassFences>,
     mut fatal: ResMut<Fatal>,
-    mut stats: ResMut<RunStats>,
-    mut validator: ResMut<Validator>,
     settings: Res<Settings>,
     chains: Query<&BackBuffer, With<SwapChain>>,
     mut states: Query<&mut TextureState>,
@@ -92,7 +63,7 @@ pub fn submit_passes(
         }
         commands.extend(list.commands);
         if p.signals {
-            let fence = device.next_fence(p.queue);
+            let fence = submitter.device().next_fence(p.queue);
             commands.push(Command::InsertFence {
                 fence,
                 kickoff: true,
@@ -112,13 +83,8 @@ pub fn submit_passes(
                 &mut seen,
             );
         }
-        count_sync(&mut stats, &device, p.queue, &commands);
-        validator.observe(&device, p.queue, frame.0, p.label, &commands);
-        if let Err(source) = device.submit(p.queue, frame.0, p.label, commands, clock.cpu_ns) {
-            fatal.set(RuntimeError::Device {
-                frame: frame.0,
-                source,
-            });
+        if let Err(e) = submitter.submit(p.queue, p.label, commands, clock.cpu_ns) {
+            fatal.set(e);
             return;
         }
     }

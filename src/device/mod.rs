@@ -92,6 +92,16 @@ pub struct Device {
     gpu: Mutex<Gpu>,
     fence_sequence: [u64; QUEUE_COUNT],
     labels: Vec<String>,
+    /// Submissions and destructions asked of the device so far, accepted or not: what the
+    /// validation layer must have seen as many of (RL-4).
+    calls: DeviceCalls,
+}
+
+/// How many times the device was asked to submit and to destroy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DeviceCalls {
+    pub submissions: u64,
+    pub destructions: u64,
 }
 
 impl Default for Device {
@@ -113,7 +123,13 @@ impl Device {
             semantics: Semantics::Fast,
             fence_sequence: [0; QUEUE_COUNT],
             labels: vec![String::new()],
+            calls: DeviceCalls::default(),
         }
+    }
+
+    /// Submissions and destructions asked of the device so far.
+    pub fn calls(&self) -> DeviceCalls {
+        self.calls
     }
 
     fn gpu(&self) -> MutexGuard<'_, Gpu> {
@@ -185,6 +201,7 @@ impl Device {
     /// Destroy an object at CPU time `cpu_ns`. Refused while any command referencing it is
     /// unexecuted or finishes after `cpu_ns` (FS-6: the final release waits for the fence).
     pub fn destroy(&mut self, key: ObjectKey, cpu_ns: u64) -> Result<(), DeviceError> {
+        self.calls.destructions += 1;
         self.memory.get(key)?;
         if self.is_presenting(key, cpu_ns) {
             return Err(DeviceError::InUse {

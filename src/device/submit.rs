@@ -23,6 +23,7 @@ impl Device {
         commands: impl IntoIterator<Item = Command>,
         cpu_ns: u64,
     ) -> Result<(), DeviceError> {
+        self.calls.submissions += 1;
         if !queue.is_valid() {
             return Err(DeviceError::NoSuchQueue { queue });
         }

@@ -5,7 +5,7 @@ use bevy_ecs::prelude::*;
 use std::collections::BTreeMap;
 
 use super::frames::{FrameBook, FrameGpu};
-use crate::device::{Executed, Stall};
+use crate::device::{Command, Device, Executed, QueueId, Stall};
 
 /// Queue families in report order.
 pub const FAMILIES: [&str; 3] = ["graphics", "compute", "dma"];
@@ -86,6 +86,32 @@ pub struct RunStats {
 }
 
 impl RunStats {
+    /// Count what a stream does to synchronisation: barriers and the hardware work they ask
+    /// for, fences, kickoffs, waits. A list played back in place counts as what it contains
+    /// (CTX-1).
+    pub fn count_sync(&mut self, device: &Device, queue: QueueId, commands: &[Command]) {
+        for c in commands {
+            match c {
+                Command::Barrier(g) => {
+                    self.hardware.absorb(device, queue, g);
+                    self.barrier_calls += 1;
+                    self.barriers += g.len() as u64;
+                }
+                Command::InsertFence { kickoff, .. } => {
+                    self.fences_inserted += 1;
+                    self.kickoffs += *kickoff as u64;
+                }
+                Command::Kickoff | Command::Present(_) => self.kickoffs += 1,
+                Command::WaitFence(_) => self.fence_waits += 1,
+                Command::WaitOnPresent(_) => self.waits_on_present += 1,
+                Command::ExecuteCommandList { commands, .. } => {
+                    self.count_sync(device, queue, commands)
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// Fold executed commands into frame spans, per-frame books and stall totals.
     pub fn absorb(&mut self, executed: &[Executed]) {
         let mut newest = 0;

@@ -67,6 +67,8 @@ pub struct Validator {
     pub(super) queries: HashMap<u32, (QueueId, u64)>,
     /// Placed resources sharing memory (EB-5, EB-9d).
     pub(super) aliasing: super::aliasing::AliasModel,
+    /// Submissions and releases shown to the validator, on or off (RL-4).
+    pub(super) seen: crate::device::DeviceCalls,
 }
 
 pub(super) struct Ctx<'a> {
@@ -94,6 +96,12 @@ impl Validator {
             enabled,
             ..Default::default()
         }
+    }
+
+    /// Submissions and releases shown to the validator so far, whether it checked them or
+    /// not: every call the device received must be here (RL-4).
+    pub fn seen(&self) -> crate::device::DeviceCalls {
+        self.seen
     }
 
     /// Errors and warnings so far.
@@ -137,6 +145,7 @@ impl Validator {
         label: u32,
         commands: &[Command],
     ) {
+        self.seen.submissions += 1;
         if !self.enabled {
             return;
         }

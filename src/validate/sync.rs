@@ -191,6 +191,7 @@ impl Validator {
         frame: u64,
         label: u32,
     ) {
+        self.seen.destructions += 1;
         if !self.enabled {
             return;
         }

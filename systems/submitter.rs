@@ -1,0 +1,140 @@
+//! Submission: the one path from the runtime to the device's queues (RL-4).
+//!
+//! Every stream the runtime sends the device, from the passes, the present, the end-of-frame
+//! fences, a Suspend/Resume or a script, is counted for the run summary, shown to the
+//! validation layer, and only then submitted. Systems that submit take a [`Submitter`]
+//! instead of the device, validator and statistics separately, so the independent oracle
+//! sees every submission by construction rather than because each caller remembered it.
+//! Final releases of objects (FS-6) take the same path: the validator judges them before the
+//! device destroys anything.
+//!
+//! A system that must hold the device while it submits (a script resolving names between
+//! batches) splits the submitter into the device and a [`Sink`], which submits to a device it
+//! is handed.
+
+use bevy_ecs::prelude::*;
+use bevy_ecs::system::SystemParam;
+
+use crate::device::{Command, Device, ObjectKey, QueueId};
+use crate::error::RuntimeError;
+use crate::model::FrameIndex;
+use crate::report::RunStats;
+use crate::validate::Validator;
+
+/// The device with its validation layer and statistics in front of it.
+#[derive(SystemParam)]
+pub struct Submitter<'w> {
+    device: ResMut<'w, Device>,
+    validator: ResMut<'w, Validator>,
+    stats: ResMut<'w, RunStats>,
+    frame: Res<'w, FrameIndex>,
+}
+
+impl Submitter<'_> {
+    /// Count, validate and submit `commands` on `queue` at CPU time `cpu_ns`.
+    pub fn submit(
+        &mut self,
+        queue: QueueId,
+        label: u32,
+        commands: Vec<Command>,
+        cpu_ns: u64,
+    ) -> Result<(), RuntimeError> {
+        let (device, mut sink) = self.split();
+        sink.submit(device, queue, label, commands, cpu_ns)
+    }
+
+    /// The final release of `key` at CPU time `cpu_ns`, validated first (RL-3, FS-6).
+    pub fn release(&mut self, key: ObjectKey, label: u32, cpu_ns: u64) -> Result<(), RuntimeError> {
+        let (device, mut sink) = self.split();
+        sink.release(device, key, label, cpu_ns)
+    }
+
+    /// The device, for what is not a submission: labels, fence values, objects.
+    pub fn device(&mut self) -> &mut Device {
+        &mut self.device
+    }
+
+    /// The run's statistics.
+    pub fn stats(&mut self) -> &mut RunStats {
+        &mut self.stats
+    }
+
+    /// The device and a sink that submits to it.
+    pub fn split(&mut self) -> (&mut Device, Sink<'_>) {
+        let sink = Sink {
+            validator: &mut self.validator,
+            stats: &mut self.stats,
+            frame: self.frame.0,
+        };
+        (&mut self.device, sink)
+    }
+}
+
+/// The validation layer and statistics of one frame, in front of a device handed to each
+/// call.
+pub struct Sink<'a> {
+    validator: &'a mut Validator,
+    stats: &'a mut RunStats,
+    frame: u64,
+}
+
+impl Sink<'_> {
+    /// The frame submissions belong to.
+    pub fn frame(&self) -> u64 {
+        self.frame
+    }
+
+    /// The run's statistics.
+    pub fn stats(&mut self) -> &mut RunStats {
+        self.stats
+    }
+
+    /// Count, validate and submit `commands` on `queue` at CPU time `cpu_ns`.
+    pub fn submit(
+        &mut self,
+        device: &mut Device,
+        queue: QueueId,
+        label: u32,
+        commands: Vec<Command>,
+        cpu_ns: u64,
+    ) -> Result<(), RuntimeError> {
+        self.stats.count_sync(device, queue, &commands);
+        (self.validator).observe(device, queue, self.frame, label, &commands);
+        (device.submit(queue, self.frame, label, commands, cpu_ns)).map_err(|source| {
+            RuntimeError::Device {
+                frame: self.frame,
+                source,
+            }
+        })
+    }
+
+    /// The final release of `key` at CPU time `cpu_ns`: the validation layer first (RL-3,
+    /// FS-6), then the device, which refuses what the GPU may still use.
+    pub fn release(
+        &mut self,
+        device: &mut Device,
+        key: ObjectKey,
+        label: u32,
+        cpu_ns: u64,
+    ) -> Result<(), RuntimeError> {
+        (self.validator).observe_release(device, key, cpu_ns, self.frame, label);
+        (device.destroy(key, cpu_ns)).map_err(|source| RuntimeError::Device {
+            frame: self.frame,
+            source,
+        })
+    }
+
+    /// A CPU read of query data (CTX-6): on a deferred context when `deferred`.
+    pub fn query_read(
+        &mut self,
+        device: &Device,
+        query: u32,
+        name: &str,
+        cpu_ns: u64,
+        label: u32,
+        deferred: bool,
+    ) {
+        (self.validator)
+            .observe_query_read(device, query, name, cpu_ns, self.frame, label, deferred);
+    }
+}
