@@ -4,9 +4,7 @@
 //! against a golden digest, checked by every build profile. The analytic cases are in
 //! `tests/timing.rs`.
 
-mod common;
-
-use common::{fence, global};
+use crate::common::{fence, global};
 use fastframe::barrier::{Access, Sync};
 use fastframe::device::*;
 use fastframe::model::{Buffer, BufferUsage};

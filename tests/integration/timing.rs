@@ -10,9 +10,7 @@
 //! costs one CU-nanosecond, a vertex four, a vertex or pixel takes one clock of fixed-function
 //! time, memory moves a byte per nanosecond and a DMA engine half that.
 
-mod common;
-
-use common::{fence, global};
+use crate::common::{fence, global};
 use fastframe::barrier::{
     Access, BarrierGroup, Layout, SubresourceRange, Sync, TextureBarrier, TextureBarrierFlags,
 };
