@@ -2,7 +2,7 @@
 //! is shorter with it on, and the gain is reported), Suspend and Resume from a scene's
 //! timeline (CC-8, FS-11), device profiles chosen by name, and determinism of the simulation
 //! against a golden digest, checked by every build profile. The analytic cases are in
-//! `tests/timing.rs`.
+//! `timing.rs`.
 
 use crate::common::{fence, global};
 use fastframe::barrier::{Access, Sync};
