@@ -1,7 +1,8 @@
-//! The integration tests, one module per area, in one test binary: every integration test
+//! The integration tests, one module per area, in one test binary: every test binary
 //! links the library and its dependencies (about 100 MB with debug info), so one binary is one
 //! link where a binary per file was fifteen, and the harness runs all the tests on its threads
-//! at once instead of one binary after another.
+//! at once instead of one binary after another. A new area is a module here: a file directly
+//! in `tests/` would be a binary of its own again.
 //!
 //! One process runs them all, in parallel: a test must leave process-wide state alone (the
 //! current directory, environment variables) and name its temporary files so that no other
