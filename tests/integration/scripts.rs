@@ -3,7 +3,7 @@
 //! (`// expect: RULE CODE`) and has a near-identical correct twin of the same name in
 //! `tests/data/scripts/` that validates clean; and what scripts do at run time (the graph
 //! stands down, made views do not leak, releases wait for fences). Load errors are in
-//! `tests/script_errors.rs`.
+//! `script_errors.rs`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -1,6 +1,6 @@
 //! The simulated device on its own: fences and kickoff (FN-1..FN-3), deadlocks and hangs
 //! (FN-3, RL-2), lifetime (FS-6), queues (CC-2), and fences and waits in the timing model.
-//! The timing model's analytic cases are in `tests/timing.rs`.
+//! The timing model's analytic cases are in `timing.rs`.
 
 use fastframe::device::*;
 use fastframe::model::{Buffer, BufferUsage, Format, Texture, TextureFlags};

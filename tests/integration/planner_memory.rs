@@ -2,9 +2,13 @@
 //! change, and the planner keeps its working memory (and re-plans into the plan it replaces)
 //! so that a plan costs its walk, not trips to the allocator.
 //!
-//! Allocations are counted by a global allocator of this test binary, on the planning thread
-//! only, and only while a plan is made. The planner walks on that thread alone here: from
-//! 2,048 uses it hands half the walk to the task pool, whose scope allocates its task.
+//! Allocations are counted by the global allocator this module installs. It is the whole
+//! integration-test binary's, and serves every test on the harness's parallel threads, but it
+//! counts on one thread only, the planning one, and only while a plan is made: no other
+//! test's allocation is counted, and none of the planner's is missed. The planner is made with
+//! `EnhancedPlanner::on_one_thread`, so it walks on that thread alone whatever the graph's
+//! size: a default planner hands half the walk to the compute task pool from `PARALLEL_USES`
+//! uses (`systems/barriers/enhanced/planner.rs`), and the pool's scope allocates its task.
 
 use std::alloc::{GlobalAlloc, Layout as MemoryLayout, System};
 use std::cell::Cell;
@@ -62,6 +66,7 @@ unsafe impl GlobalAlloc for Counting {
     }
 }
 
+/// The allocator of every test in the binary, counting only where `allocations` asks.
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 

@@ -1,4 +1,7 @@
-//! Helpers the device-level integration tests share: a kicked-off fence and a global barrier.
+//! Helpers the integration tests share: a kicked-off fence and a global barrier for the
+//! device-level tests, and snapshots to compare output with.
+
+pub mod snapshot;
 
 use fastframe::barrier::{Access, BarrierGroup, GlobalBarrier, Sync};
 use fastframe::device::{Command, Device, FenceId, QueueId};

@@ -4,15 +4,13 @@
 //! decompression of a known size (EB-4, EB-8b); DMA and graphics-engine copies (EB-8d); a
 //! fence wait across queues (FN-2); timestamps (CC-7); a work item past the hang timeout and
 //! Suspend/Resume (CC-8). The model at scale (async compute on `scenes/deferred.ron`, scene
-//! timelines, profiles, determinism) is tested in `tests/simulation.rs`.
+//! timelines, profiles, determinism) is tested in `simulation.rs`.
 //!
 //! The cases run on a profile with round numbers: 10 CUs at 1 GHz, where a thread or a pixel
 //! costs one CU-nanosecond, a vertex four, a vertex or pixel takes one clock of fixed-function
 //! time, memory moves a byte per nanosecond and a DMA engine half that.
 
-mod common;
-
-use common::{fence, global};
+use crate::common::{fence, global};
 use fastframe::barrier::{
     Access, BarrierGroup, Layout, SubresourceRange, Sync, TextureBarrier, TextureBarrierFlags,
 };

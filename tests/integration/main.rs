@@ -1,0 +1,28 @@
+//! The integration tests, one module per area, in one test binary: every test binary
+//! links the library and its dependencies (about 100 MB with debug info), so one binary is one
+//! link where a binary per file was fifteen, and the harness runs all the tests on its threads
+//! at once instead of one binary after another. A new area is a module here: a file directly
+//! in `tests/` would be a binary of its own again.
+//!
+//! One process runs them all, in parallel: a test must leave process-wide state alone (the
+//! current directory, environment variables) and name its temporary files so that no other
+//! test's collide. `planner_memory` installs the binary's global allocator; it counts only
+//! on the thread of the test that asks it to, so the other tests pass through it uncounted.
+
+mod common;
+
+mod barrier_tables;
+mod clean_scenes;
+mod cli;
+mod device;
+mod faults;
+mod frames;
+mod planner_memory;
+mod random_graphs;
+mod scene_errors;
+mod scene_roundtrip;
+mod script_errors;
+mod scripts;
+mod simulation;
+mod timing;
+mod worked_examples;
