@@ -24,5 +24,6 @@ mod scene_roundtrip;
 mod script_errors;
 mod scripts;
 mod simulation;
+mod submissions;
 mod timing;
 mod worked_examples;

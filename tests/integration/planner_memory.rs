@@ -8,7 +8,7 @@
 //! test's allocation is counted, and none of the planner's is missed. The planner is made with
 //! `EnhancedPlanner::on_one_thread`, so it walks on that thread alone whatever the graph's
 //! size: a default planner hands half the walk to the compute task pool from `PARALLEL_USES`
-//! uses (`systems/barriers/enhanced/planner.rs`), and the pool's scope allocates its task.
+//! uses (`src/plan/barriers/enhanced/planner.rs`), and the pool's scope allocates its task.
 
 use std::alloc::{GlobalAlloc, Layout as MemoryLayout, System};
 use std::cell::Cell;
