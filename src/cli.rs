@@ -150,7 +150,7 @@ fn load(scene: &PathBuf, overrides: Option<&Overrides>) -> Result<Runtime, Runti
             s.barriers = b.into();
         }
         if let Some(f) = &o.fault {
-            s.fault = Some(f.to_string());
+            s.fault = Some(f.clone());
         }
     }
     Ok(rt)

@@ -45,7 +45,7 @@ pub fn present_frame(
             .find(|(t, _, _)| *t == e)
             .map_or((state.layout, state.access), |(_, l, a)| (*l, *a));
         // RL-1, FS-4: the display cannot read a compressed surface.
-        let mut cmds = if settings.fault() == Some(Fault::SkipDecompress) {
+        let mut cmds = if settings.fault == Some(Fault::SkipDecompress) {
             Vec::new()
         } else {
             vec![Command::Decompress(buffer)]

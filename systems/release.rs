@@ -49,7 +49,7 @@ pub fn release_objects(
     submitter.stats().releases_requested += new_requests.iter().count() as u64;
     let (cpu, f) = (clock.cpu_ns, frame.0);
     let mut errors = Vec::new();
-    if settings.fault() == Some(Fault::EarlyRelease) && f == 2 {
+    if settings.fault == Some(Fault::EarlyRelease) && f == 2 {
         // The fault: release a resource this frame used without waiting for its fence.
         if let Some(key) = work
             .used

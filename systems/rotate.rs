@@ -31,7 +31,7 @@ pub fn rotate_views(
             continue;
         };
         let mut prologue = Vec::new();
-        if settings.fault() == Some(Fault::SkipRotation) && back.view.is_some() {
+        if settings.fault == Some(Fault::SkipRotation) && back.view.is_some() {
             // The fault: keep writing through last frame's view (FS-9).
             continue;
         }

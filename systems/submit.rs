@@ -26,7 +26,7 @@ pub fn submit_passes(
     mut states: Query<&mut TextureState>,
 ) {
     let _span = tracy_client::span!("submit");
-    let fault = settings.fault();
+    let fault = &settings.fault;
     let mut dropped = false;
     let mut seen = (0usize, 0usize);
     let previous = std::mem::take(&mut fences.current);

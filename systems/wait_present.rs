@@ -18,7 +18,7 @@ pub fn wait_on_present(
 ) {
     let _span = tracy_client::span!("wait on present");
     work.chain_prologue.clear();
-    let skip = settings.fault() == Some(Fault::SkipWaitOnPresent);
+    let skip = settings.fault == Some(Fault::SkipWaitOnPresent);
     for (e, back) in &chains {
         let Some(buffer) = back.buffer.and_then(|b| objects.get(b).ok()) else {
             continue;

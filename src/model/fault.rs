@@ -2,6 +2,7 @@
 //! be seen catching it (RL-4: port on a validated device first). Faults are for testing the
 //! oracle; a run with one is expected to report errors.
 
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 
@@ -92,6 +93,21 @@ impl FromStr for Fault {
                 Fault::NAMES.join(", ")
             )),
         }
+    }
+}
+
+/// A fault is written in scenes as on the command line, `"drop-barrier=gbuffer"`, and parsed
+/// once, when the scene loads: a misspelling is a load error, not a fault silently ignored.
+impl Serialize for Fault {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl<'de> Deserialize<'de> for Fault {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        text.parse().map_err(serde::de::Error::custom)
     }
 }
 

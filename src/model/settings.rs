@@ -54,15 +54,7 @@ pub struct Settings {
     /// Semantics of the contexts the runtime records on (CTX-4).
     pub semantics: Semantics,
     /// A step the runtime omits on purpose, to see validation catch it (`--fault`).
-    pub fault: Option<String>,
-}
-
-impl Settings {
-    /// The fault to inject, if one is set and spelled correctly (the loader and the command
-    /// line refuse misspellings).
-    pub fn fault(&self) -> Option<super::Fault> {
-        self.fault.as_deref().and_then(|f| f.parse().ok())
-    }
+    pub fault: Option<super::Fault>,
 }
 
 impl Default for Settings {

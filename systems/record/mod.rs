@@ -129,7 +129,7 @@ pub fn record_passes(
             uses,
             before,
             after,
-            skip_rebind: settings.fault() == Some(Fault::SkipRebind),
+            skip_rebind: settings.fault == Some(Fault::SkipRebind),
         });
     }
     while pool.contexts.len() < recipes.len() {

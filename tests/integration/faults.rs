@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 fn rules_with(fault: Option<&str>, frames: u64) -> (BTreeSet<&'static str>, Option<String>) {
     let mut rt = Runtime::from_scene("scenes/deferred.ron").expect("scene loads");
     rt.set_validation(true);
-    rt.settings_mut().fault = fault.map(str::to_owned);
+    rt.settings_mut().fault = fault.map(|f| f.parse().expect("a known fault"));
     let result = rt.run(frames);
     let rules = rt.diagnostics().iter().map(|d| d.rule).collect();
     (rules, result.err().map(|e| e.to_string()))

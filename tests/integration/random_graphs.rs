@@ -181,7 +181,7 @@ fn run(text: &str, seed: u64, fault: Option<String>) -> Outcome {
     let mut rt = Runtime::from_str(text, &format!("random-{seed}.ron"))
         .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
     rt.set_validation(true);
-    rt.settings_mut().fault = fault;
+    rt.settings_mut().fault = fault.map(|f| f.parse().expect("a known fault"));
     rt.world.resource_mut::<Device>().trace = Some(Vec::new());
     let result = rt.run(FRAMES);
     let diags = rt.diagnostics().iter().map(|d| d.to_string()).collect();
