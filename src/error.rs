@@ -17,17 +17,48 @@ pub enum RuntimeError {
         #[source]
         source: DeviceError,
     },
-    /// The frame graph cannot be scheduled as it stands at this frame (exit code 1).
+    /// The frame graph cannot be compiled or planned as it stands at this frame (exit code
+    /// 1); `message` is `source` with the passes named.
+    #[error("frame {frame}: {message}")]
+    Plan {
+        frame: u64,
+        message: String,
+        #[source]
+        source: crate::plan::PlanError,
+    },
+    /// A script or pass script cannot run as written at this frame (exit code 1).
     #[error("frame {frame}: {message}")]
     Schedule { frame: u64, message: String },
 }
 
 impl RuntimeError {
+    /// A planning error at `frame`, its passes named by `name` (names are looked up only
+    /// here, when the error is about to be shown).
+    pub fn plan(
+        frame: u64,
+        source: crate::plan::PlanError,
+        name: impl Fn(bevy_ecs::entity::Entity) -> String,
+    ) -> RuntimeError {
+        let message = source.describe(name);
+        RuntimeError::Plan {
+            frame,
+            message,
+            source,
+        }
+    }
+
+    /// A device error at `frame`, for `map_err`.
+    pub fn device(frame: u64) -> impl Fn(DeviceError) -> RuntimeError {
+        move |source| RuntimeError::Device { frame, source }
+    }
+
     /// Process exit code: 2 for bad input, 1 for device and schedule errors.
     pub fn exit_code(&self) -> i32 {
         match self {
             RuntimeError::Scene(_) => 2,
-            RuntimeError::Device { .. } | RuntimeError::Schedule { .. } => 1,
+            RuntimeError::Device { .. }
+            | RuntimeError::Plan { .. }
+            | RuntimeError::Schedule { .. } => 1,
         }
     }
 }

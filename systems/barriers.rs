@@ -9,6 +9,7 @@
 use bevy_ecs::prelude::*;
 
 use crate::barrier::Layout;
+use crate::error::RuntimeError;
 use crate::frame::TextureState;
 use crate::model::{BarrierMode, Lifetime, Settings, SwapChain, Texture};
 use crate::plan::barriers::{EnhancedPlanner, TextureStart, plan_conservative, plan_legacy};
@@ -19,7 +20,6 @@ use crate::plan::{BarrierPlan, CompiledGraph};
 pub fn barrier_system(
     graph: Res<CompiledGraph>,
     mut plan: ResMut<BarrierPlan>,
-    mut fatal: ResMut<crate::frame::Fatal>,
     settings: Res<Settings>,
     frame: Res<crate::model::FrameIndex>,
     states: Query<(
@@ -30,7 +30,7 @@ pub fn barrier_system(
     )>,
     mut last: Local<Option<(u64, BarrierMode)>>,
     mut enhanced: Local<EnhancedPlanner>,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("barriers");
     let key = (graph.generation, settings.barriers);
     let steady = plan.starts_next().iter().all(|(e, l, a)| {
@@ -40,7 +40,7 @@ pub fn barrier_system(
     });
     if *last == Some(key) && steady {
         plan.frame += 1;
-        return;
+        return Ok(());
     }
     let start = |e: Entity| match states.get(e) {
         Ok((s, lt, chain, tex)) => TextureStart {
@@ -74,15 +74,13 @@ pub fn barrier_system(
             plan_legacy(&graph, start, &previous)
         }
     };
-    match planned {
-        Ok(mut p) => {
-            p.generation = generation;
-            *plan = p;
-            *last = Some(key);
-        }
-        Err(message) => fatal.set(crate::error::RuntimeError::Schedule {
-            frame: frame.0,
-            message,
-        }),
-    }
+    let name = |e: Entity| {
+        let pass = graph.passes.iter().find(|p| p.entity == e);
+        pass.map_or_else(|| e.to_string(), |p| p.name.clone())
+    };
+    let mut planned = planned.map_err(|err| RuntimeError::plan(frame.0, err, name))?;
+    planned.generation = generation;
+    *plan = planned;
+    *last = Some(key);
+    Ok(())
 }

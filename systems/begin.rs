@@ -7,7 +7,8 @@ use bevy_ecs::prelude::*;
 
 use crate::barrier::Layout;
 use crate::device::{Command, Device, ObjectDesc, Profile, QueueId};
-use crate::frame::{Clock, Fatal, TextureState};
+use crate::error::RuntimeError;
+use crate::frame::{Clock, TextureState};
 use crate::model::*;
 use crate::plan::GraphDirty;
 
@@ -45,11 +46,7 @@ fn configure_device(
 /// CC-8: the system suspends the title for `frames` refreshes. Suspend locks compute and DMA
 /// once their kicked-off work drains; Resume unlocks them and resets all state (FS-11), which
 /// the recorder sets again in every list anyway (FS-12).
-fn suspend(
-    submitter: &mut Submitter,
-    clock: &mut Clock,
-    frames: u32,
-) -> Result<(), crate::error::RuntimeError> {
+fn suspend(submitter: &mut Submitter, clock: &mut Clock, frames: u32) -> Result<(), RuntimeError> {
     let label = submitter.device().label("suspend");
     let suspend = vec![Command::Suspend];
     submitter.submit(QueueId::Graphics, label, suspend, clock.cpu_ns)?;
@@ -72,19 +69,10 @@ pub fn apply_timeline(
     settings: Res<Settings>,
     mut submitter: Submitter,
     mut clock: ResMut<Clock>,
-    mut fatal: ResMut<Fatal>,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("begin: timeline");
-    let fail = |fatal: &mut Fatal, source| {
-        fatal.set(crate::error::RuntimeError::Device {
-            frame: frame.0,
-            source,
-        })
-    };
-    if frame.0 == 0
-        && let Err(source) = configure_device(submitter.device(), &settings)
-    {
-        fail(&mut fatal, source);
+    if frame.0 == 0 {
+        configure_device(submitter.device(), &settings).map_err(RuntimeError::device(frame.0))?;
     }
     while let Some((at, event)) = timeline.events.get(timeline.cursor).cloned() {
         if at > frame.0 {
@@ -106,9 +94,7 @@ pub fn apply_timeline(
                 commands.entity(e).remove::<Dormant>();
             }
             TimelineEvent::Suspend { frames } => {
-                if let Err(e) = suspend(&mut submitter, &mut clock, frames) {
-                    fatal.set(e);
-                }
+                suspend(&mut submitter, &mut clock, frames)?;
             }
             TimelineEvent::Release(e) => {
                 let request = ReleaseRequest { requested: frame.0 };
@@ -122,6 +108,7 @@ pub fn apply_timeline(
             }
         }
     }
+    Ok(())
 }
 
 type NewResource<'a> = (
@@ -138,7 +125,6 @@ type NewResource<'a> = (
 pub fn materialize(
     mut commands: Commands,
     mut device: ResMut<Device>,
-    mut fatal: ResMut<Fatal>,
     frame: Res<FrameIndex>,
     mut dirty: ResMut<GraphDirty>,
     resources: Query<
@@ -164,7 +150,8 @@ pub fn materialize(
     buffers: Query<(Entity, &SwapChainBuffer)>,
     in_flight: Res<crate::frame::FramesInFlight>,
     heaps: Query<(Entity, &Name, &Heap, Option<&GpuHeap>)>,
-) {
+) -> Result<(), RuntimeError> {
+    let failed = RuntimeError::device(frame.0);
     let latest_fence = in_flight
         .frames
         .back()
@@ -203,25 +190,18 @@ pub fn materialize(
             }
             None => device.create(name.as_str(), desc),
         };
-        match made {
-            Ok(key) => {
-                created.insert(e, key);
-                let mut ec = commands.entity(e);
-                ec.insert((GpuObject(key), LastUse::default()));
-                if texture.is_some() {
-                    // Transients start undefined every frame (EB-5); imported textures are
-                    // created in COMMON like swap-chain buffers.
-                    let layout = match lifetime.copied().unwrap_or_default() {
-                        Lifetime::Transient => Layout::Undefined,
-                        Lifetime::Imported => Layout::Common,
-                    };
-                    ec.insert(TextureState::new(layout));
-                }
-            }
-            Err(err) => fatal.set(crate::error::RuntimeError::Device {
-                frame: frame.0,
-                source: err,
-            }),
+        let key = made.map_err(&failed)?;
+        created.insert(e, key);
+        let mut ec = commands.entity(e);
+        ec.insert((GpuObject(key), LastUse::default()));
+        if texture.is_some() {
+            // Transients start undefined every frame (EB-5); imported textures are created in
+            // COMMON like swap-chain buffers.
+            let layout = match lifetime.copied().unwrap_or_default() {
+                Lifetime::Transient => Layout::Undefined,
+                Lifetime::Imported => Layout::Common,
+            };
+            ec.insert(TextureState::new(layout));
         }
     }
     for (e, name, view) in &views {
@@ -231,23 +211,14 @@ pub fn materialize(
             .or_else(|| objects.get(view.of).ok().map(|g| g.0));
         // Views of swap chains are the rotation system's business (FS-9).
         let Some(of) = of else { continue };
-        match device.create(
-            name.as_str(),
-            ObjectDesc::View {
-                of,
-                kind: view.kind,
-            },
-        ) {
-            Ok(key) => {
-                commands
-                    .entity(e)
-                    .insert((GpuObject(key), LastUse::default()));
-            }
-            Err(err) => fatal.set(crate::error::RuntimeError::Device {
-                frame: frame.0,
-                source: err,
-            }),
-        }
+        let desc = ObjectDesc::View {
+            of,
+            kind: view.kind,
+        };
+        let key = device.create(name.as_str(), desc).map_err(&failed)?;
+        commands
+            .entity(e)
+            .insert((GpuObject(key), LastUse::default()));
     }
     for (e, name, chain) in &chains {
         let texture = chain_texture(chain);
@@ -268,34 +239,28 @@ pub fn materialize(
     for (e, _name, mut chain, request, gpu, mut back) in &mut resized {
         chain.extent = request.0;
         let texture = chain_texture(&chain);
-        match device.resize_swap_chain(gpu.key, texture.clone()) {
-            Ok((_, fresh)) => {
-                // Old buffers go through deferred release: the GPU may still show them (FS-6).
-                for (b, buf) in &buffers {
-                    if buf.chain == e {
-                        commands
-                            .entity(b)
-                            .insert(ReleaseRequest { requested: frame.0 });
-                    }
-                }
-                spawn_buffers(&mut commands, e, &fresh, &texture);
-                let swaps = device.swap_count(gpu.key);
+        let (_, fresh) = (device.resize_swap_chain(gpu.key, texture.clone())).map_err(&failed)?;
+        // Old buffers go through deferred release: the GPU may still show them (FS-6).
+        for (b, buf) in &buffers {
+            if buf.chain == e {
                 commands
-                    .entity(e)
-                    .insert(GpuChain {
-                        key: gpu.key,
-                        base_swaps: swaps,
-                    })
-                    .remove::<ResizeRequest>();
-                // Every view of the old buffers is stale; rotation rebuilds them.
-                back.retire_saved_views(latest_fence);
+                    .entity(b)
+                    .insert(ReleaseRequest { requested: frame.0 });
             }
-            Err(err) => fatal.set(crate::error::RuntimeError::Device {
-                frame: frame.0,
-                source: err,
-            }),
         }
+        spawn_buffers(&mut commands, e, &fresh, &texture);
+        let swaps = device.swap_count(gpu.key);
+        commands
+            .entity(e)
+            .insert(GpuChain {
+                key: gpu.key,
+                base_swaps: swaps,
+            })
+            .remove::<ResizeRequest>();
+        // Every view of the old buffers is stale; rotation rebuilds them.
+        back.retire_saved_views(latest_fence);
     }
+    Ok(())
 }
 
 /// The device swap chain behind a swap-chain entity.

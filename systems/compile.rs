@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 
 use crate::device::{Device, ObjectDesc};
 use crate::error::RuntimeError;
-use crate::frame::{Fatal, ImplicitViews};
+use crate::frame::ImplicitViews;
 use crate::model::*;
 use crate::plan::{CompiledGraph, GraphDirty, TargetInfo, compile_graph};
 
@@ -16,7 +16,6 @@ pub fn compile_system(
     mut graph_res: ResMut<CompiledGraph>,
     mut device: ResMut<Device>,
     mut implicit: ResMut<ImplicitViews>,
-    mut fatal: ResMut<Fatal>,
     settings: Res<Settings>,
     frame: Res<FrameIndex>,
     passes: Query<(Entity, &Name, &Pass), (Without<Disabled>, Without<Dormant>)>,
@@ -30,9 +29,10 @@ pub fn compile_system(
         Has<Dormant>,
     )>,
     objects: Query<(&Name, &GpuObject)>,
-) {
+    names: Query<&Name>,
+) -> Result<(), RuntimeError> {
     if !dirty.0 {
-        return;
+        return Ok(());
     }
     let _span = tracy_client::span!("compile");
     let mut list: Vec<(Entity, String, &Pass)> = passes
@@ -57,16 +57,8 @@ pub fn compile_system(
         Ok((_, _, _, Some(_), _, _, _)) => TargetInfo::SwapChain,
         _ => TargetInfo::Unavailable,
     };
-    let mut compiled = match compile_graph(&list, target, &settings) {
-        Ok(c) => c,
-        Err(message) => {
-            fatal.set(RuntimeError::Schedule {
-                frame: frame.0,
-                message,
-            });
-            return;
-        }
-    };
+    let mut compiled = compile_graph(&list, target, &settings)
+        .map_err(|e| RuntimeError::plan(frame.0, e, |p| name_of(&names, p)))?;
     for pass in &mut compiled.passes {
         pass.label = device.label(&pass.name);
         for u in &pass.uses {
@@ -81,18 +73,20 @@ pub fn compile_system(
                 continue;
             };
             let desc = ObjectDesc::View { of: obj.0, kind };
-            match device.create(&format!("{}.{kind:?}", name.as_str()), desc) {
-                Ok(v) => {
-                    implicit.views.insert((u.resource, kind), v);
-                }
-                Err(source) => fatal.set(RuntimeError::Device {
-                    frame: frame.0,
-                    source,
-                }),
-            }
+            let view = (device.create(&format!("{}.{kind:?}", name.as_str()), desc))
+                .map_err(RuntimeError::device(frame.0))?;
+            implicit.views.insert((u.resource, kind), view);
         }
     }
     compiled.generation = graph_res.generation + 1;
     *graph_res = compiled;
     dirty.0 = false;
+    Ok(())
+}
+
+/// The name of `e` for a message (its id when it has none).
+pub(super) fn name_of(names: &Query<&Name>, e: Entity) -> String {
+    names
+        .get(e)
+        .map_or_else(|_| e.to_string(), |n| n.as_str().to_owned())
 }

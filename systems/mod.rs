@@ -31,7 +31,8 @@ use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;
 use bevy_ecs::schedule::SingleThreadedExecutor;
 
-use crate::frame::healthy;
+use crate::error::RuntimeError;
+use crate::frame::{Fatal, healthy};
 
 pub use submitter::{Sink, Submitter};
 
@@ -103,30 +104,47 @@ pub fn frame_schedule() -> Schedule {
         (Acquire, WaitOnPresent, Rotate, Compile, Barriers, Record)
             .distributive_run_if(script::no_frame_script),
     );
+    // Systems that can fail return their error to the one handler, `stop`.
     schedule.add_systems((
-        (begin::apply_timeline, begin::materialize)
+        (
+            begin::apply_timeline.pipe(stop),
+            begin::materialize.pipe(stop),
+        )
             .chain()
             .in_set(Begin),
-        retire::retire_frames.in_set(Retire),
+        retire::retire_frames.pipe(stop).in_set(Retire),
         acquire::acquire_back_buffers.in_set(Acquire),
-        rotate::rotate_views.in_set(Rotate),
-        compile::compile_system.in_set(Compile),
-        barriers::barrier_system.in_set(Barriers),
+        rotate::rotate_views.pipe(stop).in_set(Rotate),
+        compile::compile_system.pipe(stop).in_set(Compile),
+        barriers::barrier_system.pipe(stop).in_set(Barriers),
         wait_present::wait_on_present.in_set(WaitOnPresent),
-        record::record_passes.in_set(Record),
-        script::record_pass_scripts
-            .in_set(Record)
-            .after(record::record_passes),
+        (
+            record::record_passes.pipe(stop),
+            script::record_pass_scripts.pipe(stop),
+        )
+            .chain()
+            .in_set(Record),
         submit::submit_passes
+            .pipe(stop)
             .in_set(Submit)
             .run_if(script::no_frame_script),
         script::run_frame_script
+            .pipe(stop)
             .in_set(Submit)
             .run_if(script::has_frame_script),
-        present::present_frame.in_set(Present),
-        release::release_objects.in_set(Release),
-        simulate::simulate_gpu.in_set(Simulate),
+        present::present_frame.pipe(stop).in_set(Present),
+        release::release_objects.pipe(stop).in_set(Release),
+        simulate::simulate_gpu.pipe(stop).in_set(Simulate),
         report::report_frame.in_set(Report),
     ));
     schedule
+}
+
+/// The one error handler of the frame schedule: the first error of a run stops it. The
+/// remaining systems of the tick do not run (every set runs only while the run is
+/// [`healthy`]) and [`crate::Runtime::tick`] returns the error.
+fn stop(In(result): In<Result<(), RuntimeError>>, mut fatal: ResMut<Fatal>) {
+    if let Err(e) = result {
+        fatal.set(e);
+    }
 }

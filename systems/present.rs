@@ -9,7 +9,8 @@ use super::begin::GpuChain;
 use super::submitter::Submitter;
 use crate::barrier::*;
 use crate::device::{Command, FenceId, QueueId};
-use crate::frame::{Clock, Fatal, FrameWork, FramesInFlight, TextureState};
+use crate::error::RuntimeError;
+use crate::frame::{Clock, FrameWork, FramesInFlight, TextureState};
 use crate::model::*;
 use crate::plan::BarrierPlan;
 
@@ -22,13 +23,12 @@ pub fn present_frame(
     frame: Res<FrameIndex>,
     mut submitter: Submitter,
     mut in_flight: ResMut<FramesInFlight>,
-    mut fatal: ResMut<Fatal>,
     settings: Res<Settings>,
     mut chains: Query<(&SwapChain, &GpuChain, &mut BackBuffer, &mut TextureState)>,
     objects: Query<&GpuObject>,
     mut last_uses: Query<&mut LastUse>,
     mut timelines: Query<&mut FenceTimeline>,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("present");
     let label = submitter.device().label("present");
     let end_label = submitter.device().label("end of frame");
@@ -73,10 +73,7 @@ pub fn present_frame(
             cmds.push(Command::Barrier(group));
         }
         cmds.push(Command::Present(gpu.key));
-        if let Err(e) = submitter.submit(QueueId::Graphics, label, cmds, clock.cpu_ns) {
-            fatal.set(e);
-            return;
-        }
+        submitter.submit(QueueId::Graphics, label, cmds, clock.cpu_ns)?;
         submitter.stats().presents += 1;
         *state = TextureState {
             layout: Layout::PRESENT,
@@ -94,10 +91,7 @@ pub fn present_frame(
             fence,
             kickoff: true,
         }];
-        if let Err(e) = submitter.submit(q, end_label, cmds, clock.cpu_ns) {
-            fatal.set(e);
-            return;
-        }
+        submitter.submit(q, end_label, cmds, clock.cpu_ns)?;
         frame_fences.push((q, fence));
         match timelines.iter_mut().find(|t| t.queue == q) {
             Some(mut t) => t.last_inserted = fence.0,
@@ -158,4 +152,5 @@ pub fn present_frame(
     in_flight
         .frames
         .push_back((frame.0, frame_fences.iter().map(|(_, f)| *f).collect()));
+    Ok(())
 }

@@ -9,7 +9,7 @@ use bevy_ecs::prelude::*;
 use super::submitter::Submitter;
 use crate::device::{Device, FenceId, ObjectKey};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, Fatal, FrameWork, ImplicitViews};
+use crate::frame::{Clock, FrameWork, ImplicitViews};
 use crate::model::*;
 
 fn passed(device: &Device, fences: &[u64], cpu_ns: u64) -> bool {
@@ -29,7 +29,6 @@ pub fn release_objects(
     mut commands: Commands,
     mut submitter: Submitter,
     mut implicit: ResMut<ImplicitViews>,
-    mut fatal: ResMut<Fatal>,
     clock: Res<Clock>,
     frame: Res<FrameIndex>,
     settings: Res<Settings>,
@@ -44,7 +43,7 @@ pub fn release_objects(
     )>,
     resources: Query<&GpuObject, (Or<(With<Texture>, With<Buffer>)>, Without<SwapChainBuffer>)>,
     mut chains: Query<&mut BackBuffer>,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("release");
     submitter.stats().releases_requested += new_requests.iter().count() as u64;
     let (cpu, f) = (clock.cpu_ns, frame.0);
@@ -106,7 +105,8 @@ pub fn release_objects(
         }
         back.retiring = keep;
     }
-    if let Some(e) = errors.into_iter().next() {
-        fatal.set(e);
+    match errors.into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(()),
     }
 }

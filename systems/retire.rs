@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 
 use crate::device::Device;
 use crate::error::RuntimeError;
-use crate::frame::{Clock, Fatal, FramesInFlight};
+use crate::frame::{Clock, FramesInFlight};
 use crate::model::{FenceTimeline, FrameIndex, Settings};
 use crate::report::RunStats;
 
@@ -15,12 +15,11 @@ pub fn retire_frames(
     mut device: ResMut<Device>,
     mut clock: ResMut<Clock>,
     mut in_flight: ResMut<FramesInFlight>,
-    mut fatal: ResMut<Fatal>,
     mut stats: ResMut<RunStats>,
     mut timelines: Query<&mut FenceTimeline>,
     settings: Res<Settings>,
     frame: Res<FrameIndex>,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("retire");
     if frame.0 > 0 {
         clock.cpu_ns += (settings.cpu_frame_us * 1000.0).round() as u64;
@@ -32,20 +31,10 @@ pub fn retire_frames(
             break;
         };
         for fence in fences {
-            match device.wait_fence_cpu(fence) {
-                Ok(t) => {
-                    if t > clock.cpu_ns {
-                        stats.cpu_wait_ns += t - clock.cpu_ns;
-                        clock.cpu_ns = t;
-                    }
-                }
-                Err(source) => {
-                    fatal.set(RuntimeError::Device {
-                        frame: frame.0,
-                        source,
-                    });
-                    return;
-                }
+            let t = (device.wait_fence_cpu(fence)).map_err(RuntimeError::device(frame.0))?;
+            if t > clock.cpu_ns {
+                stats.cpu_wait_ns += t - clock.cpu_ns;
+                clock.cpu_ns = t;
             }
         }
     }
@@ -64,4 +53,5 @@ pub fn retire_frames(
             timeline.last_passed = timeline.last_inserted;
         }
     }
+    Ok(())
 }

@@ -6,21 +6,20 @@ use bevy_ecs::prelude::*;
 use super::begin::GpuChain;
 use crate::device::{Command, Device, FenceId, ObjectDesc};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, Fatal, FrameWork};
+use crate::frame::{Clock, FrameWork};
 use crate::model::*;
 
 /// Produce this frame's back-buffer view for every chain.
 pub fn rotate_views(
     mut device: ResMut<Device>,
     mut work: ResMut<FrameWork>,
-    mut fatal: ResMut<Fatal>,
     mut stats: ResMut<crate::report::RunStats>,
     mut clock: ResMut<Clock>,
     settings: Res<Settings>,
     frame: Res<FrameIndex>,
     mut chains: Query<(Entity, &Name, &SwapChain, &mut BackBuffer), With<GpuChain>>,
     buffers: Query<(&SwapChainBuffer, &GpuObject), Without<ReleaseRequest>>,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("rotate views");
     for (e, name, chain, mut back) in &mut chains {
         let Some(buffer) = back
@@ -63,21 +62,14 @@ pub fn rotate_views(
                 })
             }
         };
-        match result {
-            Ok(view) => {
-                back.view = Some(view);
-                stats.rotations += 1;
-                match work.chain_prologue.iter_mut().find(|(c, _)| *c == e) {
-                    Some((_, cmds)) => cmds.extend(prologue),
-                    None => work.chain_prologue.push((e, prologue)),
-                }
-            }
-            Err(source) => fatal.set(RuntimeError::Device {
-                frame: frame.0,
-                source,
-            }),
+        back.view = Some(result.map_err(RuntimeError::device(frame.0))?);
+        stats.rotations += 1;
+        match work.chain_prologue.iter_mut().find(|(c, _)| *c == e) {
+            Some((_, cmds)) => cmds.extend(prologue),
+            None => work.chain_prologue.push((e, prologue)),
         }
     }
+    Ok(())
 }
 
 /// RL-5: views made once per buffer; pick the one for the title's index.

@@ -32,7 +32,7 @@ use bevy_ecs::prelude::*;
 
 use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, ContextPool, Fatal, FrameWork};
+use crate::frame::{Clock, ContextPool, FrameWork};
 use crate::model::*;
 use crate::plan::CompiledGraph;
 
@@ -107,9 +107,8 @@ pub fn run_frame_script(
     mut work: ResMut<FrameWork>,
     mut submitter: Submitter,
     mut state: ResMut<ScriptState>,
-    mut fatal: ResMut<Fatal>,
     targets: Targets,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("script");
     let work = &mut *work;
     work.chain_prologue.clear();
@@ -118,7 +117,7 @@ pub fn run_frame_script(
     work.queues.clear();
     work.presented.clear();
     let Some(index) = script.0.list_for(frame.0) else {
-        return;
+        return Ok(());
     };
     let (device, mut sink) = submitter.split();
     let mut at = Batches {
@@ -143,16 +142,16 @@ pub fn run_frame_script(
         work.used.append(&mut r.used);
         if let Err((i, err)) = result {
             let at = format!("script list {index}, submission {s} on {queue}, command {i}");
-            fatal.set(match err {
+            return Err(match err {
                 RuntimeError::Schedule { frame, message } => RuntimeError::Schedule {
                     frame,
                     message: format!("{at}: {message}"),
                 },
                 other => other,
             });
-            return;
         }
     }
+    Ok(())
 }
 
 /// Execute one submission in batches: CPU-side calls and Presents end a batch, so the
@@ -253,10 +252,9 @@ pub fn record_pass_scripts(
     mut work: ResMut<FrameWork>,
     mut device: ResMut<Device>,
     mut state: ResMut<ScriptState>,
-    mut fatal: ResMut<Fatal>,
     scripts: Query<&PassScript>,
     targets: Targets,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("record: scripts");
     for (i, p) in graph.passes.iter().enumerate() {
         let Ok(script) = scripts.get(p.entity) else {
@@ -284,13 +282,13 @@ pub fn record_pass_scripts(
             match r.lower(cmd) {
                 Ok(Step::Device(c)) => commands.push(c),
                 Ok(_) => {
-                    return fatal.set(RuntimeError::Schedule {
+                    return Err(RuntimeError::Schedule {
                         frame: frame.0,
                         message: format!("pass {}: {} in a pass script", p.name, cmd.name()),
                     });
                 }
                 Err(message) => {
-                    return fatal.set(RuntimeError::Schedule {
+                    return Err(RuntimeError::Schedule {
                         frame: frame.0,
                         message: format!("pass {}: {}: {message}", p.name, cmd.name()),
                     });
@@ -302,17 +300,12 @@ pub fn record_pass_scripts(
             Some(ctx) => record(ctx, p.label, commands),
             None => Err(crate::device::DeviceError::NotRecording { context: i as u32 }),
         };
-        match (recorded, work.lists.get_mut(i)) {
-            (Ok(list), Some(slot)) => *slot = list,
-            (Ok(_), None) => {}
-            (Err(source), _) => {
-                return fatal.set(RuntimeError::Device {
-                    frame: frame.0,
-                    source,
-                });
-            }
+        let list = recorded.map_err(RuntimeError::device(frame.0))?;
+        if let Some(slot) = work.lists.get_mut(i) {
+            *slot = list;
         }
     }
+    Ok(())
 }
 
 /// Record `commands` as one list on `ctx` (CTX-2).

@@ -6,7 +6,6 @@ use bevy_ecs::prelude::*;
 
 use crate::device::Device;
 use crate::error::RuntimeError;
-use crate::frame::Fatal;
 use crate::model::{FrameIndex, Settings};
 use crate::report::{GpuTrace, RunStats};
 
@@ -15,10 +14,9 @@ pub fn simulate_gpu(
     mut device: ResMut<Device>,
     mut stats: ResMut<RunStats>,
     mut trace: ResMut<GpuTrace>,
-    mut fatal: ResMut<Fatal>,
     settings: Res<Settings>,
     frame: Res<FrameIndex>,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("simulate");
     device.simulate();
     let executed = device.drain_executed();
@@ -28,10 +26,11 @@ pub fn simulate_gpu(
         stats.profile = device.profile.name.clone();
     }
     stats.async_compute = settings.async_compute;
-    if let Some(source) = device.fault() {
-        fatal.set(RuntimeError::Device {
+    match device.fault() {
+        Some(source) => Err(RuntimeError::Device {
             frame: frame.0,
             source,
-        });
+        }),
+        None => Ok(()),
     }
 }

@@ -7,7 +7,8 @@ use bevy_ecs::prelude::*;
 use super::submitter::Submitter;
 use crate::barrier::Access;
 use crate::device::{Command, QueueId};
-use crate::frame::{Clock, Fatal, FrameWork, PassFences, TextureState};
+use crate::error::RuntimeError;
+use crate::frame::{Clock, FrameWork, PassFences, TextureState};
 use crate::model::{BackBuffer, Fault, FrameIndex, Settings, SwapChain};
 use crate::plan::{BarrierPlan, CompiledGraph};
 
@@ -20,11 +21,10 @@ pub fn submit_passes(
     mut work: ResMut<FrameWork>,
     mut submitter: Submitter,
     mut fences: ResMut<PassFences>,
-    mut fatal: ResMut<Fatal>,
     settings: Res<Settings>,
     chains: Query<&BackBuffer, With<SwapChain>>,
     mut states: Query<&mut TextureState>,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("submit");
     let fault = &settings.fault;
     let mut dropped = false;
@@ -83,10 +83,7 @@ pub fn submit_passes(
                 &mut seen,
             );
         }
-        if let Err(e) = submitter.submit(p.queue, p.label, commands, clock.cpu_ns) {
-            fatal.set(e);
-            return;
-        }
+        submitter.submit(p.queue, p.label, commands, clock.cpu_ns)?;
     }
     if !work.queues.contains(&QueueId::Graphics) && !work.presented.is_empty() {
         work.queues.push(QueueId::Graphics);
@@ -97,6 +94,7 @@ pub fn submit_passes(
             s.access = *access;
         }
     }
+    Ok(())
 }
 
 /// Fault injection at submission: drop barriers or fence waits of one pass (or the first of

@@ -14,7 +14,7 @@ use super::order::{self as graph, GraphNode};
 use crate::barrier::Layout;
 use crate::device::QueueId;
 use crate::model::*;
-use crate::plan::{CompiledGraph, CompiledPass, PlannedUse};
+use crate::plan::{CompiledGraph, CompiledPass, PlanError, PlannedUse};
 
 /// What a use's target turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -68,13 +68,14 @@ pub fn compile_dispatches(
     passes: impl IntoIterator<Item = (QueueKind, Vec<Use>)>,
     target: impl Fn(Entity) -> TargetInfo,
     settings: &Settings,
-) -> Result<CompiledGraph, String> {
+) -> Result<CompiledGraph, PlanError> {
     let mut owned = Vec::new();
     for (i, (queue, uses)) in passes.into_iter().enumerate() {
-        let order = u32::try_from(i).map_err(|_| format!("{i} passes are too many"))?;
+        let too_many = PlanError::TooManyPasses { count: i };
+        let order = u32::try_from(i).map_err(|_| too_many.clone())?;
         let e = (order.checked_add(1))
             .and_then(Entity::from_raw_u32)
-            .ok_or_else(|| format!("{i} passes are too many"))?;
+            .ok_or(too_many)?;
         owned.push((e, format!("p{i}"), Pass::dispatch(queue, uses, order)));
     }
     let refs: Vec<(Entity, String, &Pass)> =
@@ -87,7 +88,7 @@ pub fn compile_graph(
     passes: &[(Entity, String, &Pass)],
     target: impl Fn(Entity) -> TargetInfo,
     settings: &Settings,
-) -> Result<CompiledGraph, String> {
+) -> Result<CompiledGraph, PlanError> {
     let mut planned: Vec<(Entity, String, QueueId, Vec<PlannedUse>)> = Vec::new();
     let mut persistent = Vec::new();
     for (e, name, pass) in passes {
@@ -111,16 +112,12 @@ pub fn compile_graph(
                     }
                     TargetInfo::SwapChain => (resource, true, Some(kind), true),
                     _ => {
-                        return Err(format!(
-                            "pass {name} uses a view of a released or missing resource"
-                        ));
+                        return Err(PlanError::ViewOfMissing { pass: *e });
                     }
                 },
                 TargetInfo::SwapChain => (u.target, true, None, true),
                 TargetInfo::Unavailable => {
-                    return Err(format!(
-                        "pass {name} uses a released or dormant object; disable the pass before releasing what it uses (FS-6)"
-                    ));
+                    return Err(PlanError::Unavailable { pass: *e });
                 }
             };
             if keeps && u.access.is_write() {
@@ -181,9 +178,8 @@ pub fn compile_graph(
             followed[a] = true;
         }
     }
-    let order = graph::order(&nodes).map_err(|c| {
-        let names: Vec<&str> = c.0.iter().map(|&i| planned[i].1.as_str()).collect();
-        format!("dependency cycle: {} -> {}", names.join(" -> "), names[0])
+    let order = graph::order(&nodes).map_err(|c| PlanError::Cycle {
+        passes: c.0.iter().map(|&i| planned[i].0).collect(),
     })?;
 
     // Cull: walk backwards keeping passes whose results persist or feed a kept pass.

@@ -16,6 +16,7 @@ use crate::barrier::{Layout, Sync};
 
 pub mod barriers;
 mod compile;
+mod error;
 mod fences;
 mod index;
 pub mod order;
@@ -24,6 +25,7 @@ use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
 pub use barriers::{BarrierPlan, FramePlan, PassBarriers, TextureStart};
 pub use compile::{TargetInfo, assign_queue, compile_dispatches, compile_graph, view_kind};
+pub use error::PlanError;
 pub use index::ResourceIndex;
 
 /// One use of a pass, resolved: what it touches and how.

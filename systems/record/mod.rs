@@ -12,7 +12,7 @@ use glam::UVec2;
 use crate::barrier::{LegacyBarrier, translate};
 use crate::device::{CommandList, DeferredContext, DeviceError, ObjectKey};
 use crate::error::RuntimeError;
-use crate::frame::{ContextPool, Fatal, FrameWork, ImplicitViews};
+use crate::frame::{ContextPool, FrameWork, ImplicitViews};
 use crate::model::*;
 use crate::plan::{BarrierPlan, CompiledGraph};
 use crate::validate::resource_info;
@@ -31,7 +31,6 @@ pub fn record_passes(
     frame: Res<FrameIndex>,
     mut pool: ResMut<ContextPool>,
     mut work: ResMut<FrameWork>,
-    mut fatal: ResMut<Fatal>,
     device: Res<crate::device::Device>,
     passes: Query<&Pass>,
     objects: Query<(
@@ -41,7 +40,7 @@ pub fn record_passes(
         Option<&SwapChain>,
         Option<&BackBuffer>,
     )>,
-) {
+) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("record");
     let key_of = |e: Entity| -> Option<ObjectKey> {
         let (gpu, _, _, chain, back) = objects.get(e).ok()?;
@@ -113,11 +112,10 @@ pub fn record_passes(
                             p.name,
                             errors.first()
                         );
-                        fatal.set(RuntimeError::Schedule {
+                        return Err(RuntimeError::Schedule {
                             frame: frame.0,
                             message,
                         });
-                        return;
                     }
                 }
             }
@@ -165,15 +163,7 @@ pub fn record_passes(
     pool.contexts = jobs.into_iter().map(|(_, c)| c).chain(rest).collect();
     work.lists.clear();
     for r in results {
-        match r {
-            Ok(list) => work.lists.push(list),
-            Err(source) => {
-                fatal.set(RuntimeError::Device {
-                    frame: frame.0,
-                    source,
-                });
-                return;
-            }
-        }
+        work.lists.push(r.map_err(RuntimeError::device(frame.0))?);
     }
+    Ok(())
 }

@@ -185,3 +185,34 @@ fn eb9c_copy_to_self_needs_no_temporary_texture_and_refuses_overlap() {
         "{message}"
     );
 }
+
+/// EB-9c under the legacy strategy: legacy states cannot make one texture both copy source
+/// and destination, so planning fails with a typed error naming the pass, by its id in the
+/// error and by its name in the message.
+#[test]
+fn copy_to_self_cannot_be_planned_with_legacy_states() {
+    let mut rt = Runtime::from_scene("scenes/eb9c_copy_to_self.ron").expect("scene loads");
+    rt.settings_mut().barriers = fastframe::model::BarrierMode::Legacy;
+    let err = rt
+        .run(2)
+        .expect_err("legacy states cannot express a copy onto itself");
+    let fastframe::RuntimeError::Plan {
+        message, source, ..
+    } = &err
+    else {
+        panic!("not a planning error: {err}");
+    };
+    let fastframe::plan::PlanError::LegacyCopyToSelf { pass } = source else {
+        panic!("not a copy to self: {source:?}");
+    };
+    let name = rt
+        .world
+        .get::<bevy_ecs::name::Name>(*pass)
+        .expect("the pass");
+    assert_eq!(name.as_str(), "duplicate_tile");
+    assert!(
+        message.starts_with("pass duplicate_tile copies a texture onto itself"),
+        "{message}"
+    );
+    assert_eq!(err.exit_code(), 1);
+}

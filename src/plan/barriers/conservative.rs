@@ -16,7 +16,7 @@ use super::{BarrierPlan, FramePlan, PassBarriersBuilder};
 use super::{TextureStart, can_transition};
 use crate::barrier::*;
 use crate::device::QueueId;
-use crate::plan::CompiledGraph;
+use crate::plan::{CompiledGraph, PlanError};
 
 /// The full flush of the conservative strategy, in the sync and access a queue supports.
 pub fn full_flush(queue: QueueId) -> GlobalBarrier {
@@ -75,7 +75,7 @@ fn transition(
 pub fn plan_conservative(
     graph: &CompiledGraph,
     start: impl Fn(Entity) -> TextureStart,
-) -> Result<BarrierPlan, String> {
+) -> Result<BarrierPlan, PlanError> {
     let n = graph.passes.len();
     let mut fp = FramePlan::default();
     let mut bb = PassBarriersBuilder::new(n);
@@ -174,13 +174,12 @@ pub fn plan_conservative(
             } else if want == Layout::Common && from.0 == Layout::Undefined {
                 // A DMA engine cannot activate a texture; it stays undefined-but-common.
             } else {
-                return Err(format!(
-                    "pass {} on {} needs texture layout {} but the texture is in {} and no queue that touches it this frame can transition it (barrier-spec A5)",
-                    p.name,
-                    p.queue,
-                    want.spec_name(),
-                    from.0.spec_name()
-                ));
+                return Err(PlanError::NoTransition {
+                    pass: p.entity,
+                    queue: p.queue,
+                    want,
+                    from: from.0,
+                });
             }
             t.layout = want;
             t.access = to.1;

@@ -17,7 +17,7 @@ use super::TextureStart;
 use crate::barrier::{Access, Layout, LegacyBarrier, LegacySplit, ResourceStates as S};
 use crate::device::QueueId;
 use crate::model::UseAccess;
-use crate::plan::{BarrierPlan, CompiledGraph, FramePlan};
+use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlanError};
 
 /// The legacy state a use needs on a queue, given the stages that perform it (barrier-spec B:
 /// shader reads outside the pixel shader are NON_PIXEL_SHADER_RESOURCE).
@@ -84,7 +84,7 @@ fn walk(
     resources: &[Entity],
     states: &mut [S],
     first: bool,
-) -> Result<FramePlan, String> {
+) -> Result<FramePlan, PlanError> {
     let n = graph.passes.len();
     let mut fp = FramePlan {
         legacy_before: vec![Vec::new(); n],
@@ -126,10 +126,11 @@ fn walk(
                 } else if lq != q && *state != S::COMMON {
                     // Hand over through COMMON, written back by the producer (EB-10).
                     if !may(lq, *state, S::COMMON) {
-                        return Err(format!(
-                            "legacy: {} cannot release {:?} on {lq}",
-                            graph.passes[j].name, state
-                        ));
+                        return Err(PlanError::LegacyRelease {
+                            pass: graph.passes[j].entity,
+                            queue: lq,
+                            state: *state,
+                        });
                     }
                     fp.legacy_after[j].push(transition(e, *state, S::COMMON));
                     *state = S::COMMON;
@@ -141,17 +142,20 @@ fn walk(
                     fp.legacy_before[i].push(LegacyBarrier::Uav { resource: Some(e) });
                 }
             } else if !first && !s.chain && *state != want && !may(q, *state, want) {
-                return Err(format!(
-                    "legacy: pass {} on {q} cannot take a resource from {state:?}",
-                    p.name
-                ));
+                return Err(PlanError::LegacyTake {
+                    pass: p.entity,
+                    queue: q,
+                    state: *state,
+                });
             }
             if *state != want {
                 if !may(q, *state, want) {
-                    return Err(format!(
-                        "legacy: pass {} on {q} cannot move a resource from {state:?} to {want:?}",
-                        p.name
-                    ));
+                    return Err(PlanError::LegacyMove {
+                        pass: p.entity,
+                        queue: q,
+                        from: *state,
+                        to: want,
+                    });
                 }
                 fp.legacy_before[i].push(transition(e, *state, want));
                 *state = want;
@@ -182,7 +186,7 @@ pub fn plan_legacy(
     graph: &CompiledGraph,
     start: impl Fn(Entity) -> TextureStart,
     previous: &[(Entity, S)],
-) -> Result<BarrierPlan, String> {
+) -> Result<BarrierPlan, PlanError> {
     // Legacy states cannot make one texture COPY_SOURCE and COPY_DEST at once (EB-9c).
     for p in &graph.passes {
         let texture_as = |a: UseAccess| {
@@ -193,10 +197,7 @@ pub fn plan_legacy(
         if texture_as(UseAccess::CopySource)
             .any(|r| texture_as(UseAccess::CopyDest).any(|d| d == r))
         {
-            return Err(format!(
-                "pass {} copies a texture onto itself, which legacy resource states cannot express (a texture is COPY_SOURCE or COPY_DEST, never both; EB-9c): copy through a temporary texture, or plan with barriers = enhanced",
-                p.name
-            ));
+            return Err(PlanError::LegacyCopyToSelf { pass: p.entity });
         }
     }
     let mut resources: Vec<Entity> = Vec::new();

@@ -123,7 +123,7 @@ fn converge(
     t: &mut Track,
     graph: &CompiledGraph,
     tail: (Mark, Mark),
-) -> Result<Option<(Layout, Access)>, String> {
+) -> Result<Option<(Layout, Access)>, crate::plan::PlanError> {
     let before = (w.frames[1].mark(), w.handovers[0].len());
     (w.copy, w.first) = (1, w.n);
     w.wrap_end = None;
@@ -193,7 +193,7 @@ pub(super) fn walk_resource(
     start: &impl Fn(Entity) -> TextureStart,
     t: &mut Track,
     snap: &mut Track,
-) -> Result<Later, String> {
+) -> Result<Later, crate::plan::PlanError> {
     let s = start(e);
     let mut later = Later::Walked;
     let texture = planned.iter().any(|u| u.layout.is_some());

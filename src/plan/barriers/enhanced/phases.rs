@@ -144,7 +144,7 @@ pub(super) fn resource_uses<'a>(
     planned: &'a mut [ResUse],
     texture: bool,
     compressible: bool,
-) -> Result<(&'a [ResUse], bool), String> {
+) -> Result<(&'a [ResUse], bool), crate::plan::PlanError> {
     let Some(first) = planned.first() else {
         return Ok((planned, true));
     };
@@ -201,7 +201,7 @@ fn read_phases(
     graph: &CompiledGraph,
     out: &mut [ResUse],
     compressible: bool,
-) -> Result<(), String> {
+) -> Result<(), crate::plan::PlanError> {
     let mut start = 0;
     while start < out.len() {
         if out[start].write {
@@ -221,9 +221,12 @@ fn read_phases(
                 && (here || (phase.shared && phase.allowed_everywhere(l))))
             .then_some(l)
         });
-        let layout = keep.or_else(|| read_layout(&phase, compressible)).ok_or_else(|| {
-                let names: Vec<&str> = out[start..end].iter().map(|u| graph.passes[u.pass as usize].name.as_str()).collect();
-                format!("passes {} read one texture in ways no single layout allows at once (barrier-spec A6)", names.join(", "))
+        let layout = keep
+            .or_else(|| read_layout(&phase, compressible))
+            .ok_or_else(|| crate::plan::PlanError::NoCommonReadLayout {
+                passes: (out[start..end].iter())
+                    .map(|u| graph.passes[u.pass as usize].entity)
+                    .collect(),
             })?;
         let shared = phase.shared;
         for u in &mut out[start..end] {

@@ -14,7 +14,7 @@ use super::gather::ByResource;
 use super::worker::{Share, Worker};
 use crate::device::QUEUE_COUNT;
 use crate::plan::barriers::{TextureStart, full_flush};
-use crate::plan::{BarrierPlan, CompiledGraph, FramePlan};
+use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlanError};
 use std::sync::mpsc::TryRecvError;
 
 /// Uses from which walking two halves on the compute task pool pays for handing one to
@@ -79,7 +79,7 @@ impl EnhancedPlanner {
         &mut self,
         graph: &CompiledGraph,
         start: impl Fn(Entity) -> TextureStart + Sync,
-    ) -> Result<BarrierPlan, String> {
+    ) -> Result<BarrierPlan, crate::plan::PlanError> {
         let mut out = BarrierPlan::default();
         self.plan_into(graph, start, &mut out)?;
         Ok(out)
@@ -93,7 +93,7 @@ impl EnhancedPlanner {
         graph: &CompiledGraph,
         start: impl Fn(Entity) -> TextureStart + Sync,
         out: &mut BarrierPlan,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::plan::PlanError> {
         out.frame = 0;
         if out.frames.len() < COPIES {
             out.frames.extend(self.spare.take());
@@ -126,7 +126,7 @@ impl EnhancedPlanner {
         &mut self,
         graph: &CompiledGraph,
         start: impl Fn(Entity) -> TextureStart + Sync,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::plan::PlanError> {
         let walk_steady = self.walk_steady;
         let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
         if self.parallel_from.is_none_or(|m| uses < m) {
@@ -172,7 +172,9 @@ impl EnhancedPlanner {
         });
         // The first error in resource order, as one thread would have met it.
         mine?;
-        let walked = theirs.into_iter().collect::<Result<Vec<bool>, String>>()?;
+        let walked = theirs
+            .into_iter()
+            .collect::<Result<Vec<bool>, crate::plan::PlanError>>()?;
         if walked.contains(&true) {
             let [first, second] = &mut self.workers;
             first.append(second);
@@ -185,11 +187,11 @@ impl EnhancedPlanner {
         graph: &CompiledGraph,
         start: impl Fn(Entity) -> TextureStart + Sync,
         frames: &mut [FramePlan],
-    ) -> Result<usize, String> {
+    ) -> Result<usize, crate::plan::PlanError> {
         let n = graph.passes.len();
         // Passes are numbered in 32 bits across the walked copies.
         if n > i32::MAX as usize / COPIES {
-            return Err(format!("a graph of {n} passes is too large to plan"));
+            return Err(PlanError::TooLargeToPlan { count: n });
         }
         self.walk(graph, start)?;
         let w = &mut self.workers[0];
@@ -235,6 +237,6 @@ impl EnhancedPlanner {
 pub fn plan_enhanced(
     graph: &CompiledGraph,
     start: impl Fn(Entity) -> TextureStart + Sync,
-) -> Result<BarrierPlan, String> {
+) -> Result<BarrierPlan, crate::plan::PlanError> {
     EnhancedPlanner::default().plan(graph, start)
 }

@@ -6,7 +6,7 @@ use super::phases::ResUse;
 use super::track::{Acc, Track};
 use super::{Walk, barrier};
 use crate::barrier::*;
-use crate::plan::CompiledGraph;
+use crate::plan::{CompiledGraph, PlanError};
 
 /// A barrier at the end of `after`'s pass on its queue: it completes that queue's accesses
 /// (writing back its caches, EB-3) with nothing following it on that queue (SyncAfter NONE,
@@ -40,7 +40,7 @@ pub(super) fn walk_copy<const TEXTURE: bool>(
     copy: usize,
     t: &mut Track,
     graph: &CompiledGraph,
-) -> Result<(), String> {
+) -> Result<(), PlanError> {
     for u in uses {
         let v = copy * w.n + u.pass as usize;
         let q = u.queue;
@@ -102,13 +102,13 @@ pub(super) fn walk_copy<const TEXTURE: bool>(
                 Some(a) => release::<TEXTURE>(w, e, t, a, want),
                 None if want == Layout::Common && t.layout == Layout::Undefined => t.layout = want,
                 None => {
-                    return Err(format!(
-                        "pass {} on {} needs {} but the texture is in {} and no queue that touched it can move it (barrier-spec A5)",
-                        graph.passes[u.pass as usize].name,
-                        graph.passes[u.pass as usize].queue,
-                        want.spec_name(),
-                        t.layout.spec_name()
-                    ));
+                    let pass = &graph.passes[u.pass as usize];
+                    return Err(PlanError::NoTransition {
+                        pass: pass.entity,
+                        queue: pass.queue,
+                        want,
+                        from: t.layout,
+                    });
                 }
             }
         }

@@ -62,7 +62,7 @@ impl Worker {
         share: Share,
         start: &impl Fn(Entity) -> TextureStart,
         walk_steady: bool,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::plan::PlanError> {
         let n = graph.passes.len();
         for f in &mut self.frames {
             f.reset(n);

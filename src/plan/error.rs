@@ -1,0 +1,153 @@
+//! Why a frame graph cannot be compiled or its barriers planned as it stands.
+//!
+//! Errors carry ids (pass entities, queues, layouts), never names: planning works on ids and
+//! must not format strings it may not need. The name of a pass is looked up only when an error
+//! is shown to a person, by [`PlanError::describe`] with whatever knows the names (the world's
+//! `Name`s, or the compiled graph).
+
+use bevy_ecs::prelude::Entity;
+use thiserror::Error;
+
+use crate::barrier::{Layout, ResourceStates};
+use crate::device::QueueId;
+
+/// A frame graph that cannot be compiled or planned.
+#[derive(Clone, Debug, Error, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PlanError {
+    /// More passes than the compiler numbers (32-bit declaration order).
+    #[error("{count} passes are too many")]
+    TooManyPasses { count: usize },
+    /// More passes than the barrier planner numbers across its walked frames.
+    #[error("a graph of {count} passes is too large to plan")]
+    TooLargeToPlan { count: usize },
+    /// A use names a view whose resource was released or never existed.
+    #[error("pass {pass} uses a view of a released or missing resource")]
+    ViewOfMissing { pass: Entity },
+    /// A use names a released or dormant object (FS-6).
+    #[error(
+        "pass {pass} uses a released or dormant object; disable the pass before releasing what it uses (FS-6)"
+    )]
+    Unavailable { pass: Entity },
+    /// The passes' dependencies contradict each other; the passes on the cycle, in order.
+    #[error("dependency cycle through {} passes", passes.len())]
+    Cycle { passes: Vec<Entity> },
+    /// No queue that touches a texture may move it into the layout a pass needs
+    /// (barrier-spec A5).
+    #[error(
+        "pass {pass} on {queue} needs texture layout {} but the texture is in {} and no queue that touches it can transition it (barrier-spec A5)",
+        want.spec_name(), from.spec_name()
+    )]
+    NoTransition {
+        pass: Entity,
+        queue: QueueId,
+        want: Layout,
+        from: Layout,
+    },
+    /// Passes read one texture in ways no single layout allows at once (barrier-spec A6).
+    #[error("{} passes read one texture in ways no single layout allows at once (barrier-spec A6)", passes.len())]
+    NoCommonReadLayout { passes: Vec<Entity> },
+    /// Legacy strategy: the queue of the last use cannot hand a resource back to COMMON
+    /// (EB-10).
+    #[error("legacy: {pass} cannot release {state:?} on {queue}")]
+    LegacyRelease {
+        pass: Entity,
+        queue: QueueId,
+        state: ResourceStates,
+    },
+    /// Legacy strategy: a queue cannot take a resource from the state another left it in
+    /// (EB-10).
+    #[error("legacy: pass {pass} on {queue} cannot take a resource from {state:?}")]
+    LegacyTake {
+        pass: Entity,
+        queue: QueueId,
+        state: ResourceStates,
+    },
+    /// Legacy strategy: a queue cannot make a transition between two states (EB-10).
+    #[error("legacy: pass {pass} on {queue} cannot move a resource from {from:?} to {to:?}")]
+    LegacyMove {
+        pass: Entity,
+        queue: QueueId,
+        from: ResourceStates,
+        to: ResourceStates,
+    },
+    /// Legacy strategy: a texture copied onto itself, which legacy states cannot express
+    /// (EB-9c).
+    #[error(
+        "pass {pass} copies a texture onto itself, which legacy resource states cannot express (a texture is COPY_SOURCE or COPY_DEST, never both; EB-9c): copy through a temporary texture, or plan with barriers = enhanced"
+    )]
+    LegacyCopyToSelf { pass: Entity },
+}
+
+impl PlanError {
+    /// The message for a person, with every pass named by `name`.
+    pub fn describe(&self, name: impl Fn(Entity) -> String) -> String {
+        use PlanError::*;
+        match self {
+            TooManyPasses { .. } | TooLargeToPlan { .. } => self.to_string(),
+            Cycle { passes } => {
+                let names: Vec<String> = passes.iter().map(|&p| name(p)).collect();
+                let first = names.first().cloned().unwrap_or_default();
+                format!("dependency cycle: {} -> {first}", names.join(" -> "))
+            }
+            NoCommonReadLayout { passes } => {
+                let names: Vec<String> = passes.iter().map(|&p| name(p)).collect();
+                format!(
+                    "passes {} read one texture in ways no single layout allows at once (barrier-spec A6)",
+                    names.join(", ")
+                )
+            }
+            ViewOfMissing { pass } | Unavailable { pass } | LegacyCopyToSelf { pass } => {
+                let shown = format!("pass {pass}");
+                self.to_string()
+                    .replacen(&shown, &format!("pass {}", name(*pass)), 1)
+            }
+            NoTransition { pass, .. }
+            | LegacyTake { pass, .. }
+            | LegacyMove { pass, .. }
+            | LegacyRelease { pass, .. } => {
+                let shown = pass.to_string();
+                self.to_string().replacen(&shown, &name(*pass), 1)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_name_the_passes_only_when_described() {
+        let (a, b) = (
+            Entity::from_raw_u32(7).unwrap(),
+            Entity::from_raw_u32(9).unwrap(),
+        );
+        let name = |e: Entity| {
+            if e == a {
+                "gbuffer".into()
+            } else {
+                "light".into()
+            }
+        };
+        let e = PlanError::Cycle { passes: vec![a, b] };
+        assert_eq!(
+            e.describe(name),
+            "dependency cycle: gbuffer -> light -> gbuffer"
+        );
+        let e = PlanError::NoTransition {
+            pass: b,
+            queue: QueueId::Dma { engine: 0 },
+            want: Layout::CopyDest,
+            from: Layout::Common,
+        };
+        let shown = e.describe(name);
+        assert!(
+            shown.starts_with("pass light on dma0 needs texture layout COPY_DEST"),
+            "{shown}"
+        );
+        assert!(!shown.contains(&b.to_string()), "{shown}");
+        let e = PlanError::Unavailable { pass: a };
+        assert!(e.describe(name).starts_with("pass gbuffer uses a released"));
+    }
+}
