@@ -79,18 +79,48 @@ pub struct ContextPool {
     pub contexts: Vec<DeferredContext>,
 }
 
-/// What the current frame produced, stage by stage.
+// What each stage of a tick hands the next. Every output is its own resource, emptied at one
+// point, the start of the tick (`systems::begin::start_frame`); stages only add to it or take
+// it, so what a stage consumed is visibly gone.
+
+/// Commands the immediate context issues before the first pass that touches a swap chain's
+/// back buffer this frame: the wait on present (FS-5) and view placement (RL-7). Made by the
+/// wait-on-present and rotate stages, taken by submission.
 #[derive(Resource, Debug, Default)]
-pub struct FrameWork {
-    /// Commands the immediate context issues before the first pass that touches a swap
-    /// chain's back buffer this frame: view placement (RL-7) and the wait on present (FS-5).
-    pub chain_prologue: Vec<(Entity, Vec<Command>)>,
-    /// The recorded list of each compiled pass.
-    pub lists: Vec<CommandList>,
+pub struct ChainPrologues(pub Vec<(Entity, Vec<Command>)>);
+
+impl ChainPrologues {
+    /// Append `commands` to the prologue of `chain`.
+    pub fn extend(&mut self, chain: Entity, commands: Vec<Command>) {
+        match self.0.iter_mut().find(|(c, _)| *c == chain) {
+            Some((_, cmds)) => cmds.extend(commands),
+            None => self.0.push((chain, commands)),
+        }
+    }
+}
+
+/// The recorded list of each compiled pass (same index): the record stage's output, taken by
+/// submission.
+#[derive(Resource, Debug, Default)]
+pub struct RecordedLists(pub Vec<CommandList>);
+
+/// What this frame submitted: the submit stage's (or a frame script's) output, which present
+/// fences and release waits on (FS-6).
+#[derive(Resource, Debug, Default)]
+pub struct FrameSubmissions {
     /// Entities whose GPU objects this frame referenced, with the queue that did.
     pub used: Vec<(Entity, QueueId)>,
     /// Queues that received work this frame.
     pub queues: Vec<QueueId>,
     /// Swap chains whose back buffer was written this frame.
     pub presented: Vec<Entity>,
+}
+
+impl FrameSubmissions {
+    /// Note that `queue` received work.
+    pub fn queue(&mut self, queue: QueueId) {
+        if !self.queues.contains(&queue) {
+            self.queues.push(queue);
+        }
+    }
 }

@@ -51,9 +51,12 @@ impl Runtime {
         world.init_resource::<PassFences>();
         world.init_resource::<ImplicitViews>();
         world.init_resource::<ContextPool>();
-        world.init_resource::<FrameWork>();
+        world.init_resource::<ChainPrologues>();
+        world.init_resource::<RecordedLists>();
+        world.init_resource::<FrameSubmissions>();
         world.init_resource::<CompiledGraph>();
         world.init_resource::<BarrierPlan>();
+        world.init_resource::<crate::plan::PlanFrame>();
         world.init_resource::<GraphDirty>();
         world.init_resource::<RunStats>();
         world.init_resource::<crate::model::ScriptState>();

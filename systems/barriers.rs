@@ -13,13 +13,14 @@ use crate::error::RuntimeError;
 use crate::frame::TextureState;
 use crate::model::{BarrierMode, Lifetime, Settings, SwapChain, Texture};
 use crate::plan::barriers::{EnhancedPlanner, TextureStart, plan_conservative, plan_legacy};
-use crate::plan::{BarrierPlan, CompiledGraph};
+use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
 
 /// Re-plan when the graph changed or textures start the frame somewhere the plan did not
 /// assume. Steady state costs a comparison.
 pub fn barrier_system(
     graph: Res<CompiledGraph>,
     mut plan: ResMut<BarrierPlan>,
+    mut this: ResMut<PlanFrame>,
     settings: Res<Settings>,
     frame: Res<crate::model::FrameIndex>,
     states: Query<(
@@ -33,13 +34,13 @@ pub fn barrier_system(
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("barriers");
     let key = (graph.generation, settings.barriers);
-    let steady = plan.starts_next().iter().all(|(e, l, a)| {
+    let steady = plan.starts_at(this.0 + 1).iter().all(|(e, l, a)| {
         states.get(*e).is_ok_and(|(s, lt, chain, _)| {
             chain || lt == Some(&Lifetime::Transient) || (s.layout == *l && s.access == *a)
         })
     });
     if *last == Some(key) && steady {
-        plan.frame += 1;
+        this.0 += 1;
         return Ok(());
     }
     let start = |e: Entity| match states.get(e) {
@@ -68,7 +69,7 @@ pub fn barrier_system(
             .map(|()| std::mem::take(&mut *plan)),
         BarrierMode::Legacy => {
             let previous = plan
-                .current()
+                .frame_at(this.0)
                 .map(|f| f.legacy_end.clone())
                 .unwrap_or_default();
             plan_legacy(&graph, start, &previous)
@@ -81,6 +82,7 @@ pub fn barrier_system(
     let mut planned = planned.map_err(|err| RuntimeError::plan(frame.0, err, name))?;
     planned.generation = generation;
     *plan = planned;
+    *this = PlanFrame(0);
     *last = Some(key);
     Ok(())
 }

@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 use crate::barrier::Layout;
 use crate::device::{Command, Device, ObjectDesc, Profile, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, TextureState};
+use crate::frame::{ChainPrologues, Clock, FrameSubmissions, RecordedLists, TextureState};
 use crate::model::*;
 use crate::plan::GraphDirty;
 
@@ -57,6 +57,18 @@ fn suspend(submitter: &mut Submitter, clock: &mut Clock, frames: u32) -> Result<
         vec![Command::Resume],
         clock.cpu_ns,
     )
+}
+
+/// The one point where the stages' outputs of the last tick are emptied, before any stage
+/// of this one adds to them.
+pub fn start_frame(
+    mut prologues: ResMut<ChainPrologues>,
+    mut lists: ResMut<RecordedLists>,
+    mut submissions: ResMut<FrameSubmissions>,
+) {
+    prologues.0.clear();
+    lists.0.clear();
+    *submissions = FrameSubmissions::default();
 }
 
 /// Apply every timeline event due at this frame, in scene order.

@@ -107,6 +107,7 @@ pub fn frame_schedule() -> Schedule {
     // Systems that can fail return their error to the one handler, `stop`.
     schedule.add_systems((
         (
+            begin::start_frame,
             begin::apply_timeline.pipe(stop),
             begin::materialize.pipe(stop),
         )

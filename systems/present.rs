@@ -10,15 +10,16 @@ use super::submitter::Submitter;
 use crate::barrier::*;
 use crate::device::{Command, FenceId, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, FrameWork, FramesInFlight, TextureState};
+use crate::frame::{Clock, FrameSubmissions, FramesInFlight, TextureState};
 use crate::model::*;
-use crate::plan::BarrierPlan;
+use crate::plan::{BarrierPlan, PlanFrame};
 
 /// Present every written chain, then insert the end-of-frame fences.
 pub fn present_frame(
     mut commands: Commands,
-    work: Res<FrameWork>,
+    work: Res<FrameSubmissions>,
     plan: Res<BarrierPlan>,
+    this: Res<PlanFrame>,
     clock: Res<Clock>,
     frame: Res<FrameIndex>,
     mut submitter: Submitter,
@@ -40,7 +41,7 @@ pub fn present_frame(
             continue;
         };
         let (layout, access) = plan
-            .finals()
+            .finals(this.0)
             .iter()
             .find(|(t, _, _)| *t == e)
             .map_or((state.layout, state.access), |(_, l, a)| (*l, *a));

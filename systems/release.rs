@@ -9,7 +9,7 @@ use bevy_ecs::prelude::*;
 use super::submitter::Submitter;
 use crate::device::{Device, FenceId, ObjectKey};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, FrameWork, ImplicitViews};
+use crate::frame::{Clock, FrameSubmissions, ImplicitViews};
 use crate::model::*;
 
 fn passed(device: &Device, fences: &[u64], cpu_ns: u64) -> bool {
@@ -32,7 +32,7 @@ pub fn release_objects(
     clock: Res<Clock>,
     frame: Res<FrameIndex>,
     settings: Res<Settings>,
-    work: Res<FrameWork>,
+    work: Res<FrameSubmissions>,
     new_requests: Query<(), Added<ReleaseRequest>>,
     requests: Query<(
         Entity,

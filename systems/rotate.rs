@@ -6,13 +6,13 @@ use bevy_ecs::prelude::*;
 use super::begin::GpuChain;
 use crate::device::{Command, Device, FenceId, ObjectDesc};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, FrameWork};
+use crate::frame::{ChainPrologues, Clock};
 use crate::model::*;
 
 /// Produce this frame's back-buffer view for every chain.
 pub fn rotate_views(
     mut device: ResMut<Device>,
-    mut work: ResMut<FrameWork>,
+    mut prologues: ResMut<ChainPrologues>,
     mut stats: ResMut<crate::report::RunStats>,
     mut clock: ResMut<Clock>,
     settings: Res<Settings>,
@@ -64,10 +64,7 @@ pub fn rotate_views(
         };
         back.view = Some(result.map_err(RuntimeError::device(frame.0))?);
         stats.rotations += 1;
-        match work.chain_prologue.iter_mut().find(|(c, _)| *c == e) {
-            Some((_, cmds)) => cmds.extend(prologue),
-            None => work.chain_prologue.push((e, prologue)),
-        }
+        prologues.extend(e, prologue);
     }
     Ok(())
 }

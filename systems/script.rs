@@ -32,7 +32,7 @@ use bevy_ecs::prelude::*;
 
 use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, ContextPool, FrameWork};
+use crate::frame::{Clock, ContextPool, FrameSubmissions, RecordedLists};
 use crate::model::*;
 use crate::plan::CompiledGraph;
 
@@ -104,18 +104,12 @@ pub fn run_frame_script(
     clock: Res<Clock>,
     frame: Res<FrameIndex>,
     settings: Res<Settings>,
-    mut work: ResMut<FrameWork>,
+    mut work: ResMut<FrameSubmissions>,
     mut submitter: Submitter,
     mut state: ResMut<ScriptState>,
     targets: Targets,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("script");
-    let work = &mut *work;
-    work.chain_prologue.clear();
-    work.lists.clear();
-    work.used.clear();
-    work.queues.clear();
-    work.presented.clear();
     let Some(index) = script.0.list_for(frame.0) else {
         return Ok(());
     };
@@ -126,9 +120,7 @@ pub fn run_frame_script(
     };
     for (s, sub) in script.0.frames.get(index).into_iter().flatten().enumerate() {
         let queue = queue_of(sub.queue, &settings);
-        if !work.queues.contains(&queue) {
-            work.queues.push(queue);
-        }
+        work.queue(queue);
         let label = device.label(sub.label.as_deref().unwrap_or("script"));
         let mut r = Resolver {
             device: &mut *device,
@@ -249,7 +241,7 @@ pub fn record_pass_scripts(
     graph: Res<CompiledGraph>,
     frame: Res<FrameIndex>,
     mut pool: ResMut<ContextPool>,
-    mut work: ResMut<FrameWork>,
+    mut lists: ResMut<RecordedLists>,
     mut device: ResMut<Device>,
     mut state: ResMut<ScriptState>,
     scripts: Query<&PassScript>,
@@ -260,7 +252,7 @@ pub fn record_pass_scripts(
         let Ok(script) = scripts.get(p.entity) else {
             continue;
         };
-        let generated = work.lists.get(i).map_or(&[][..], |l| l.commands.as_slice());
+        let generated = lists.0.get(i).map_or(&[][..], |l| l.commands.as_slice());
         let is_barrier = |c: &&Command| matches!(c, Command::Barrier(_));
         let lead = generated.iter().take_while(is_barrier).count();
         let trail = generated[lead..]
@@ -301,7 +293,7 @@ pub fn record_pass_scripts(
             None => Err(crate::device::DeviceError::NotRecording { context: i as u32 }),
         };
         let list = recorded.map_err(RuntimeError::device(frame.0))?;
-        if let Some(slot) = work.lists.get_mut(i) {
+        if let Some(slot) = lists.0.get_mut(i) {
             *slot = list;
         }
     }

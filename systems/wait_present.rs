@@ -6,18 +6,17 @@
 use bevy_ecs::prelude::*;
 
 use crate::device::Command;
-use crate::frame::FrameWork;
+use crate::frame::ChainPrologues;
 use crate::model::{BackBuffer, Fault, GpuObject, Settings};
 
 /// Queue a wait on present for each chain's current back buffer.
 pub fn wait_on_present(
-    mut work: ResMut<FrameWork>,
+    mut prologues: ResMut<ChainPrologues>,
     settings: Res<Settings>,
     chains: Query<(Entity, &BackBuffer)>,
     objects: Query<&GpuObject>,
 ) {
     let _span = tracy_client::span!("wait on present");
-    work.chain_prologue.clear();
     let skip = settings.fault == Some(Fault::SkipWaitOnPresent);
     for (e, back) in &chains {
         let Some(buffer) = back.buffer.and_then(|b| objects.get(b).ok()) else {
@@ -28,6 +27,6 @@ pub fn wait_on_present(
         } else {
             vec![Command::WaitOnPresent(buffer.0)]
         };
-        work.chain_prologue.push((e, wait));
+        prologues.extend(e, wait);
     }
 }

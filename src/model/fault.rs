@@ -3,6 +3,9 @@
 //! oracle; a run with one is expected to report errors.
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::barrier::Access;
+use crate::device::Command;
 use std::fmt;
 use std::str::FromStr;
 
@@ -131,6 +134,110 @@ impl fmt::Display for Fault {
                 write!(f, "drop-nth-fence-wait={frame}:{index}")
             }
         }
+    }
+}
+
+/// Fault injection at submission, for one frame: drops barriers or fence waits of one pass (or
+/// the first of the frame, or the n-th), or strips every barrier of its cache work.
+pub struct Injector<'a> {
+    fault: &'a Fault,
+    frame: u64,
+    /// The frame's first occurrence is gone already.
+    dropped: bool,
+    /// Barriers and fence waits submitted so far this frame.
+    seen: (usize, usize),
+}
+
+impl<'a> Injector<'a> {
+    /// An injector of `fault` for the passes of frame `frame`, submitted in order.
+    pub fn new(fault: &'a Fault, frame: u64) -> Self {
+        Self {
+            fault,
+            frame,
+            dropped: false,
+            seen: (0, 0),
+        }
+    }
+
+    /// Apply the fault to the commands of `pass`, about to be submitted.
+    pub fn inject(&mut self, pass: &str, commands: &mut Vec<Command>) {
+        let (frame, dropped, seen) = (self.frame, &mut self.dropped, &mut self.seen);
+        inject(self.fault, pass, frame, commands, dropped, seen);
+    }
+}
+
+fn inject(
+    fault: &Fault,
+    pass: &str,
+    frame: u64,
+    commands: &mut Vec<Command>,
+    dropped: &mut bool,
+    seen: &mut (usize, usize),
+) {
+    match *fault {
+        Fault::DropNthBarrier { frame: f, index } if f == frame => {
+            for c in commands.iter_mut() {
+                if let Command::Barrier(g) = c {
+                    let (ng, nb, nt) = (g.global.len(), g.buffers.len(), g.textures.len());
+                    if index >= seen.0 && index < seen.0 + ng + nb + nt {
+                        let k = index - seen.0;
+                        if k < ng {
+                            g.global.remove(k);
+                        } else if k < ng + nb {
+                            g.buffers.remove(k - ng);
+                        } else {
+                            g.textures.remove(k - ng - nb);
+                        }
+                    }
+                    seen.0 += ng + nb + nt;
+                }
+            }
+            commands.retain(|c| !matches!(c, Command::Barrier(g) if g.is_empty()));
+            return;
+        }
+        Fault::DropNthFenceWait { frame: f, index } if f == frame => {
+            let mut k = seen.1;
+            commands.retain(|c| {
+                !matches!(c, Command::WaitFence(_)) || {
+                    k += 1;
+                    k - 1 != index
+                }
+            });
+            seen.1 = k;
+            return;
+        }
+        _ => {}
+    }
+    let mut drop_matching = |name: &Option<String>, is: fn(&Command) -> bool| {
+        if !Fault::targets(name, pass, !*dropped) {
+            return;
+        }
+        if name.is_some() {
+            commands.retain(|c| !is(c));
+        } else if let Some(i) = commands.iter().position(is) {
+            commands.remove(i);
+            *dropped = true;
+        }
+    };
+    match fault {
+        Fault::DropBarrier(name) => drop_matching(name, |c| matches!(c, Command::Barrier(_))),
+        Fault::DropFenceWait(name) => drop_matching(name, |c| matches!(c, Command::WaitFence(_))),
+        Fault::SkipCacheFlush => {
+            for c in commands.iter_mut() {
+                if let Command::Barrier(g) = c {
+                    for b in &mut g.global {
+                        (b.access_before, b.access_after) = (Access::NO_ACCESS, Access::NO_ACCESS);
+                    }
+                    for b in &mut g.buffers {
+                        (b.access_before, b.access_after) = (Access::NO_ACCESS, Access::NO_ACCESS);
+                    }
+                    for t in &mut g.textures {
+                        (t.access_before, t.access_after) = (Access::NO_ACCESS, Access::NO_ACCESS);
+                    }
+                }
+            }
+        }
+        _ => {}
     }
 }
 

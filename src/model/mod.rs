@@ -20,7 +20,7 @@ mod swapchain;
 mod timeline;
 mod view;
 
-pub use fault::Fault;
+pub use fault::{Fault, Injector};
 pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{CopyBox, Disabled, Pass, QueueKind, Use, UseAccess, Work};

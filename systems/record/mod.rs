@@ -12,9 +12,9 @@ use glam::UVec2;
 use crate::barrier::{LegacyBarrier, translate};
 use crate::device::{CommandList, DeferredContext, DeviceError, ObjectKey};
 use crate::error::RuntimeError;
-use crate::frame::{ContextPool, FrameWork, ImplicitViews};
+use crate::frame::{ContextPool, ImplicitViews, RecordedLists};
 use crate::model::*;
-use crate::plan::{BarrierPlan, CompiledGraph};
+use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
 use crate::validate::resource_info;
 pub use list::{BoundUse, PassRecipe, record_pass};
 
@@ -26,11 +26,12 @@ pub const PARALLEL_RECORD_THRESHOLD: usize = 16;
 pub fn record_passes(
     graph: Res<CompiledGraph>,
     plan: Res<BarrierPlan>,
+    this: Res<PlanFrame>,
     implicit: Res<ImplicitViews>,
     settings: Res<Settings>,
     frame: Res<FrameIndex>,
     mut pool: ResMut<ContextPool>,
-    mut work: ResMut<FrameWork>,
+    mut lists: ResMut<RecordedLists>,
     device: Res<crate::device::Device>,
     passes: Query<&Pass>,
     objects: Query<(
@@ -84,10 +85,10 @@ pub fn record_passes(
                 extent,
             });
         }
-        let (before, after) = plan.groups(i);
+        let (before, after) = plan.groups(this.0, i);
         let mut before = before.map(|e| key_of(*e).unwrap_or_default());
         let mut after = after.map(|e| key_of(*e).unwrap_or_default());
-        if let Some(fp) = plan.current() {
+        if let Some(fp) = plan.frame_at(this.0) {
             // The driver translates legacy barriers as the list is recorded (EB-10).
             for (legacy, group) in [
                 (fp.legacy_before.get(i), &mut before),
@@ -161,9 +162,8 @@ pub fn record_passes(
             .collect()
     };
     pool.contexts = jobs.into_iter().map(|(_, c)| c).chain(rest).collect();
-    work.lists.clear();
     for r in results {
-        work.lists.push(r.map_err(RuntimeError::device(frame.0))?);
+        lists.0.push(r.map_err(RuntimeError::device(frame.0))?);
     }
     Ok(())
 }

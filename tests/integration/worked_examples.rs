@@ -141,7 +141,8 @@ fn eb9c_copy_to_self_needs_no_temporary_texture_and_refuses_overlap() {
         .expect("the copy pass is compiled");
     let atlas = rt.graph().passes[copy].uses[0].resource;
     let plan = rt.world.resource::<BarrierPlan>();
-    let before = plan.groups(copy).0;
+    let this = rt.world.resource::<fastframe::plan::PlanFrame>().0;
+    let before = plan.groups(this, copy).0;
     let into_copy: Vec<_> = (before.textures.iter())
         .filter(|b| b.resource == atlas)
         .collect();

@@ -132,46 +132,56 @@ pub struct FramePlan {
     pub legacy_end: Vec<(Entity, crate::barrier::ResourceStates)>,
 }
 
+impl FramePlan {
+    /// The barrier calls before and after pass `i`.
+    pub fn groups(&self, i: usize) -> (BarrierGroupRef<'_, Entity>, BarrierGroupRef<'_, Entity>) {
+        (self.barriers.before(i), self.barriers.after(i))
+    }
+}
+
 /// The barrier plan: the first frames after planning (which start from wherever textures
-/// really are, knowing nothing of earlier barriers) and then the steady frame, repeated.
+/// really are, knowing nothing of earlier barriers) and then the steady frame, repeated. Plain
+/// data, cached while the graph and the textures' starting layouts hold; which of its frames
+/// a tick runs is [`PlanFrame`].
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct BarrierPlan {
     /// Introductory frames, then the steady one (the last), which repeats.
     pub frames: Vec<FramePlan>,
-    /// Frames run with this plan so far.
-    pub frame: usize,
     /// Plans made so far (re-planned when the graph or the starting layouts change).
     pub generation: u64,
 }
 
 impl BarrierPlan {
-    /// The frame plan in effect now.
-    pub fn current(&self) -> Option<&FramePlan> {
-        self.frame_at(self.frame)
-    }
-
     /// The frame plan in effect at frame `k` of this plan: the steady one once the
     /// introductory frames are run.
     pub fn frame_at(&self, k: usize) -> Option<&FramePlan> {
         self.frames.get(k.min(self.frames.len().saturating_sub(1)))
     }
 
-    /// The barriers before and after pass `i` this frame.
-    pub fn groups(&self, i: usize) -> (BarrierGroupRef<'_, Entity>, BarrierGroupRef<'_, Entity>) {
-        match self.current() {
-            Some(f) => (f.barriers.before(i), f.barriers.after(i)),
-            None => (BarrierGroupRef::EMPTY, BarrierGroupRef::EMPTY),
-        }
+    /// Where frame `k` of this plan assumes each texture starts.
+    pub fn starts_at(&self, k: usize) -> &[(Entity, Layout, Access)] {
+        self.frame_at(k).map_or(&[], |f| f.start.as_slice())
     }
 
-    /// Where this frame leaves each texture.
-    pub fn finals(&self) -> &[(Entity, Layout, Access)] {
-        self.current().map_or(&[], |f| f.end.as_slice())
+    /// The barriers before and after pass `i` in frame `k` of this plan.
+    pub fn groups(
+        &self,
+        k: usize,
+        i: usize,
+    ) -> (BarrierGroupRef<'_, Entity>, BarrierGroupRef<'_, Entity>) {
+        self.frame_at(k)
+            .map_or((BarrierGroupRef::EMPTY, BarrierGroupRef::EMPTY), |f| {
+                f.groups(i)
+            })
     }
 
-    /// Where the next frame of this plan assumes each texture starts.
-    pub fn starts_next(&self) -> &[(Entity, Layout, Access)] {
-        let next = (self.frame + 1).min(self.frames.len().saturating_sub(1));
-        self.frames.get(next).map_or(&[], |f| f.start.as_slice())
+    /// Where frame `k` of this plan leaves each texture.
+    pub fn finals(&self, k: usize) -> &[(Entity, Layout, Access)] {
+        self.frame_at(k).map_or(&[], |f| f.end.as_slice())
     }
 }
+
+/// Which frame of the [`BarrierPlan`] this tick runs, counted from when it was planned: the
+/// barrier stage's output (it alone writes it), read by recording, submission and present.
+#[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PlanFrame(pub usize);

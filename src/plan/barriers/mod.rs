@@ -24,7 +24,7 @@ mod legacy;
 pub use builder::{Mark, PassBarriersBuilder};
 pub use conservative::{full_flush, plan_conservative};
 pub use enhanced::{EnhancedPlanner, plan_enhanced};
-pub use frame::{BarrierPlan, FramePlan, PassBarriers, TextureRecord, WholeTexture};
+pub use frame::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureRecord, WholeTexture};
 pub use legacy::plan_legacy;
 
 /// What the planner knows about a texture before the frame.

@@ -86,15 +86,14 @@ impl EnhancedPlanner {
     }
 
     /// [`plan`](Self::plan) into `out`, reusing the memory of the plan it replaces (a plan
-    /// of thousands of barriers would otherwise fault fresh pages in every time). `out`
-    /// starts at its first frame and keeps its generation; on an error it is left empty.
+    /// of thousands of barriers would otherwise fault fresh pages in every time). `out` keeps
+    /// its generation; on an error it is left empty.
     pub fn plan_into(
         &mut self,
         graph: &CompiledGraph,
         start: impl Fn(Entity) -> TextureStart + Sync,
         out: &mut BarrierPlan,
     ) -> Result<(), crate::plan::PlanError> {
-        out.frame = 0;
         if out.frames.len() < COPIES {
             out.frames.extend(self.spare.take());
         }
