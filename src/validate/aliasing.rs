@@ -21,7 +21,7 @@
 
 use hashbrown::HashMap;
 
-use super::Severity;
+use super::Code;
 use super::hazard::Touch;
 use super::stream::{Ctx, Validator};
 use crate::barrier::{Access, BarrierGroup, Layout};
@@ -105,7 +105,7 @@ impl Validator {
             let message = format!(
                 "activated on {q} while {other}, whose memory it shares, was last used or deactivated on {queue} with no fence ordering that before this barrier: insert a fence on {queue} after deactivating {other} and wait on it on {q} before activating this one"
             );
-            self.report(ctx, i, "V0814", "EB-5", Some(r), message);
+            self.report(ctx, i, Code::AliasHandOverUnfenced, Some(r), message);
         }
     }
 
@@ -165,19 +165,11 @@ impl Validator {
             let message = format!(
                 "its memory overlaps {other}, which {problem}: deactivate {other} (AccessAfter NO_ACCESS), then activate this one in a later Barrier call (textures: LayoutBefore UNDEFINED with DISCARD; buffers: AccessBefore NO_ACCESS)"
             );
-            self.report(ctx, i, "V0811", "EB-5", Some(r), message);
+            self.report(ctx, i, Code::AliasNotActivated, Some(r), message);
         }
         for r in garbage {
             let message = "read after its activation before anything wrote it: the memory it shares with other resources holds garbage; clear or write it first".to_owned();
-            self.report_with(
-                ctx,
-                i,
-                "V0812",
-                "EB-9d",
-                Severity::Warning,
-                Some(r),
-                message,
-            );
+            self.report(ctx, i, Code::AliasReadBeforeWrite, Some(r), message);
         }
     }
 }

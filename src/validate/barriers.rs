@@ -4,8 +4,8 @@
 //! A5-A7), sequential barriers must chain their syncs (A3.4), splits must pair (A4), and a
 //! texture last moved by a legacy barrier must be in COMMON (EB-7).
 
-use super::Severity;
 use super::stream::{Ctx, Validator};
+use super::{Code, Severity};
 use crate::barrier::{BarrierError, BarrierGroup, BarrierSeverity, QueueType, ResourceInfo};
 use crate::device::{Device, ObjectKey, QueueId};
 
@@ -106,10 +106,10 @@ impl Validator {
                 BarrierSeverity::Warning => Severity::Warning,
                 BarrierSeverity::Error => Severity::Error,
             };
-            self.report_with(
+            self.report_as(
                 ctx,
                 i,
-                "V0801",
+                Code::BarrierCall,
                 rule(&e),
                 severity,
                 resource,

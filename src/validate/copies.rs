@@ -6,6 +6,7 @@
 //! two regions share no texel, so the overlap is checked here, with the command: a whole
 //! resource copied onto itself, or intersecting regions, is undefined (V0813).
 
+use super::Code;
 use super::stream::{Ctx, Validator};
 use crate::barrier::{CopyRegion, check_self_copy};
 use crate::device::ObjectKey;
@@ -36,6 +37,6 @@ impl Validator {
             ),
             Some(_) => return,
         };
-        self.report(ctx, i, "V0813", "EB-9c", Some(s), message);
+        self.report(ctx, i, Code::SelfCopyOverlap, Some(s), message);
     }
 }

@@ -30,6 +30,7 @@
 
 use hashbrown::HashSet;
 
+use super::Code;
 use super::stream::{Ctx, Validator};
 use crate::device::Command;
 use crate::model::Semantics;
@@ -56,7 +57,7 @@ impl Validator {
                 let already_open = self.playback.insert(ctx.queue, scope).is_some();
                 if already_open {
                     *self.owed_ends.entry(ctx.queue).or_default() += 1;
-                    self.report(ctx, i, "V0901", "CTX-3", None, "a second command-list playback begun while one is in progress: the immediate context plays back one list at a time; call EndCommandListExecution first".into());
+                    self.report(ctx, i, Code::TwoPlaybacks, None, "a second command-list playback begun while one is in progress: the immediate context plays back one list at a time; call EndCommandListExecution first".into());
                 }
             }
             Command::EndCommandListExecution => {
@@ -69,7 +70,7 @@ impl Validator {
                 if *owed > 0 {
                     *owed -= 1;
                 } else {
-                    self.report(ctx, i, "V0906", "CTX-3", None, "EndCommandListExecution with no command-list playback scope open on this queue: each EndCommandListExecution closes the scope its BeginCommandListExecution opened; add the missing BeginCommandListExecution before the lists, or remove this End".into());
+                    self.report(ctx, i, Code::EndWithoutScope, None, "EndCommandListExecution with no command-list playback scope open on this queue: each EndCommandListExecution closes the scope its BeginCommandListExecution opened; add the missing BeginCommandListExecution before the lists, or remove this End".into());
                 }
             }
             Command::Present(_) => {
@@ -88,7 +89,7 @@ impl Validator {
                     let message = format!(
                         "Present with a command-list playback scope still open (BeginCommandListExecution at {begun}): a scope must not outlive its frame; call EndCommandListExecution after the scope's last ExecuteCommandList, before Present"
                     );
-                    self.report(ctx, i, "V0907", "CTX-3", None, message);
+                    self.report(ctx, i, Code::ScopeOpenAtPresent, None, message);
                 }
             }
             Command::EndQuery(query) => {
@@ -117,7 +118,7 @@ impl Validator {
                     let message = format!(
                         "{semantics:?} list {name} played back in the scope of {first:?} list {other}: fast and legacy lists must not be mixed inside one Begin/EndCommandListExecution scope; end the scope and begin another"
                     );
-                    self.report(ctx, i, "V0902", "CTX-4", None, message);
+                    self.report(ctx, i, Code::MixedListsInScope, None, message);
                 }
                 Some(_) => {}
             }

@@ -2,6 +2,7 @@
 //! are bound this frame (FS-10) and never bound on a compute context (CC-1); raw copies and
 //! fills work on graphics memory only, in multiples of 4 bytes (CC-6).
 
+use super::Code;
 use super::stream::{Ctx, Validator};
 use crate::device::{ObjectDesc, ObjectKey, QueueId};
 use crate::model::BufferUsage;
@@ -15,8 +16,7 @@ impl Validator {
             self.report(
                 ctx,
                 i,
-                "V0305",
-                "CC-6",
+                Code::RawSizeNotMultipleOf4,
                 r,
                 format!("raw copy or fill of {bytes} bytes: the size must be a multiple of 4"),
             );
@@ -28,7 +28,7 @@ impl Validator {
                 Ok(ObjectDesc::Buffer(b)) if b.usage == BufferUsage::Dynamic
             );
             if dynamic {
-                self.report(ctx, i, "V0306", "CC-6", Some(r), "raw copies and fills work on graphics memory only; a dynamic buffer lives in CPU-writable memory: copy through a default buffer".into());
+                self.report(ctx, i, Code::RawOnDynamicMemory, Some(r), "raw copies and fills work on graphics memory only; a dynamic buffer lives in CPU-writable memory: copy through a default buffer".into());
             }
         }
     }
@@ -41,11 +41,11 @@ impl Validator {
                 Ok(ObjectDesc::Buffer(b)) if b.usage == BufferUsage::Dynamic
             );
             if dynamic && matches!(ctx.queue, QueueId::Compute { .. }) {
-                self.report(ctx, i, "V0303", "CC-1", Some(r), "dynamic resources are not supported on compute contexts: upload into a default buffer on another queue first".into());
+                self.report(ctx, i, Code::DynamicOnCompute, Some(r), "dynamic resources are not supported on compute contexts: upload into a default buffer on another queue first".into());
                 continue;
             }
             if dynamic && !self.mapped.contains(&r) {
-                self.report(ctx, i, "V0301", "FS-10", Some(r), "dynamic buffer bound without being mapped write-discard and filled this frame: contents are not inherited".into());
+                self.report(ctx, i, Code::DynamicBufferNotMapped, Some(r), "dynamic buffer bound without being mapped write-discard and filled this frame: contents are not inherited".into());
                 self.mapped.insert(r);
             }
         }

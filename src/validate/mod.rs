@@ -39,6 +39,7 @@
 
 mod aliasing;
 mod barriers;
+mod code;
 mod copies;
 mod diagnostic;
 mod hazard;
@@ -52,6 +53,7 @@ mod sync;
 mod touches;
 
 pub use barriers::{queue_type, resource_info};
+pub use code::Code;
 pub use diagnostic::{Diagnostic, Severity};
 pub use hazard::{Hazard, HazardKind, HazardTracker, Touch};
 pub use stream::Validator;

@@ -12,7 +12,7 @@
 //!   it again, is state the stream relies on getting back: it does not come back. (A legacy
 //!   list starts cleared and the state before it is restored, as D3D11 does.)
 
-use super::Severity;
+use super::Code;
 use super::state::{StateKey, StateShadow};
 use super::stream::{Ctx, Validator};
 use crate::device::{Command, IndexFormat};
@@ -54,7 +54,7 @@ impl Validator {
             let message = format!(
                 "16-bit indexed strip drawn with primitive-reset index {reset:#X}: a fast context keeps 0xFFFFFFFF for 16-bit indices too, so no strip is ever cut; call SetPrimitiveResetIndex(0xFFFF) first"
             );
-            self.report_with(ctx, i, "V0207", "FS-14", Severity::Warning, None, message);
+            self.report(ctx, i, Code::StripWithoutResetIndex, None, message);
         }
         for (key, label) in relied {
             let message = format!(
@@ -63,7 +63,7 @@ impl Validator {
                 key.describe(),
                 ctx.device.label_name(label)
             );
-            self.report_with(ctx, i, "V0206", "FS-12", Severity::Warning, None, message);
+            self.report(ctx, i, Code::StateChangedByFastList, None, message);
         }
     }
 

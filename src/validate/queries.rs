@@ -8,13 +8,17 @@
 //! `EndQuery` only once a fence inserted after it on its queue has passed (V0905), the same
 //! coverage a release needs (FS-6).
 
+use super::Code;
 use super::stream::{Ctx, Validator};
 use crate::device::{Device, QueueId};
 
 impl Validator {
     /// Check a GetData of query `query` by the CPU at `cpu_ns`; `deferred` when the call is
     /// recorded into a command list (a deferred context).
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the read and where it happens, as the script step gives them"
+    )]
     pub fn observe_query_read(
         &mut self,
         device: &Device,
@@ -40,13 +44,13 @@ impl Validator {
             let message = format!(
                 "query {name:?} read (GetData) on a deferred context: deferred contexts only generate query data or predicate draws; read it on the immediate context"
             );
-            return self.report(&ctx, 0, "V0903", "CTX-6", None, message);
+            return self.report(&ctx, 0, Code::QueryReadOnDeferred, None, message);
         }
         let Some(&(queue, pos)) = self.queries.get(&query) else {
             let message = format!(
                 "query {name:?} read (GetData) before any EndQuery of it was executed on the immediate context: execute the command list that generates it first"
             );
-            return self.report(&ctx, 0, "V0904", "CTX-6", None, message);
+            return self.report(&ctx, 0, Code::QueryReadBeforePlayback, None, message);
         };
         let processed = self
             .hazards
@@ -55,7 +59,7 @@ impl Validator {
             let message = format!(
                 "query {name:?} read (GetData) before the GPU processed its EndQuery on queue {queue}: insert a fence after it and read once the fence has passed (a later frame)"
             );
-            self.report(&ctx, 0, "V0905", "CTX-6", None, message);
+            self.report(&ctx, 0, Code::QueryReadBeforeProcessed, None, message);
         }
     }
 }

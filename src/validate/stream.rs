@@ -3,9 +3,7 @@
 use bevy_ecs::prelude::Resource;
 use hashbrown::{HashMap, HashSet};
 
-use super::{Diagnostic, Severity};
-#[allow(unused_imports)]
-use crate::barrier::Layout;
+use super::{Code, Diagnostic, Severity};
 use crate::device::{Command, Device, MapMode, ObjectKey, QueueId};
 use crate::model::Semantics;
 
@@ -183,24 +181,29 @@ impl Validator {
         self.check(ctx, i, cmd, first_map);
     }
 
+    /// Report a finding whose code fixes its rule and severity.
     pub(super) fn report(
         &mut self,
         ctx: &Ctx,
         command: usize,
-        code: &'static str,
-        rule: &'static str,
+        code: Code,
         resource: Option<ObjectKey>,
         message: String,
     ) {
-        self.report_with(ctx, command, code, rule, Severity::Error, resource, message);
+        let rule = code.rule().unwrap_or_default();
+        let severity = code.severity().unwrap_or(Severity::Error);
+        self.report_as(ctx, command, code, rule, severity, resource, message);
     }
 
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn report_with(
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "a diagnostic's fields, each from a different source"
+    )]
+    pub(super) fn report_as(
         &mut self,
         ctx: &Ctx,
         command: usize,
-        code: &'static str,
+        code: Code,
         rule: &'static str,
         severity: Severity,
         resource: Option<ObjectKey>,
@@ -225,10 +228,10 @@ impl Validator {
             return;
         };
         if !at_zero {
-            self.report(ctx, i, "V0103", "FS-9", Some(res), "this swap-chain buffer is not at index 0: rotate the view after every present (saved views, a fenced ring, or PlaceSwapChainView)".into());
+            self.report(ctx, i, Code::SwapChainViewNotRotated, Some(res), "this swap-chain buffer is not at index 0: rotate the view after every present (saved views, a fenced ring, or PlaceSwapChainView)".into());
         }
         if !self.waited.contains(&res) {
-            self.report(ctx, i, "V0101", "FS-5", Some(res), "back buffer written without a wait on present since it was last presented: insert InsertWaitOnPresent before setting it".into());
+            self.report(ctx, i, Code::BackBufferWriteWithoutWait, Some(res), "back buffer written without a wait on present since it was last presented: insert InsertWaitOnPresent before setting it".into());
             self.waited.insert(res);
         }
         self.dirty.insert(res);
@@ -298,8 +301,7 @@ impl Validator {
                         self.report(
                             ctx,
                             i,
-                            "V0302",
-                            "CTX-5",
+                            Code::FirstMapNotDiscard,
                             Some(r),
                             "the first Map of a resource in a command list must be write-discard"
                                 .into(),
@@ -323,13 +325,12 @@ impl Validator {
                     .map(|(_, n)| *n)
                     .collect::<Vec<_>>()
                     .join(", ");
-                    self.report(ctx, i, "V0201", "FS-11", None, format!("draw with state not set since the last present or clear-state ({missing}): set all state every frame"));
+                    self.report(ctx, i, Code::StateNotSet, None, format!("draw with state not set since the last present or clear-state ({missing}): set all state every frame"));
                 } else if !graphics && !q.pipeline_set {
                     self.report(
                         ctx,
                         i,
-                        "V0201",
-                        "FS-11",
+                        Code::StateNotSet,
                         None,
                         "dispatch without a pipeline state set since the last reset".into(),
                     );
@@ -337,18 +338,18 @@ impl Validator {
                 let q = self.queues.entry(ctx.queue).or_default();
                 if let Some(v) = q.bound.iter().copied().find(|v| q.stale.contains(v)) {
                     q.stale.remove(&v);
-                    self.report(ctx, i, "V0202", "FS-8", Some(v), "a view used after a clear, map or decompression without being set again: set it again at every slot".into());
+                    self.report(ctx, i, Code::ViewNotSetAgain, Some(v), "a view used after a clear, map or decompression without being set again: set it again at every slot".into());
                 }
             }
             Command::GetState if ctx.semantics() == Semantics::Fast => {
-                self.report(ctx, i, "V0203", "FS-7", None, "a Get* call on a fast context: fast contexts shadow no state, so reading it back fails; keep your own copy of what you set".into());
+                self.report(ctx, i, Code::GetOnFastContext, None, "a Get* call on a fast context: fast contexts shadow no state, so reading it back fails; keep your own copy of what you set".into());
             }
             Command::UpdateSubresource { resource, .. } if ctx.semantics() == Semantics::Fast => {
                 let r = self.resource(device, *resource);
-                self.report(ctx, i, "V0204", "FS-14", Some(r), "UpdateSubresource is not supported on fast contexts: map a dynamic buffer or copy from an upload resource instead".into());
+                self.report(ctx, i, Code::UpdateSubresourceOnFastContext, Some(r), "UpdateSubresource is not supported on fast contexts: map a dynamic buffer or copy from an upload resource instead".into());
             }
             Command::SetPrimitiveResetIndex(0xFFFF) if ctx.semantics() == Semantics::Legacy => {
-                self.report(ctx, i, "V0205", "FS-14", None, "a legacy context refuses the 16-bit primitive-reset index 0xFFFF: only fast contexts take it (for 16-bit strips)".into());
+                self.report(ctx, i, Code::ResetIndexOnLegacyContext, None, "a legacy context refuses the 16-bit primitive-reset index 0xFFFF: only fast contexts take it (for 16-bit strips)".into());
             }
             Command::RawCopy {
                 src, dst, bytes, ..
@@ -361,7 +362,7 @@ impl Validator {
             Command::WaitOnPresent(b) => {
                 let r = self.resource(device, *b);
                 if self.presented.contains(&r) {
-                    self.report(ctx, i, "V0102", "RL-2", Some(r), "wait on present for a buffer already presented this frame: this hangs the GPU; wait before writing the back buffer, not after Present".into());
+                    self.report(ctx, i, Code::WaitOnPresentAfterPresent, Some(r), "wait on present for a buffer already presented this frame: this hangs the GPU; wait before writing the back buffer, not after Present".into());
                 }
                 self.waited.insert(r);
             }
@@ -375,7 +376,7 @@ impl Validator {
                     .and_then(|c| c.buffers.first().copied());
                 if let Some(b) = shown {
                     if self.dirty.contains(&b) {
-                        self.report(ctx, i, "V0401", "FS-4", Some(b), "presenting a buffer that may still be compressed: decompress it before Present".into());
+                        self.report(ctx, i, Code::PresentCompressed, Some(b), "presenting a buffer that may still be compressed: decompress it before Present".into());
                     }
                     self.waited.remove(&b);
                     self.presented.insert(b);

@@ -1,6 +1,7 @@
 //! Synchronisation checks: feeds every command's accesses, barriers and fences to the
 //! happens-before tracker and turns what it finds into diagnostics.
 
+use super::Code;
 use super::hazard::{At, Hazard, HazardKind};
 use super::stream::{Ctx, Validator};
 use super::touches::{Bindings, touches};
@@ -61,7 +62,7 @@ impl Validator {
                         .is_none_or(|l| *l == crate::barrier::Layout::PRESENT)
                 });
                 if !layout_ok {
-                    self.report(ctx, i, "V0402", "RL-1", shown, "presenting a buffer not in PRESENT/COMMON layout: transition it before Present".into());
+                    self.report(ctx, i, Code::PresentInWrongLayout, shown, "presenting a buffer not in PRESENT/COMMON layout: transition it before Present".into());
                 }
                 shown
                     .and_then(|b| self.hazards.present(at, b))
@@ -83,7 +84,7 @@ impl Validator {
             }
             Command::WaitFence(fence) => {
                 if !self.hazards.wait_fence(ctx.queue, *fence) {
-                    self.report(ctx, i, "V0601", "FN-3", None, format!("wait on fence {fence}, which was never inserted: the queue can never pass it"));
+                    self.report(ctx, i, Code::WaitOnUninsertedFence, None, format!("wait on fence {fence}, which was never inserted: the queue can never pass it"));
                 }
                 Vec::new()
             }
@@ -110,7 +111,13 @@ impl Validator {
                         && self.waited.insert(t.resource)
                     {
                         let message = "back buffer written without a wait on present since it was last presented: insert InsertWaitOnPresent before writing it".to_owned();
-                        self.report(ctx, i, "V0101", "FS-5", Some(t.resource), message);
+                        self.report(
+                            ctx,
+                            i,
+                            Code::BackBufferWriteWithoutWait,
+                            Some(t.resource),
+                            message,
+                        );
                     }
                 }
                 let found = self.hazards.access(at, &list);
@@ -128,43 +135,37 @@ impl Validator {
     }
 
     fn report_hazard(&mut self, ctx: &Ctx, i: usize, h: &Hazard) {
-        let (code, rule, advice) = match h.kind {
+        let (code, advice) = match h.kind {
             HazardKind::ReadAfterWrite => (
-                "V0501",
-                "FS-3",
+                Code::ReadAfterWrite,
                 "insert a barrier whose SyncBefore covers the write's stages and SyncAfter the read's",
             ),
             HazardKind::WriteAfterRead => (
-                "V0502",
-                "FS-3",
+                Code::WriteAfterRead,
                 "insert a barrier whose SyncBefore covers the read's stages before writing",
             ),
-            HazardKind::WriteAfterWrite => {
-                ("V0503", "FS-3", "insert a barrier between the two writes")
-            }
+            HazardKind::WriteAfterWrite => (
+                Code::WriteAfterWrite,
+                "insert a barrier between the two writes",
+            ),
             HazardKind::ReadRacingWrite => (
-                "V0511",
-                "FS-1",
+                Code::ReadRacingWrite,
                 "insert a fence after the write and wait on it before the read",
             ),
             HazardKind::WriteRacingRead => (
-                "V0512",
-                "FS-1",
+                Code::WriteRacingRead,
                 "insert a fence after the read and wait on it before the write",
             ),
             HazardKind::WriteRacingWrite => (
-                "V0513",
-                "FS-1",
+                Code::WriteRacingWrite,
                 "insert a fence after the first write and wait on it before the second",
             ),
             HazardKind::WriteNotVisible => (
-                "V0521",
-                "FS-2",
+                Code::WriteNotVisible,
                 "write the producer's cache back (AccessBefore) and invalidate the consumer's (AccessAfter) in a barrier",
             ),
             HazardKind::PresentAfterWrite => (
-                "V0531",
-                "RL-1",
+                Code::PresentAfterWrite,
                 "finish the writes with a barrier before Present",
             ),
         };
@@ -175,7 +176,7 @@ impl Validator {
             h.earlier_frame,
             h.earlier_queue
         );
-        self.report(ctx, i, code, rule, Some(h.resource), message);
+        self.report(ctx, i, code, Some(h.resource), message);
     }
 }
 
@@ -212,7 +213,7 @@ impl Validator {
             let message = format!(
                 "released while still bound on queue {q}: unbind it first; a fast context keeps no reference to keep it alive"
             );
-            self.report(&ctx, 0, "V0701", "RL-3", Some(key), message);
+            self.report(&ctx, 0, Code::ReleasedWhileBound, Some(key), message);
         }
         let uncovered = self
             .hazards
@@ -222,7 +223,7 @@ impl Validator {
                 "released before a fence covering its use by pass {} (frame {f}, queue {q}) has passed: defer the release until the fence passes",
                 device.label_name(l)
             );
-            self.report(&ctx, 0, "V0702", "FS-6", Some(key), message);
+            self.report(&ctx, 0, Code::ReleasedBeforeFence, Some(key), message);
         }
     }
 }
@@ -250,7 +251,13 @@ impl Validator {
                     t.access,
                     layout.spec_name()
                 );
-                self.report(ctx, i, "V0403", "EB-1", Some(t.resource), message);
+                self.report(
+                    ctx,
+                    i,
+                    Code::LayoutDisallowsAccess,
+                    Some(t.resource),
+                    message,
+                );
             }
         }
     }
@@ -293,7 +300,7 @@ impl Validator {
                 "accessed as {:?} but the last barrier on this queue allowed only {:?} until the next one: declare the access in AccessAfter",
                 t.access, declared
             );
-            self.report(ctx, i, "V0804", "EB-11", Some(t.resource), message);
+            self.report(ctx, i, Code::AccessNotDeclared, Some(t.resource), message);
         }
     }
 }
