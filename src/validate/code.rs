@@ -229,7 +229,7 @@ impl fmt::Display for Code {
     }
 }
 
-/// Serialised as its stable string, as the JSON outputs have always carried it.
+/// Serialised as its stable string (`"V0101"`), which JSON consumers match on.
 impl Serialize for Code {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())
