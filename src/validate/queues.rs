@@ -38,3 +38,22 @@ impl<T> IndexMut<QueueId> for PerQueue<T> {
         &mut self.0[queue.index()]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_slot_per_queue_in_index_order() {
+        let mut per = PerQueue::<u32>::default();
+        let dma = QueueId::Dma { engine: 1 };
+        per[dma] += 2;
+        per[QueueId::Graphics] += 1;
+        let all: Vec<(QueueId, u32)> = per.iter().map(|(q, n)| (q, *n)).collect();
+        assert_eq!(all.len(), QUEUE_COUNT);
+        assert!(all.iter().enumerate().all(|(i, (q, _))| q.index() == i));
+        assert_eq!(all[0], (QueueId::Graphics, 1));
+        assert_eq!(all[dma.index()], (dma, 2));
+        assert_eq!(all.iter().map(|(_, n)| n).sum::<u32>(), 3);
+    }
+}

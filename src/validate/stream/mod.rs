@@ -23,7 +23,7 @@ use super::swap_chain::SwapChain;
 use super::sync::SyncCheck;
 use super::views::Views;
 use super::{Code, Diagnostic, Severity};
-use crate::device::{Device, ObjectKey, QueueId};
+use crate::device::{Command, Device, ObjectKey, QueueId};
 use crate::model::Semantics;
 
 /// The validation layer, an ECS resource. Disabled, `observe` returns at once.
@@ -144,7 +144,7 @@ impl Validator {
         queue: QueueId,
         frame: u64,
         label: u32,
-        commands: &[crate::device::Command],
+        commands: &[Command],
     ) {
         if !self.enabled {
             return;
