@@ -19,23 +19,23 @@
 //! the other resource's last use and deactivation on their queues (FN-2), or the new
 //! resource's initialisation races the old one's work and cache write-backs: V0814 (error).
 
-use hashbrown::HashMap;
+use slotmap::SecondaryMap;
 
-use super::Severity;
-use super::hazard::Touch;
-use super::stream::{Ctx, Validator};
+use super::hazard::{HazardTracker, Touch};
+use super::stream::Ctx;
+use super::{Code, Diagnostic};
 use crate::barrier::{Access, BarrierGroup, Layout};
 use crate::device::{ObjectKey, QueueId};
 
 /// What the validator knows about one placed resource; positions count Barrier calls and
 /// accesses in the order seen (0: never).
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Aliased {
+struct Aliased {
     last_access: u64,
     activated: u64,
     deactivated: u64,
     /// Where in their queues' streams it was last used and last deactivated (see
-    /// [`HazardTracker::position`](super::HazardTracker::position)).
+    /// [`HazardTracker::position`]).
     used_at: Option<(QueueId, u64)>,
     deactivated_at: Option<(QueueId, u64)>,
     /// Written since its last activation.
@@ -44,20 +44,26 @@ pub(super) struct Aliased {
 
 /// The aliasing model: per placed resource, and a running position.
 #[derive(Default)]
-pub(super) struct AliasModel {
-    resources: HashMap<ObjectKey, Aliased>,
+pub(super) struct Aliasing {
+    resources: SecondaryMap<ObjectKey, Aliased>,
     seq: u64,
 }
 
-impl Validator {
+impl Aliasing {
     /// A Barrier call: activations and deactivations of placed resources. An activation
     /// must be ordered after every overlapping resource's last use and deactivation on
     /// other queues (V0814).
-    pub(super) fn alias_barrier(&mut self, ctx: &Ctx, i: usize, group: &BarrierGroup<ObjectKey>) {
+    pub fn barrier(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        group: &BarrierGroup<ObjectKey>,
+        hazards: &HazardTracker,
+        out: &mut Vec<Diagnostic>,
+    ) {
         let memory = &ctx.device.memory;
-        let here = (ctx.queue, self.hazards.position(ctx.queue));
-        let hazards = &self.hazards;
-        let model = &mut self.aliasing;
+        let here = (ctx.queue, hazards.position(ctx.queue));
+        let model = self;
         model.seq += 1;
         let seq = model.seq;
         let mut unfenced = Vec::new();
@@ -78,7 +84,7 @@ impl Validator {
             }
             if activates {
                 for other in memory.aliases(r) {
-                    let Some(theirs) = model.resources.get(&other) else {
+                    let Some(theirs) = model.resources.get(other) else {
                         continue;
                     };
                     let racing = [theirs.used_at, theirs.deactivated_at]
@@ -90,7 +96,9 @@ impl Validator {
                     }
                 }
             }
-            let state = model.resources.entry(r).or_default();
+            let Some(state) = model.resources.entry(r).map(|e| e.or_default()) else {
+                continue;
+            };
             if activates {
                 state.activated = seq;
                 state.written = false;
@@ -105,14 +113,21 @@ impl Validator {
             let message = format!(
                 "activated on {q} while {other}, whose memory it shares, was last used or deactivated on {queue} with no fence ordering that before this barrier: insert a fence on {queue} after deactivating {other} and wait on it on {q} before activating this one"
             );
-            self.report(ctx, i, "V0814", "EB-5", Some(r), message);
+            out.push(ctx.finding(i, Code::AliasHandOverUnfenced, Some(r), message));
         }
     }
 
     /// The accesses of one command: each placed resource must have been activated since
     /// every overlapping resource was last used and deactivated (V0811); reads of an
     /// activated resource need a write first (V0812).
-    pub(super) fn check_aliasing(&mut self, ctx: &Ctx, i: usize, touches: &[Touch]) {
+    pub fn access(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        touches: &[Touch],
+        hazards: &HazardTracker,
+        out: &mut Vec<Diagnostic>,
+    ) {
         let memory = &ctx.device.memory;
         if touches
             .iter()
@@ -120,18 +135,18 @@ impl Validator {
         {
             return;
         }
-        self.aliasing.seq += 1;
-        let seq = self.aliasing.seq;
+        self.seq += 1;
+        let seq = self.seq;
         let mut found = Vec::new();
         let mut garbage = Vec::new();
         for t in touches {
             if memory.placement(t.resource).is_none() {
                 continue;
             }
-            let mine = self.aliasing.resources.get(&t.resource).copied();
+            let mine = self.resources.get(t.resource).copied();
             let mine = mine.unwrap_or_default();
             for other in memory.aliases(t.resource) {
-                let Some(theirs) = self.aliasing.resources.get(&other).copied() else {
+                let Some(theirs) = self.resources.get(other).copied() else {
                     continue;
                 };
                 if theirs.last_access == 0 || theirs.last_access < mine.last_access {
@@ -152,32 +167,26 @@ impl Validator {
                     found.push((t.resource, other, problem));
                 }
             }
-            let state = self.aliasing.resources.entry(t.resource).or_default();
+            let Some(state) = self.resources.entry(t.resource).map(|e| e.or_default()) else {
+                continue;
+            };
             if !t.write && state.activated > 0 && !state.written {
                 garbage.push(t.resource);
             }
             state.written = true;
             state.last_access = seq;
-            state.used_at = Some((ctx.queue, self.hazards.position(ctx.queue)));
+            state.used_at = Some((ctx.queue, hazards.position(ctx.queue)));
         }
         for (r, other, problem) in found {
             let other = memory.name(other);
             let message = format!(
                 "its memory overlaps {other}, which {problem}: deactivate {other} (AccessAfter NO_ACCESS), then activate this one in a later Barrier call (textures: LayoutBefore UNDEFINED with DISCARD; buffers: AccessBefore NO_ACCESS)"
             );
-            self.report(ctx, i, "V0811", "EB-5", Some(r), message);
+            out.push(ctx.finding(i, Code::AliasNotActivated, Some(r), message));
         }
         for r in garbage {
             let message = "read after its activation before anything wrote it: the memory it shares with other resources holds garbage; clear or write it first".to_owned();
-            self.report_with(
-                ctx,
-                i,
-                "V0812",
-                "EB-9d",
-                Severity::Warning,
-                Some(r),
-                message,
-            );
+            out.push(ctx.finding(i, Code::AliasReadBeforeWrite, Some(r), message));
         }
     }
 }

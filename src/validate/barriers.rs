@@ -3,10 +3,21 @@
 //! AccessBefore must match it, the Before and After triples must be consistent (barrier-spec
 //! A5-A7), sequential barriers must chain their syncs (A3.4), splits must pair (A4), and a
 //! texture last moved by a legacy barrier must be in COMMON (EB-7).
+//!
+//! What each barrier declares in AccessAfter holds on its queue until the next barrier naming
+//! the resource there: every access must be one it declared (EB-11, barrier-spec A1, A9,
+//! V0804); COMMON declares any access the layout allows.
 
-use super::Severity;
-use super::stream::{Ctx, Validator};
-use crate::barrier::{BarrierError, BarrierGroup, BarrierSeverity, QueueType, ResourceInfo};
+use hashbrown::HashMap;
+
+use super::hazard::Touch;
+use super::layouts::Layouts;
+use super::queues::PerQueue;
+use super::stream::Ctx;
+use super::{Code, Diagnostic, Severity};
+use crate::barrier::{
+    Access, BarrierError, BarrierGroup, BarrierSeverity, BarrierTracker, QueueType, ResourceInfo,
+};
 use crate::device::{Device, ObjectKey, QueueId};
 
 /// What the barrier rules need to know about a device object.
@@ -33,16 +44,29 @@ fn rule(e: &BarrierError) -> &'static str {
     }
 }
 
-impl Validator {
+/// The stream's barrier history, per queue.
+#[derive(Default)]
+pub(super) struct BarrierCalls {
+    /// Barriers on one queue are sequential (EB-11); across queues only fences order them.
+    trackers: PerQueue<BarrierTracker<ObjectKey>>,
+    /// The queue of the last barrier naming each resource.
+    last_queue: HashMap<ObjectKey, QueueId>,
+    /// What the last barrier naming a resource on a queue allowed (AccessAfter).
+    declared: PerQueue<HashMap<ObjectKey, Access>>,
+}
+
+impl BarrierCalls {
     /// Check one Barrier call against the stream's barrier history.
-    pub(super) fn check_barrier_call(
+    pub fn check(
         &mut self,
         ctx: &Ctx,
         i: usize,
         group: &BarrierGroup<ObjectKey>,
+        layouts: &Layouts,
+        out: &mut Vec<Diagnostic>,
     ) {
         let device = ctx.device;
-        let tracker = self.barrier_calls.entry(ctx.queue).or_default();
+        let tracker = &mut self.trackers[ctx.queue];
         // A resource last barriered on another queue came here behind a fence: its history on
         // this queue starts again (sequential-barrier rules are per queue).
         for r in group
@@ -52,7 +76,7 @@ impl Validator {
             .chain(group.buffers.iter().map(|b| b.resource))
         {
             if self
-                .barrier_queue
+                .last_queue
                 .insert(r, ctx.queue)
                 .is_some_and(|q| q != ctx.queue)
             {
@@ -62,11 +86,10 @@ impl Validator {
         // A texture has one layout whatever the queue: tell this queue's history where other
         // queues' barriers left it, so LayoutBefore is checked against the truth (A9).
         for t in &group.textures {
-            if let (Some(known), Some(info)) = (
-                self.layouts.get(&t.resource),
-                resource_info(device, t.resource),
-            ) {
-                tracker.set_layout(t.resource, &info, *known);
+            if let (Some(known), Some(info)) =
+                (layouts.get(t.resource), resource_info(device, t.resource))
+            {
+                tracker.set_layout(t.resource, &info, known);
             }
         }
         // One barrier at a time, so that each finding names its resource.
@@ -106,15 +129,48 @@ impl Validator {
                 BarrierSeverity::Warning => Severity::Warning,
                 BarrierSeverity::Error => Severity::Error,
             };
-            self.report_with(
-                ctx,
-                i,
-                "V0801",
-                rule(&e),
-                severity,
-                resource,
-                format!("{e} [{}]", e.name()),
+            let message = format!("{e} [{}]", e.name());
+            let rule = rule(&e);
+            out.push(ctx.finding_as(i, Code::BarrierCall, rule, severity, resource, message));
+        }
+    }
+
+    /// Remember what each barrier allows until the next one naming the resource on its
+    /// queue (AccessAfter).
+    pub fn declare(&mut self, queue: QueueId, group: &BarrierGroup<ObjectKey>) {
+        let declared = &mut self.declared[queue];
+        for b in &group.buffers {
+            declared.insert(b.resource, b.access_after);
+        }
+        for t in &group.textures {
+            declared.insert(t.resource, t.access_after);
+        }
+    }
+
+    /// Every access must be one the last barrier on its queue declared in AccessAfter
+    /// (barrier-spec A1, A9); COMMON declares any access the layout allows.
+    pub fn check_declared(
+        &self,
+        ctx: &Ctx,
+        i: usize,
+        touches: &[Touch],
+        out: &mut Vec<Diagnostic>,
+    ) {
+        for t in touches {
+            // Only barriers naming the resource declare its accesses; a global barrier orders
+            // and flushes but leaves each resource's declared accesses as they were.
+            let Some(&declared) = self.declared[ctx.queue].get(&t.resource) else {
+                continue;
+            };
+            if declared.is_empty() || (declared != Access::NO_ACCESS && declared.contains(t.access))
+            {
+                continue;
+            }
+            let message = format!(
+                "accessed as {:?} but the last barrier on this queue allowed only {:?} until the next one: declare the access in AccessAfter",
+                t.access, declared
             );
+            out.push(ctx.finding(i, Code::AccessNotDeclared, Some(t.resource), message));
         }
     }
 }

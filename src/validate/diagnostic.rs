@@ -1,6 +1,8 @@
 //! Diagnostics: what the validation layer reports, with a stable code and the rule it cites.
 
 use serde::Serialize;
+
+use super::Code;
 use std::fmt;
 
 /// How bad a finding is.
@@ -14,8 +16,8 @@ pub enum Severity {
 /// One finding of the validation layer.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
-    /// Stable code, e.g. `V0101`.
-    pub code: &'static str,
+    /// What was found; displayed and serialised as its stable string, e.g. `V0101`.
+    pub code: Code,
     pub severity: Severity,
     /// Rule ID from the catalogue (`shared/reference/rules.md`).
     pub rule: &'static str,

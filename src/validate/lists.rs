@@ -1,4 +1,4 @@
-//! Command lists played back on the immediate context (CTX-3, CTX-4, FS-12).
+//! Command-list playback scopes on the immediate context (CTX-3, CTX-4).
 //!
 //! The immediate context plays back one command list at a time (CTX-3): a
 //! `BeginCommandListExecution` opens a playback scope and `EndCommandListExecution` closes
@@ -23,60 +23,68 @@
 //! finding nothing open, is excused rather than reported as V0906: one End per V0901,
 //! until the frame's Present.
 //!
-//! A list's commands are checked in place, with the list's label, as the device runs them.
-//! A fast list starts from whatever state the context has and leaves its own behind: no
-//! ClearState before, no restore after (FS-12, checked in [`super::pipeline`]). A legacy
-//! list starts cleared and the state before it is restored, as D3D11 does.
+//! A list's commands are checked in place by the validator's dispatch, with the list's
+//! label, as the device runs them; this checker sees the scope commands, Present and each
+//! list played back.
 
-use hashbrown::HashSet;
-
-use super::stream::{Ctx, Validator};
+use super::queues::PerQueue;
+use super::stream::Ctx;
+use super::{Code, Diagnostic};
 use crate::device::Command;
 use crate::model::Semantics;
 
 /// A playback scope open on a queue: where it began, and the semantics of the first list in
 /// it.
 #[derive(Clone, Copy, Debug, Default)]
-pub(super) struct Scope {
+struct Scope {
     /// The submission label, frame and command index of its `BeginCommandListExecution`.
-    pub begun: (u32, u64, usize),
-    pub first: Option<(Semantics, u32)>,
+    begun: (u32, u64, usize),
+    first: Option<(Semantics, u32)>,
 }
 
-impl Validator {
-    /// Scope commands, Present (which ends the frame and must find no scope open) and query
-    /// ends: CTX-3, and what CTX-6 needs to know later.
-    pub(super) fn check_playback(&mut self, ctx: &Ctx, i: usize, cmd: &Command) {
+/// Playback scopes per queue.
+#[derive(Default)]
+pub(super) struct Playback {
+    /// The scope open on each queue (CTX-3, CTX-4).
+    scopes: PerQueue<Option<Scope>>,
+    /// Per queue, the second Begins reported as V0901 since the last Present: each excuses one
+    /// End that finds no scope open, a consequence of that mistake, not another (CTX-3).
+    owed_ends: PerQueue<u32>,
+}
+
+impl Playback {
+    /// Scope commands, and Present, which ends the frame and must find no scope open (CTX-3).
+    pub fn command(&mut self, ctx: &Ctx, i: usize, cmd: &Command, out: &mut Vec<Diagnostic>) {
+        let q = ctx.queue;
         match cmd {
             Command::BeginCommandListExecution => {
                 let scope = Scope {
                     begun: (ctx.label, ctx.frame, i),
                     first: None,
                 };
-                let already_open = self.playback.insert(ctx.queue, scope).is_some();
-                if already_open {
-                    *self.owed_ends.entry(ctx.queue).or_default() += 1;
-                    self.report(ctx, i, "V0901", "CTX-3", None, "a second command-list playback begun while one is in progress: the immediate context plays back one list at a time; call EndCommandListExecution first".into());
+                if self.scopes[q].replace(scope).is_some() {
+                    self.owed_ends[q] += 1;
+                    out.push(ctx.finding(i, Code::TwoPlaybacks, None, "a second command-list playback begun while one is in progress: the immediate context plays back one list at a time; call EndCommandListExecution first".into()));
                 }
             }
             Command::EndCommandListExecution => {
-                if self.playback.remove(&ctx.queue).is_some() {
+                if self.scopes[q].take().is_some() {
                     return;
                 }
                 // The End of a scope a second Begin replaced, already reported (V0901), is not
                 // a second finding.
-                let owed = self.owed_ends.entry(ctx.queue).or_default();
+                let owed = &mut self.owed_ends[q];
                 if *owed > 0 {
                     *owed -= 1;
                 } else {
-                    self.report(ctx, i, "V0906", "CTX-3", None, "EndCommandListExecution with no command-list playback scope open on this queue: each EndCommandListExecution closes the scope its BeginCommandListExecution opened; add the missing BeginCommandListExecution before the lists, or remove this End".into());
+                    out.push(ctx.finding(i, Code::EndWithoutScope, None, "EndCommandListExecution with no command-list playback scope open on this queue: each EndCommandListExecution closes the scope its BeginCommandListExecution opened; add the missing BeginCommandListExecution before the lists, or remove this End".into()));
                 }
             }
             Command::Present(_) => {
                 // Present ends the frame: a scope must not outlive it. Closed here, so the
                 // next frame's first scope is not also a second playback (V0901).
-                self.owed_ends.remove(&ctx.queue);
-                if let Some(scope) = self.playback.remove(&ctx.queue) {
+                self.owed_ends[q] = 0;
+                if let Some(scope) = self.scopes[q].take() {
                     let (label, frame, command) = scope.begun;
                     let mut begun = match ctx.device.label_name(label) {
                         "" => format!("command {command}"),
@@ -88,69 +96,37 @@ impl Validator {
                     let message = format!(
                         "Present with a command-list playback scope still open (BeginCommandListExecution at {begun}): a scope must not outlive its frame; call EndCommandListExecution after the scope's last ExecuteCommandList, before Present"
                     );
-                    self.report(ctx, i, "V0907", "CTX-3", None, message);
+                    out.push(ctx.finding(i, Code::ScopeOpenAtPresent, None, message));
                 }
-            }
-            Command::EndQuery(query) => {
-                let pos = self.hazards.position(ctx.queue);
-                self.queries.insert(*query, (ctx.queue, pos));
             }
             _ => {}
         }
     }
 
-    /// Play back one list: check the scope (CTX-3, CTX-4), then its commands in place.
-    pub(super) fn execute_list(
+    /// One list played back (`ExecuteCommandList` with `label` and `semantics`): inside a
+    /// scope, all lists have the semantics of the first (CTX-4).
+    pub fn list(
         &mut self,
         ctx: &Ctx,
         i: usize,
         label: u32,
         semantics: Semantics,
-        commands: &[Command],
+        out: &mut Vec<Diagnostic>,
     ) {
-        let name = ctx.device.label_name(label).to_owned();
-        if let Some(scope) = self.playback.get_mut(&ctx.queue) {
-            match scope.first {
-                None => scope.first = Some((semantics, label)),
-                Some((first, other)) if first != semantics => {
-                    let other = ctx.device.label_name(other).to_owned();
-                    let message = format!(
-                        "{semantics:?} list {name} played back in the scope of {first:?} list {other}: fast and legacy lists must not be mixed inside one Begin/EndCommandListExecution scope; end the scope and begin another"
-                    );
-                    self.report(ctx, i, "V0902", "CTX-4", None, message);
-                }
-                Some(_) => {}
-            }
-        }
-        let inner = Ctx {
-            device: ctx.device,
-            queue: ctx.queue,
-            frame: ctx.frame,
-            label,
-            pass: name,
-            list: Some(semantics),
+        let Some(scope) = &mut self.scopes[ctx.queue] else {
+            return;
         };
-        let saved = self.queues.get(&ctx.queue).cloned().unwrap_or_default();
-        let saved_bindings = self.bindings.get(&ctx.queue).cloned().unwrap_or_default();
-        if semantics == Semantics::Legacy {
-            self.queues.insert(ctx.queue, Default::default());
-            self.bindings.insert(ctx.queue, Default::default());
-        }
-        // The first Map of each resource in a list must be write-discard (CTX-5).
-        let mut first_map = HashSet::new();
-        for cmd in commands {
-            self.observe_one(&inner, i, cmd, &mut first_map);
-        }
-        match semantics {
-            Semantics::Legacy => {
-                self.queues.insert(ctx.queue, saved);
-                self.bindings.insert(ctx.queue, saved_bindings);
+        match scope.first {
+            None => scope.first = Some((semantics, label)),
+            Some((first, other)) if first != semantics => {
+                let name = ctx.device.label_name(label);
+                let other = ctx.device.label_name(other);
+                let message = format!(
+                    "{semantics:?} list {name} played back in the scope of {first:?} list {other}: fast and legacy lists must not be mixed inside one Begin/EndCommandListExecution scope; end the scope and begin another"
+                );
+                out.push(ctx.finding(i, Code::MixedListsInScope, None, message));
             }
-            Semantics::Fast => {
-                if ctx.list.is_none() {
-                    self.mark_clobbered(ctx, &saved.state, label);
-                }
-            }
+            Some(_) => {}
         }
     }
 }

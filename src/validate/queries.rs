@@ -8,54 +8,54 @@
 //! `EndQuery` only once a fence inserted after it on its queue has passed (V0905), the same
 //! coverage a release needs (FS-6).
 
-use super::stream::{Ctx, Validator};
-use crate::device::{Device, QueueId};
+use hashbrown::HashMap;
 
-impl Validator {
-    /// Check a GetData of query `query` by the CPU at `cpu_ns`; `deferred` when the call is
-    /// recorded into a command list (a deferred context).
-    #[allow(clippy::too_many_arguments)]
-    pub fn observe_query_read(
-        &mut self,
-        device: &Device,
+use super::stream::Ctx;
+use super::{Code, Diagnostic};
+use crate::device::QueueId;
+
+/// Where each query last ended.
+#[derive(Default)]
+pub(super) struct Queries {
+    /// The queue and stream position of the latest EndQuery of each query executed.
+    ends: HashMap<u32, (QueueId, u64)>,
+}
+
+impl Queries {
+    /// `EndQuery(query)` executed on `queue` at stream position `pos`.
+    pub fn ended(&mut self, query: u32, queue: QueueId, pos: u64) {
+        self.ends.insert(query, (queue, pos));
+    }
+
+    /// A GetData of `query` (named `name`); `deferred` when recorded into a command list;
+    /// `processed` tells whether a fence inserted after a stream position on a queue has
+    /// passed.
+    pub fn read(
+        &self,
+        ctx: &Ctx,
         query: u32,
         name: &str,
-        cpu_ns: u64,
-        frame: u64,
-        label: u32,
         deferred: bool,
+        processed: impl Fn(QueueId, u64) -> bool,
+        out: &mut Vec<Diagnostic>,
     ) {
-        if !self.enabled {
-            return;
-        }
-        let ctx = Ctx {
-            device,
-            queue: QueueId::Graphics,
-            frame,
-            label,
-            pass: device.label_name(label).to_owned(),
-            list: None,
-        };
         if deferred {
             let message = format!(
                 "query {name:?} read (GetData) on a deferred context: deferred contexts only generate query data or predicate draws; read it on the immediate context"
             );
-            return self.report(&ctx, 0, "V0903", "CTX-6", None, message);
+            return out.push(ctx.finding(0, Code::QueryReadOnDeferred, None, message));
         }
-        let Some(&(queue, pos)) = self.queries.get(&query) else {
+        let Some(&(queue, pos)) = self.ends.get(&query) else {
             let message = format!(
                 "query {name:?} read (GetData) before any EndQuery of it was executed on the immediate context: execute the command list that generates it first"
             );
-            return self.report(&ctx, 0, "V0904", "CTX-6", None, message);
+            return out.push(ctx.finding(0, Code::QueryReadBeforePlayback, None, message));
         };
-        let processed = self
-            .hazards
-            .fence_passed_after(queue, pos, |f| !device.is_fence_pending(f, cpu_ns));
-        if !processed {
+        if !processed(queue, pos) {
             let message = format!(
                 "query {name:?} read (GetData) before the GPU processed its EndQuery on queue {queue}: insert a fence after it and read once the fence has passed (a later frame)"
             );
-            self.report(&ctx, 0, "V0905", "CTX-6", None, message);
+            out.push(ctx.finding(0, Code::QueryReadBeforeProcessed, None, message));
         }
     }
 }

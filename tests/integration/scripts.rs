@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use fastframe::Runtime;
+use fastframe::validate::Code;
 
 /// Frames `fastframe check` runs by default: a mistake must show within them.
 const CHECK_FRAMES: u64 = 8;
@@ -259,7 +260,10 @@ fn a_wait_before_any_insert_deadlocks() {
     rt.set_validation(true);
     let err = rt.run(4).expect_err("the wait can never be satisfied");
     assert!(err.to_string().contains("FN-3"), "{err}");
-    assert_eq!(rt.diagnostics().first().map(|d| d.code), Some("V0601"));
+    assert_eq!(
+        rt.diagnostics().first().map(|d| d.code),
+        Some(Code::WaitOnUninsertedFence)
+    );
 }
 
 #[test]

@@ -76,7 +76,7 @@ fn activate(r: ObjectKey) -> BufferBarrier<ObjectKey> {
 }
 
 /// The aliasing codes a graphics stream raises.
-fn aliasing(h: &Heap, cmds: &[Command]) -> Vec<&'static str> {
+fn aliasing(h: &Heap, cmds: &[Command]) -> Vec<Code> {
     aliasing_across(h, &[(QueueId::Graphics, cmds.to_vec())])
 }
 
@@ -95,20 +95,23 @@ fn handing_memory_over_takes_a_deactivation_then_an_activation() {
         call(vec![deactivate(h.a)]),
         copy(h.src, h.b),
     ];
-    assert_eq!(aliasing(&h, &unactivated), vec!["V0811"]);
+    assert_eq!(aliasing(&h, &unactivated), vec![Code::AliasNotActivated]);
     let not_deactivated = [
         copy(h.src, h.a),
         call(vec![activate(h.b)]),
         copy(h.src, h.b),
     ];
-    assert_eq!(aliasing(&h, &not_deactivated), vec!["V0811"]);
+    assert_eq!(
+        aliasing(&h, &not_deactivated),
+        vec![Code::AliasNotActivated]
+    );
     // Barriers on different resources in one call are unordered (barrier-spec A3.5).
     let one_call = [
         copy(h.src, h.a),
         call(vec![deactivate(h.a), activate(h.b)]),
         copy(h.src, h.b),
     ];
-    assert_eq!(aliasing(&h, &one_call), vec!["V0811"]);
+    assert_eq!(aliasing(&h, &one_call), vec![Code::AliasNotActivated]);
     // Going back to `a` takes the same steps the other way.
     let back = [
         copy(h.src, h.a),
@@ -117,7 +120,7 @@ fn handing_memory_over_takes_a_deactivation_then_an_activation() {
         copy(h.src, h.b),
         copy(h.src, h.a),
     ];
-    assert_eq!(aliasing(&h, &back), vec!["V0811"]);
+    assert_eq!(aliasing(&h, &back), vec![Code::AliasNotActivated]);
 }
 
 #[test]
@@ -137,7 +140,7 @@ fn reading_an_activated_resource_before_writing_it_reads_garbage() {
         call(vec![barrier(h.b, Access::NO_ACCESS, Access::COPY_SOURCE)]),
         copy(h.b, h.src),
     ];
-    assert_eq!(aliasing(&h, &read_first), vec!["V0812"]);
+    assert_eq!(aliasing(&h, &read_first), vec![Code::AliasReadBeforeWrite]);
     let written_first = [
         copy(h.src, h.a),
         call(vec![deactivate(h.a)]),
@@ -150,14 +153,14 @@ fn reading_an_activated_resource_before_writing_it_reads_garbage() {
 }
 
 /// The aliasing codes of streams observed in turn, each on its queue.
-fn aliasing_across(h: &Heap, streams: &[(QueueId, Vec<Command>)]) -> Vec<&'static str> {
+fn aliasing_across(h: &Heap, streams: &[(QueueId, Vec<Command>)]) -> Vec<Code> {
     let mut v = Validator::new(true);
     for (queue, cmds) in streams {
         v.observe(&h.device, *queue, 0, 0, cmds);
     }
     (v.diagnostics.iter())
         .map(|d| d.code)
-        .filter(|c| c.starts_with("V081"))
+        .filter(|c| c.as_str().starts_with("V081"))
         .collect()
 }
 
@@ -188,7 +191,7 @@ fn a_hand_over_between_queues_waits_for_a_fence_after_the_deactivation() {
     // Seen in the right order, but nothing makes compute wait for graphics.
     assert_eq!(
         aliasing_across(&h, &[graphics(true), on_compute(false)]),
-        vec!["V0814"]
+        vec![Code::AliasHandOverUnfenced]
     );
     // The fence must come after the deactivation, whose write-backs race otherwise.
     let early = (
@@ -204,7 +207,7 @@ fn a_hand_over_between_queues_waits_for_a_fence_after_the_deactivation() {
     );
     assert_eq!(
         aliasing_across(&h, &[early, on_compute(true)]),
-        vec!["V0814"]
+        vec![Code::AliasHandOverUnfenced]
     );
     // On one queue the stream orders the hand-over.
     let same = [graphics(false), (QueueId::Graphics, on_compute(false).1)];

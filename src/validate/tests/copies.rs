@@ -28,7 +28,7 @@ fn to_common(atlas: ObjectKey) -> Command {
     })
 }
 
-fn codes(device: &Device, cmds: &[Command]) -> Vec<&'static str> {
+fn codes(device: &Device, cmds: &[Command]) -> Vec<Code> {
     let mut v = Validator::new(true);
     v.observe(device, QueueId::Graphics, 0, 0, cmds);
     v.diagnostics.iter().map(|d| d.code).collect()
@@ -49,7 +49,7 @@ fn disjoint_regions_copy_a_texture_onto_itself_with_no_hazard() {
     let (device, atlas) = atlas();
     assert_eq!(
         codes(&device, &[to_common(atlas), region_copy(atlas, 128)]),
-        Vec::<&str>::new()
+        Vec::<Code>::new()
     );
 }
 
@@ -58,12 +58,15 @@ fn intersecting_regions_or_a_whole_self_copy_are_reported() {
     let (device, atlas) = atlas();
     assert_eq!(
         codes(&device, &[to_common(atlas), region_copy(atlas, 127)]),
-        ["V0813"]
+        [Code::SelfCopyOverlap]
     );
     let whole = Command::CopyResource {
         src: atlas,
         dst: atlas,
         bytes: 1 << 19,
     };
-    assert_eq!(codes(&device, &[to_common(atlas), whole]), ["V0813"]);
+    assert_eq!(
+        codes(&device, &[to_common(atlas), whole]),
+        [Code::SelfCopyOverlap]
+    );
 }

@@ -4,7 +4,7 @@
 use super::*;
 use crate::model::Semantics;
 
-fn codes(device: &Device, queue: QueueId, cmds: &[Command]) -> Vec<&'static str> {
+fn codes(device: &Device, queue: QueueId, cmds: &[Command]) -> Vec<Code> {
     let mut v = Validator::new(true);
     v.observe(device, queue, 0, 0, cmds);
     v.diagnostics.iter().map(|d| d.code).collect()
@@ -30,7 +30,10 @@ fn fs7_get_call_on_a_fast_context() {
         let set = pos(c, "SetRenderTargets");
         c.insert(set + 1, Command::GetState);
     });
-    assert_eq!(codes(&f.device, QueueId::Graphics, &bad), vec!["V0203"]);
+    assert_eq!(
+        codes(&f.device, QueueId::Graphics, &bad),
+        vec![Code::GetOnFastContext]
+    );
     // The same stream on a legacy context is fine: it shadows its state.
     f.device.set_semantics(Semantics::Legacy);
     assert!(codes(&f.device, QueueId::Graphics, &bad).is_empty());
@@ -44,7 +47,10 @@ fn fs14_update_subresource_on_a_fast_context() {
         resource: plain,
         bytes: 256,
     }];
-    assert_eq!(codes(&f.device, QueueId::Graphics, &cmds), vec!["V0204"]);
+    assert_eq!(
+        codes(&f.device, QueueId::Graphics, &cmds),
+        vec![Code::UpdateSubresourceOnFastContext]
+    );
     f.device.set_semantics(Semantics::Legacy);
     assert!(codes(&f.device, QueueId::Graphics, &cmds).is_empty());
 }
@@ -56,7 +62,10 @@ fn fs14_16_bit_strip_reset_index_on_a_legacy_context() {
     // Fast contexts take 0xFFFF (and must be given it for 16-bit strips).
     assert!(codes(&f.device, QueueId::Graphics, &cmds).is_empty());
     f.device.set_semantics(Semantics::Legacy);
-    assert_eq!(codes(&f.device, QueueId::Graphics, &cmds), vec!["V0205"]);
+    assert_eq!(
+        codes(&f.device, QueueId::Graphics, &cmds),
+        vec![Code::ResetIndexOnLegacyContext]
+    );
     let default = [Command::SetPrimitiveResetIndex(0xFFFF_FFFF)];
     assert!(codes(&f.device, QueueId::Graphics, &default).is_empty());
 }
@@ -79,8 +88,14 @@ fn cc6_raw_copy_and_fill_sizes_are_multiples_of_4() {
         bytes,
         value: 0,
     };
-    assert_eq!(codes(&f.device, cs, &[copy(1022)]), vec!["V0305"]);
-    assert_eq!(codes(&f.device, cs, &[fill(6)]), vec!["V0305"]);
+    assert_eq!(
+        codes(&f.device, cs, &[copy(1022)]),
+        vec![Code::RawSizeNotMultipleOf4]
+    );
+    assert_eq!(
+        codes(&f.device, cs, &[fill(6)]),
+        vec![Code::RawSizeNotMultipleOf4]
+    );
     // Byte-aligned addresses are fine; the size is what must be a multiple of 4.
     assert!(codes(&f.device, cs, &[copy(1024)]).is_empty());
     assert!(codes(&f.device, cs, &[fill(8)]).is_empty());
@@ -98,7 +113,10 @@ fn cc6_raw_copy_of_non_graphics_memory() {
         offset: 0,
         bytes: 256,
     };
-    assert_eq!(codes(&f.device, cs, &[copy(f.dynamic)]), vec!["V0306"]);
+    assert_eq!(
+        codes(&f.device, cs, &[copy(f.dynamic)]),
+        vec![Code::RawOnDynamicMemory]
+    );
     assert!(codes(&f.device, cs, &[copy(a)]).is_empty());
 }
 
@@ -115,7 +133,7 @@ fn cc6_raw_copies_are_tracked_as_copies_at_compute_shading() {
     };
     // Two fills of one buffer with no barrier between them: write-after-write (FS-3).
     let found = codes(&f.device, cs, &[fill.clone(), fill.clone()]);
-    assert_eq!(found, vec!["V0503"]);
+    assert_eq!(found, vec![Code::WriteAfterWrite]);
     // A barrier ordering the compute-shading writes removes it.
     use crate::barrier::*;
     let mut g = BarrierGroup::default();

@@ -88,7 +88,7 @@ fn flush(before: Access, after: Access) -> Command {
     Command::Barrier(g)
 }
 
-fn run(h: &H, submissions: &[(QueueId, Vec<Command>)]) -> Vec<&'static str> {
+fn run(h: &H, submissions: &[(QueueId, Vec<Command>)]) -> Vec<Code> {
     let mut v = Validator::new(true);
     for (q, cmds) in submissions {
         v.observe(&h.device, *q, 0, 0, cmds);
@@ -99,7 +99,10 @@ fn run(h: &H, submissions: &[(QueueId, Vec<Command>)]) -> Vec<&'static str> {
 #[test]
 fn read_after_write_needs_a_barrier_on_one_queue() {
     let h = setup();
-    assert_eq!(run(&h, &[(CS, write(&h)), (CS, read(&h))]), vec!["V0501"]);
+    assert_eq!(
+        run(&h, &[(CS, write(&h)), (CS, read(&h))]),
+        vec![Code::ReadAfterWrite]
+    );
     let barrier = flush(Access::UNORDERED_ACCESS, Access::SHADER_RESOURCE);
     assert!(run(&h, &[(CS, write(&h)), (CS, vec![barrier]), (CS, read(&h))]).is_empty());
 }
@@ -112,7 +115,7 @@ fn a_barrier_that_skips_the_caches_orders_but_does_not_make_visible() {
     let barrier = flush(Access::NO_ACCESS, Access::SHADER_RESOURCE);
     assert_eq!(
         run(&h, &[(CS, write(&h)), (CS, vec![barrier]), (CS, read(&h))]),
-        vec!["V0521"]
+        vec![Code::WriteNotVisible]
     );
 }
 
@@ -137,15 +140,21 @@ fn a_barrier_on_the_wrong_stages_does_not_order() {
                 (CS, read(&h))
             ]
         ),
-        vec!["V0501"]
+        vec![Code::ReadAfterWrite]
     );
 }
 
 #[test]
 fn write_after_read_and_write_after_write() {
     let h = setup();
-    assert_eq!(run(&h, &[(CS, read(&h)), (CS, write(&h))]), vec!["V0502"]);
-    assert_eq!(run(&h, &[(CS, write(&h)), (CS, write(&h))]), vec!["V0503"]);
+    assert_eq!(
+        run(&h, &[(CS, read(&h)), (CS, write(&h))]),
+        vec![Code::WriteAfterRead]
+    );
+    assert_eq!(
+        run(&h, &[(CS, write(&h)), (CS, write(&h))]),
+        vec![Code::WriteAfterWrite]
+    );
     let b = flush(Access::UNORDERED_ACCESS, Access::UNORDERED_ACCESS);
     assert!(run(&h, &[(CS, write(&h)), (CS, vec![b]), (CS, write(&h))]).is_empty());
 }
@@ -163,7 +172,7 @@ fn across_queues_only_a_fence_orders() {
     // No fence: the read races the write.
     assert_eq!(
         run(&h, &[(CS, write(&h)), (gfx, read_gfx.clone())]),
-        vec!["V0511"]
+        vec![Code::ReadRacingWrite]
     );
     // Fence after the write (with its caches written back), waited on before the read.
     let f = h.device.next_fence(CS);
@@ -178,7 +187,7 @@ fn across_queues_only_a_fence_orders() {
     // Ordered, but the consumer never invalidated its caches (FS-2).
     assert_eq!(
         run(&h, &[(CS, producer.clone()), (gfx, consumer)]),
-        vec!["V0521"]
+        vec![Code::WriteNotVisible]
     );
     let mut acquire = BarrierGroup::default();
     acquire.buffers.push(crate::barrier::BufferBarrier {
@@ -201,7 +210,7 @@ fn across_queues_only_a_fence_orders() {
     consumer.extend(read_gfx);
     assert_eq!(
         run(&h, &[(CS, early), (CS, write(&h)), (gfx, consumer)]),
-        vec!["V0511"]
+        vec![Code::ReadRacingWrite]
     );
 }
 
@@ -211,7 +220,7 @@ fn waits_on_fences_never_inserted_are_reported() {
     let f = h.device.next_fence(CS);
     assert_eq!(
         run(&h, &[(QueueId::Graphics, vec![Command::WaitFence(f)])]),
-        vec!["V0601"]
+        vec![Code::WaitOnUninsertedFence]
     );
 }
 
@@ -230,7 +239,10 @@ fn releases_are_checked_against_fences_and_bindings() {
     // Bound and not yet covered by a passed fence.
     v.observe_release(&h.device, h.tex, 0, 0, 0);
     let codes: Vec<_> = v.diagnostics.iter().map(|d| d.code).collect();
-    assert_eq!(codes, vec!["V0701", "V0702"]);
+    assert_eq!(
+        codes,
+        vec![Code::ReleasedWhileBound, Code::ReleasedBeforeFence]
+    );
     // Unbound (a present or clear-state resets bindings) and after the fence passed: clean.
     let mut v2 = Validator::new(true);
     let mut cmds = write(&h);

@@ -4,11 +4,11 @@
 use super::*;
 use crate::model::Semantics;
 
-fn codes(v: &Validator) -> Vec<&'static str> {
+fn codes(v: &Validator) -> Vec<Code> {
     v.diagnostics.iter().map(|d| d.code).collect()
 }
 
-fn run(device: &Device, cmds: &[Command]) -> Vec<&'static str> {
+fn run(device: &Device, cmds: &[Command]) -> Vec<Code> {
     let mut v = Validator::new(true);
     v.observe(device, QueueId::Graphics, 0, 0, cmds);
     codes(&v)
@@ -68,7 +68,7 @@ fn ctx3_two_playbacks_at_once() {
         fast(Semantics::Fast),
         Command::EndCommandListExecution,
     ];
-    assert_eq!(run(&f.device, &bad), vec!["V0901"]);
+    assert_eq!(run(&f.device, &bad), vec![Code::TwoPlaybacks]);
 }
 
 #[test]
@@ -77,7 +77,7 @@ fn ctx3_end_without_a_scope_open() {
     let one = || list(Semantics::Fast, vec![Command::SetPipelineState(1)]);
     // The Begin forgotten: the list is a playback of its own, the End closes nothing.
     let bad = vec![one(), Command::EndCommandListExecution];
-    assert_eq!(run(&f.device, &bad), vec!["V0906"]);
+    assert_eq!(run(&f.device, &bad), vec![Code::EndWithoutScope]);
     // One End too many: the first closes the scope, the second nothing.
     let twice = vec![
         Command::BeginCommandListExecution,
@@ -85,7 +85,7 @@ fn ctx3_end_without_a_scope_open() {
         Command::EndCommandListExecution,
         Command::EndCommandListExecution,
     ];
-    assert_eq!(run(&f.device, &twice), vec!["V0906"]);
+    assert_eq!(run(&f.device, &twice), vec![Code::EndWithoutScope]);
     let good = vec![
         Command::BeginCommandListExecution,
         one(),
@@ -123,7 +123,7 @@ fn ctx3_end_without_a_scope_open_on_that_queue() {
         0,
         &[Command::EndCommandListExecution],
     );
-    assert_eq!(codes(&v), vec!["V0906"]);
+    assert_eq!(codes(&v), vec![Code::EndWithoutScope]);
 }
 
 #[test]
@@ -131,7 +131,7 @@ fn ctx3_scope_still_open_at_present() {
     let f = fixture();
     let one = || list(Semantics::Fast, vec![Command::SetPipelineState(1)]);
     let bad = with_before_draw(&f, vec![Command::BeginCommandListExecution, one()]);
-    assert_eq!(run(&f.device, &bad), vec!["V0907"]);
+    assert_eq!(run(&f.device, &bad), vec![Code::ScopeOpenAtPresent]);
     let good = with_before_draw(
         &f,
         vec![
@@ -153,7 +153,7 @@ fn ctx3_scope_still_open_at_present() {
     for frame in 0..3 {
         v.observe(&f.device, QueueId::Graphics, frame, 0, &bad);
     }
-    assert_eq!(codes(&v), vec!["V0907"; 3]);
+    assert_eq!(codes(&v), vec![Code::ScopeOpenAtPresent; 3]);
     let d = &v.diagnostics[0];
     assert_eq!(d.command, pos(&bad, "Present"));
     assert!(d.message.contains("EndCommandListExecution"), "{d}");
@@ -162,7 +162,7 @@ fn ctx3_scope_still_open_at_present() {
     let no_present = &bad[..pos(&bad, "Present")];
     v.observe(&f.device, QueueId::Graphics, 0, 0, no_present);
     v.observe(&f.device, QueueId::Graphics, 1, 0, &good);
-    assert_eq!(codes(&v), vec!["V0901"]);
+    assert_eq!(codes(&v), vec![Code::TwoPlaybacks]);
 }
 
 #[test]
@@ -181,7 +181,7 @@ fn ctx3_a_second_begin_is_one_finding() {
             Command::EndCommandListExecution,
         ],
     );
-    assert_eq!(run(&f.device, &nested), vec!["V0901"]);
+    assert_eq!(run(&f.device, &nested), vec![Code::TwoPlaybacks]);
     // The first End forgotten: the second scope's End closes it, nothing open at Present.
     let forgotten = with_before_draw(
         &f,
@@ -193,13 +193,13 @@ fn ctx3_a_second_begin_is_one_finding() {
             Command::EndCommandListExecution,
         ],
     );
-    assert_eq!(run(&f.device, &forgotten), vec!["V0901"]);
+    assert_eq!(run(&f.device, &forgotten), vec![Code::TwoPlaybacks]);
     // An End owed in one frame excuses nothing in the next.
     let mut v = Validator::new(true);
     v.observe(&f.device, QueueId::Graphics, 0, 0, &forgotten);
     let stray = with_before_draw(&f, vec![one(), Command::EndCommandListExecution]);
     v.observe(&f.device, QueueId::Graphics, 1, 0, &stray);
-    assert_eq!(codes(&v), vec!["V0901", "V0906"]);
+    assert_eq!(codes(&v), vec![Code::TwoPlaybacks, Code::EndWithoutScope]);
 }
 
 #[test]
@@ -212,7 +212,7 @@ fn ctx4_fast_and_legacy_lists_in_one_scope() {
         one(Semantics::Legacy),
         Command::EndCommandListExecution,
     ];
-    assert_eq!(run(&f.device, &bad), vec!["V0902"]);
+    assert_eq!(run(&f.device, &bad), vec![Code::MixedListsInScope]);
     // Each kind in its own scope, or outside any scope, is fine.
     let good = vec![
         Command::BeginCommandListExecution,
@@ -231,7 +231,7 @@ fn ctx4_fast_and_legacy_lists_in_one_scope() {
 fn fs12_state_a_fast_list_changed_is_not_restored() {
     let f = fixture();
     let bad = with_before_draw(&f, vec![list(Semantics::Fast, vec![viewport(32)])]);
-    assert_eq!(run(&f.device, &bad), vec!["V0206"]);
+    assert_eq!(run(&f.device, &bad), vec![Code::StateChangedByFastList]);
     // Setting it again after the list fixes it.
     let good = with_before_draw(
         &f,
@@ -251,7 +251,10 @@ fn a_legacy_list_starts_cleared_and_a_fast_one_inherits() {
     // State set before the list: a fast list may draw with it, a legacy one starts cleared.
     let inside = |s| with_before_draw(&f, vec![list(s, vec![draw()])]);
     assert!(run(&f.device, &inside(Semantics::Fast)).is_empty());
-    assert_eq!(run(&f.device, &inside(Semantics::Legacy)), vec!["V0201"]);
+    assert_eq!(
+        run(&f.device, &inside(Semantics::Legacy)),
+        vec![Code::StateNotSet]
+    );
 }
 
 #[test]
@@ -279,7 +282,7 @@ fn fs14_16_bit_strip_without_reset_index_0xffff() {
     };
     assert_eq!(
         run(&f.device, &strip(None, IndexFormat::R16Uint)),
-        vec!["V0207"]
+        vec![Code::StripWithoutResetIndex]
     );
     assert!(run(&f.device, &strip(Some(0xFFFF), IndexFormat::R16Uint)).is_empty());
     assert!(run(&f.device, &strip(None, IndexFormat::R32Uint)).is_empty());
@@ -327,5 +330,12 @@ fn ctx6_query_data_read_too_early_or_on_a_deferred_context() {
     v.observe(&f.device, QueueId::Graphics, 0, 0, &ended);
     // The fence was never submitted to the device: it has not passed.
     v.observe_query_read(&f.device, 7, "occlusion", 0, 0, 0, false);
-    assert_eq!(codes(&v), vec!["V0903", "V0904", "V0905"]);
+    assert_eq!(
+        codes(&v),
+        vec![
+            Code::QueryReadOnDeferred,
+            Code::QueryReadBeforePlayback,
+            Code::QueryReadBeforeProcessed
+        ]
+    );
 }

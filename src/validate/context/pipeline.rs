@@ -1,5 +1,5 @@
 //! Checks on the pipeline state a draw or dispatch runs with, from the validator's own
-//! shadow of it ([`super::state`]).
+//! shadow of it ([`super::state`]), per queue in [`super::Contexts`].
 //!
 //! - FS-14 (V0207): on a fast context the primitive-reset index stays 0xFFFFFFFF until set,
 //!   for 16-bit indices too, so a 16-bit index never matches it: an indexed strip draw with
@@ -12,17 +12,16 @@
 //!   it again, is state the stream relies on getting back: it does not come back. (A legacy
 //!   list starts cleared and the state before it is restored, as D3D11 does.)
 
-use super::Severity;
 use super::state::{StateKey, StateShadow};
-use super::stream::{Ctx, Validator};
+use super::{Code, Contexts, Ctx, Diagnostic};
 use crate::device::{Command, IndexFormat};
 use crate::model::Semantics;
 
-impl Validator {
+impl Contexts {
     /// Shadow the state `cmd` sets on the current context and check the state a draw or
     /// dispatch runs with. Runs before the command's other checks (a reset comes after).
-    pub(super) fn check_pipeline(&mut self, ctx: &Ctx, i: usize, cmd: &Command) {
-        let q = self.queues.entry(ctx.queue).or_default();
+    pub fn pipeline(&mut self, ctx: &Ctx, i: usize, cmd: &Command, out: &mut Vec<Diagnostic>) {
+        let q = &mut self.queues[ctx.queue];
         if q.state.set(cmd) {
             if ctx.list.is_none() && !q.clobbered.is_empty() {
                 for key in StateShadow::keys_set(cmd) {
@@ -54,7 +53,7 @@ impl Validator {
             let message = format!(
                 "16-bit indexed strip drawn with primitive-reset index {reset:#X}: a fast context keeps 0xFFFFFFFF for 16-bit indices too, so no strip is ever cut; call SetPrimitiveResetIndex(0xFFFF) first"
             );
-            self.report_with(ctx, i, "V0207", "FS-14", Severity::Warning, None, message);
+            out.push(ctx.finding(i, Code::StripWithoutResetIndex, None, message));
         }
         for (key, label) in relied {
             let message = format!(
@@ -63,18 +62,7 @@ impl Validator {
                 key.describe(),
                 ctx.device.label_name(label)
             );
-            self.report_with(ctx, i, "V0206", "FS-12", Severity::Warning, None, message);
-        }
-    }
-
-    /// After a fast list played back on the immediate context: every piece of state the
-    /// context had set before (`before`) that the list left with another value (FS-12).
-    pub(super) fn mark_clobbered(&mut self, ctx: &Ctx, before: &StateShadow, label: u32) {
-        let q = self.queues.entry(ctx.queue).or_default();
-        for (key, value) in before.values() {
-            if q.state.get(key) != Some(value) {
-                q.clobbered.insert(key, label);
-            }
+            out.push(ctx.finding(i, Code::StateChangedByFastList, None, message));
         }
     }
 }

@@ -1,0 +1,270 @@
+//! Diagnostic codes: one variant per finding the validation layer can raise.
+//!
+//! A code is stable: its string (`V0101`) is what the human and JSON outputs print, what
+//! `check --json` consumers match on, and what the README's table lists. The hundreds digit
+//! groups codes by area: swap chain (V01), state and bindings (V02), memory (V03), compression
+//! and layouts (V04), hazards (V05), fences (V06), lifetime (V07), barriers and aliasing
+//! (V08), command lists and queries (V09). Each code cites one catalogue rule
+//! (`shared/reference/rules.md`) with a fixed severity, except V0801: a barrier call's finding
+//! comes from the barrier vocabulary's own checker, which names its rule and severity.
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+use super::Severity;
+
+/// What the validation layer found; [`Code::as_str`] is its stable string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Code {
+    /// V0101 (FS-5): a back buffer written with no wait on present since it was last presented.
+    BackBufferWriteWithoutWait,
+    /// V0102 (RL-2): a wait on present for a buffer already presented this frame (hangs the GPU).
+    WaitOnPresentAfterPresent,
+    /// V0103 (FS-9): a swap-chain buffer written that is not at index 0 (view not rotated).
+    SwapChainViewNotRotated,
+    /// V0201 (FS-11): a draw or dispatch with state not set since the last present or clear-state.
+    StateNotSet,
+    /// V0202 (FS-8): a draw or dispatch through a view not set again after a clear, map or
+    /// decompression.
+    ViewNotSetAgain,
+    /// V0203 (FS-7): a Get* call (GetState) on a fast context.
+    GetOnFastContext,
+    /// V0204 (FS-14): UpdateSubresource on a fast context.
+    UpdateSubresourceOnFastContext,
+    /// V0205 (FS-14): the primitive-reset index 0xFFFF set on a legacy context.
+    ResetIndexOnLegacyContext,
+    /// V0206 (FS-12, warning): a draw relying on immediate-context state a fast list changed.
+    StateChangedByFastList,
+    /// V0207 (FS-14, warning): a 16-bit indexed strip without primitive-reset index 0xFFFF.
+    StripWithoutResetIndex,
+    /// V0301 (FS-10): a dynamic buffer bound without a write-discard map this frame.
+    DynamicBufferNotMapped,
+    /// V0302 (CTX-5): the first map of a resource in a list is not write-discard.
+    FirstMapNotDiscard,
+    /// V0303 (CC-1): a dynamic resource bound on a compute context.
+    DynamicOnCompute,
+    /// V0305 (CC-6): a raw memory copy or fill whose size is not a multiple of 4.
+    RawSizeNotMultipleOf4,
+    /// V0306 (CC-6): a raw memory copy or fill of non-graphics memory (a dynamic buffer).
+    RawOnDynamicMemory,
+    /// V0401 (FS-4): a buffer presented without a decompression since it was last written.
+    PresentCompressed,
+    /// V0402 (RL-1): a buffer presented while not in the PRESENT/COMMON layout.
+    PresentInWrongLayout,
+    /// V0403 (EB-1): a texture accessed in a layout that does not allow the access.
+    LayoutDisallowsAccess,
+    /// V0501 (FS-3): a read after a write on one queue with no barrier ordering them.
+    ReadAfterWrite,
+    /// V0502 (FS-3): a write after a read on one queue with no barrier ordering them.
+    WriteAfterRead,
+    /// V0503 (FS-3): a write after a write on one queue with no barrier ordering them.
+    WriteAfterWrite,
+    /// V0511 (FS-1): a read racing a write on another queue (no fence).
+    ReadRacingWrite,
+    /// V0512 (FS-1): a write racing a read on another queue (no fence).
+    WriteRacingRead,
+    /// V0513 (FS-1): a write racing a write on another queue (no fence).
+    WriteRacingWrite,
+    /// V0521 (FS-2): an ordered read of a write never written back and made visible.
+    WriteNotVisible,
+    /// V0531 (RL-1): a present of a buffer written on another queue with no fence before it.
+    PresentAfterWrite,
+    /// V0601 (FN-3): a wait on a fence that was never inserted.
+    WaitOnUninsertedFence,
+    /// V0701 (RL-3): an object released while still bound.
+    ReleasedWhileBound,
+    /// V0702 (FS-6): an object released before a fence covering its GPU use has passed.
+    ReleasedBeforeFence,
+    /// V0801 (EB-6, EB-7, EB-9 or EB-11, by finding): a barrier call the stream's barrier
+    /// history does not admit.
+    BarrierCall,
+    /// V0804 (EB-11): an access the last barrier on its queue did not declare in AccessAfter.
+    AccessNotDeclared,
+    /// V0811 (EB-5): a placed resource used without activation after an overlapping one's use
+    /// and deactivation.
+    AliasNotActivated,
+    /// V0812 (EB-9d, warning): a placed resource read after activation before any write.
+    AliasReadBeforeWrite,
+    /// V0813 (EB-9c): a resource copied onto itself whole or between intersecting regions.
+    SelfCopyOverlap,
+    /// V0814 (EB-5): an aliased hand-over between queues with no fence ordering it.
+    AliasHandOverUnfenced,
+    /// V0901 (CTX-3): a second command-list playback begun while one is in progress.
+    TwoPlaybacks,
+    /// V0902 (CTX-4): fast and legacy lists inside one Begin/EndCommandListExecution scope.
+    MixedListsInScope,
+    /// V0903 (CTX-6): query data read on a deferred context.
+    QueryReadOnDeferred,
+    /// V0904 (CTX-6): query data read before the list ending the query was played back.
+    QueryReadBeforePlayback,
+    /// V0905 (CTX-6): query data read before the GPU processed the query's end.
+    QueryReadBeforeProcessed,
+    /// V0906 (CTX-3): EndCommandListExecution with no playback scope open on its queue.
+    EndWithoutScope,
+    /// V0907 (CTX-3): a playback scope still open at Present on its queue.
+    ScopeOpenAtPresent,
+}
+
+impl Code {
+    /// Every code, in the order of their strings.
+    pub const ALL: [Code; 42] = {
+        use Code::*;
+        [
+            BackBufferWriteWithoutWait,
+            WaitOnPresentAfterPresent,
+            SwapChainViewNotRotated,
+            StateNotSet,
+            ViewNotSetAgain,
+            GetOnFastContext,
+            UpdateSubresourceOnFastContext,
+            ResetIndexOnLegacyContext,
+            StateChangedByFastList,
+            StripWithoutResetIndex,
+            DynamicBufferNotMapped,
+            FirstMapNotDiscard,
+            DynamicOnCompute,
+            RawSizeNotMultipleOf4,
+            RawOnDynamicMemory,
+            PresentCompressed,
+            PresentInWrongLayout,
+            LayoutDisallowsAccess,
+            ReadAfterWrite,
+            WriteAfterRead,
+            WriteAfterWrite,
+            ReadRacingWrite,
+            WriteRacingRead,
+            WriteRacingWrite,
+            WriteNotVisible,
+            PresentAfterWrite,
+            WaitOnUninsertedFence,
+            ReleasedWhileBound,
+            ReleasedBeforeFence,
+            BarrierCall,
+            AccessNotDeclared,
+            AliasNotActivated,
+            AliasReadBeforeWrite,
+            SelfCopyOverlap,
+            AliasHandOverUnfenced,
+            TwoPlaybacks,
+            MixedListsInScope,
+            QueryReadOnDeferred,
+            QueryReadBeforePlayback,
+            QueryReadBeforeProcessed,
+            EndWithoutScope,
+            ScopeOpenAtPresent,
+        ]
+    };
+
+    /// The stable string, e.g. `"V0101"`.
+    pub fn as_str(self) -> &'static str {
+        self.describe().0
+    }
+
+    /// The catalogue rule the code cites, e.g. `"FS-5"`; `None` for [`Code::BarrierCall`],
+    /// whose rule depends on the finding.
+    pub fn rule(self) -> Option<&'static str> {
+        self.describe().1
+    }
+
+    /// How bad the finding is; `None` for [`Code::BarrierCall`], whose severity depends on the
+    /// finding.
+    pub fn severity(self) -> Option<Severity> {
+        self.describe().2
+    }
+
+    fn describe(self) -> (&'static str, Option<&'static str>, Option<Severity>) {
+        use Code::*;
+        let (code, rule, severity) = match self {
+            BackBufferWriteWithoutWait => ("V0101", "FS-5", Severity::Error),
+            WaitOnPresentAfterPresent => ("V0102", "RL-2", Severity::Error),
+            SwapChainViewNotRotated => ("V0103", "FS-9", Severity::Error),
+            StateNotSet => ("V0201", "FS-11", Severity::Error),
+            ViewNotSetAgain => ("V0202", "FS-8", Severity::Error),
+            GetOnFastContext => ("V0203", "FS-7", Severity::Error),
+            UpdateSubresourceOnFastContext => ("V0204", "FS-14", Severity::Error),
+            ResetIndexOnLegacyContext => ("V0205", "FS-14", Severity::Error),
+            StateChangedByFastList => ("V0206", "FS-12", Severity::Warning),
+            StripWithoutResetIndex => ("V0207", "FS-14", Severity::Warning),
+            DynamicBufferNotMapped => ("V0301", "FS-10", Severity::Error),
+            FirstMapNotDiscard => ("V0302", "CTX-5", Severity::Error),
+            DynamicOnCompute => ("V0303", "CC-1", Severity::Error),
+            RawSizeNotMultipleOf4 => ("V0305", "CC-6", Severity::Error),
+            RawOnDynamicMemory => ("V0306", "CC-6", Severity::Error),
+            PresentCompressed => ("V0401", "FS-4", Severity::Error),
+            PresentInWrongLayout => ("V0402", "RL-1", Severity::Error),
+            LayoutDisallowsAccess => ("V0403", "EB-1", Severity::Error),
+            ReadAfterWrite => ("V0501", "FS-3", Severity::Error),
+            WriteAfterRead => ("V0502", "FS-3", Severity::Error),
+            WriteAfterWrite => ("V0503", "FS-3", Severity::Error),
+            ReadRacingWrite => ("V0511", "FS-1", Severity::Error),
+            WriteRacingRead => ("V0512", "FS-1", Severity::Error),
+            WriteRacingWrite => ("V0513", "FS-1", Severity::Error),
+            WriteNotVisible => ("V0521", "FS-2", Severity::Error),
+            PresentAfterWrite => ("V0531", "RL-1", Severity::Error),
+            WaitOnUninsertedFence => ("V0601", "FN-3", Severity::Error),
+            ReleasedWhileBound => ("V0701", "RL-3", Severity::Error),
+            ReleasedBeforeFence => ("V0702", "FS-6", Severity::Error),
+            BarrierCall => return ("V0801", None, None),
+            AccessNotDeclared => ("V0804", "EB-11", Severity::Error),
+            AliasNotActivated => ("V0811", "EB-5", Severity::Error),
+            AliasReadBeforeWrite => ("V0812", "EB-9d", Severity::Warning),
+            SelfCopyOverlap => ("V0813", "EB-9c", Severity::Error),
+            AliasHandOverUnfenced => ("V0814", "EB-5", Severity::Error),
+            TwoPlaybacks => ("V0901", "CTX-3", Severity::Error),
+            MixedListsInScope => ("V0902", "CTX-4", Severity::Error),
+            QueryReadOnDeferred => ("V0903", "CTX-6", Severity::Error),
+            QueryReadBeforePlayback => ("V0904", "CTX-6", Severity::Error),
+            QueryReadBeforeProcessed => ("V0905", "CTX-6", Severity::Error),
+            EndWithoutScope => ("V0906", "CTX-3", Severity::Error),
+            ScopeOpenAtPresent => ("V0907", "CTX-3", Severity::Error),
+        };
+        (code, Some(rule), Some(severity))
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Serialised as its stable string (`"V0101"`), which JSON consumers match on.
+impl Serialize for Code {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strings_are_unique_and_in_order() {
+        let strings: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        assert!(strings.windows(2).all(|w| w[0] < w[1]), "{strings:?}");
+        assert!(strings.iter().all(|s| s.len() == 5 && s.starts_with('V')));
+        let mut sorted = Code::ALL;
+        sorted.sort();
+        assert_eq!(sorted, Code::ALL, "variants are declared in string order");
+    }
+
+    #[test]
+    fn only_barrier_calls_take_their_rule_and_severity_from_the_finding() {
+        for code in Code::ALL {
+            let fixed = code.rule().is_some() && code.severity().is_some();
+            assert_eq!(fixed, code != Code::BarrierCall, "{code}");
+        }
+        assert_eq!(Code::BackBufferWriteWithoutWait.rule(), Some("FS-5"));
+        assert_eq!(
+            Code::AliasReadBeforeWrite.severity(),
+            Some(Severity::Warning)
+        );
+        assert_eq!(Code::BackBufferWriteWithoutWait.to_string(), "V0101");
+        assert_eq!(
+            serde_json::to_string(&Code::ScopeOpenAtPresent).unwrap(),
+            "\"V0907\""
+        );
+    }
+}

@@ -1,0 +1,178 @@
+//! Each queue's context as the stream left it: state set, views bound and views gone stale
+//! (FS-7, FS-8, FS-11, FS-12, FS-14).
+//!
+//! A fast context shadows nothing (FS-7): reading state back (GetState) fails, V0203. All
+//! state must be set every frame: Present, Resume and ClearState reset it, and a draw needs
+//! render targets, viewport and pipeline state set since (FS-11, V0201; a dispatch the
+//! pipeline state). After a clear, a map or a decompression, every bound view of the
+//! resource must be set again before the next draw or dispatch (FS-8, V0202). Fast contexts
+//! take no UpdateSubresource (V0204) and only they take the 16-bit primitive-reset index
+//! 0xFFFF (FS-14, V0205). What a draw runs with, piece by piece, is in [`state`] and checked
+//! in [`pipeline`] (FS-12, FS-14). State persists across command lists (FS-12).
+
+mod pipeline;
+mod state;
+
+use hashbrown::{HashMap, HashSet};
+
+use super::queues::PerQueue;
+use super::stream::Ctx;
+use super::views::Views;
+use super::{Code, Diagnostic};
+use crate::device::{Command, ObjectKey, QueueId};
+use crate::model::Semantics;
+use state::{StateKey, StateShadow};
+
+/// One queue's context.
+#[derive(Clone, Default)]
+pub(super) struct Context {
+    targets_set: bool,
+    viewport_set: bool,
+    pipeline_set: bool,
+    /// Views bound right now.
+    bound: Vec<ObjectKey>,
+    /// Bound views invalidated by a clear, map or decompression and not set since (FS-8).
+    stale: HashSet<ObjectKey>,
+    /// The pipeline state set since the last reset (FS-12, FS-14).
+    state: StateShadow,
+    /// State the immediate context had set that a fast list then changed, with the list's
+    /// label, until set again (FS-12).
+    clobbered: HashMap<StateKey, u32>,
+}
+
+/// Every queue's context.
+#[derive(Default)]
+pub(super) struct Contexts {
+    queues: PerQueue<Context>,
+}
+
+impl Contexts {
+    /// A copy of `queue`'s context, to restore after a legacy list.
+    pub fn save(&self, queue: QueueId) -> Context {
+        self.queues[queue].clone()
+    }
+
+    /// Put back a saved context (or a cleared one, `Context::default()`).
+    pub fn restore(&mut self, queue: QueueId, context: Context) {
+        self.queues[queue] = context;
+    }
+
+    /// After a fast list played back on the immediate context: every piece of state the
+    /// context had set before (`before`) that the list left with another value (FS-12).
+    pub fn mark_clobbered(&mut self, queue: QueueId, before: &Context, label: u32) {
+        let q = &mut self.queues[queue];
+        for (key, value) in before.state.values() {
+            if q.state.get(key) != Some(value) {
+                q.clobbered.insert(key, label);
+            }
+        }
+    }
+
+    /// Track what `cmd` sets, binds and invalidates, and check the state a draw or dispatch
+    /// runs with (FS-11, FS-8) and what a fast or legacy context refuses (FS-7, FS-14).
+    pub fn command(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        cmd: &Command,
+        views: &Views,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let device = ctx.device;
+        let q = &mut self.queues[ctx.queue];
+        let mut report = |code, resource, message: &str| {
+            out.push(ctx.finding(i, code, resource, message.to_owned()))
+        };
+        match cmd {
+            Command::SetRenderTargets { rtvs, dsv } => {
+                q.targets_set = true;
+                q.bound.retain(|v| !rtvs.contains(v) && Some(*v) != *dsv);
+                for v in rtvs.iter().chain(dsv) {
+                    q.stale.remove(v);
+                    q.bound.push(*v);
+                }
+            }
+            Command::SetViewport { .. } => q.viewport_set = true,
+            Command::SetPipelineState(_) => q.pipeline_set = true,
+            Command::SetResources { views, .. } => {
+                for v in views {
+                    q.stale.remove(v);
+                    q.bound.push(*v);
+                }
+            }
+            // Resume resets all state and bindings like ClearState (FS-11), and so does the
+            // end of a frame.
+            Command::ClearState | Command::Resume | Command::Present(_) => *q = Context::default(),
+            Command::ClearRenderTarget(v) | Command::ClearDepthStencil(v)
+                if q.bound.contains(v) =>
+            {
+                q.stale.insert(*v);
+            }
+            Command::Decompress(r) | Command::Map { resource: r, .. } => {
+                let r = views.resolve(device, *r);
+                let stale = (q.bound.iter().copied())
+                    .filter(|v| device.memory.resource_of(*v).ok() == Some(r));
+                q.stale.extend(stale);
+            }
+            Command::Draw { .. } | Command::Dispatch { .. } => {
+                let graphics = matches!(cmd, Command::Draw { .. });
+                if graphics && !(q.targets_set && q.viewport_set && q.pipeline_set) {
+                    let missing = [
+                        (q.targets_set, "render targets"),
+                        (q.viewport_set, "viewport"),
+                        (q.pipeline_set, "pipeline state"),
+                    ]
+                    .iter()
+                    .filter(|(set, _)| !set)
+                    .map(|(_, n)| *n)
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                    report(
+                        Code::StateNotSet,
+                        None,
+                        &format!(
+                            "draw with state not set since the last present or clear-state ({missing}): set all state every frame"
+                        ),
+                    );
+                } else if !graphics && !q.pipeline_set {
+                    report(
+                        Code::StateNotSet,
+                        None,
+                        "dispatch without a pipeline state set since the last reset",
+                    );
+                }
+                if let Some(v) = q.bound.iter().copied().find(|v| q.stale.contains(v)) {
+                    q.stale.remove(&v);
+                    report(
+                        Code::ViewNotSetAgain,
+                        Some(v),
+                        "a view used after a clear, map or decompression without being set again: set it again at every slot",
+                    );
+                }
+            }
+            Command::GetState if ctx.semantics() == Semantics::Fast => {
+                report(
+                    Code::GetOnFastContext,
+                    None,
+                    "a Get* call on a fast context: fast contexts shadow no state, so reading it back fails; keep your own copy of what you set",
+                );
+            }
+            Command::UpdateSubresource { resource, .. } if ctx.semantics() == Semantics::Fast => {
+                let r = views.resolve(device, *resource);
+                report(
+                    Code::UpdateSubresourceOnFastContext,
+                    Some(r),
+                    "UpdateSubresource is not supported on fast contexts: map a dynamic buffer or copy from an upload resource instead",
+                );
+            }
+            Command::SetPrimitiveResetIndex(0xFFFF) if ctx.semantics() == Semantics::Legacy => {
+                report(
+                    Code::ResetIndexOnLegacyContext,
+                    None,
+                    "a legacy context refuses the 16-bit primitive-reset index 0xFFFF: only fast contexts take it (for 16-bit strips)",
+                );
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,71 @@
+//! Texture layouts as the stream's barriers left them (EB-1, RL-1, barrier-spec A6).
+//!
+//! A texture has one layout whatever the queue, moved only by texture barriers; textures are
+//! created in COMMON, and transients leave UNDEFINED only through a barrier. Every access
+//! must be one its layout admits (EB-1, V0403), and a presented buffer must be in the
+//! PRESENT (COMMON) layout (RL-1, V0402). The barrier-call checks read the layouts too, so
+//! that LayoutBefore is checked against where other queues' barriers left a texture.
+
+use hashbrown::HashMap;
+
+use super::hazard::Touch;
+use super::stream::Ctx;
+use super::{Code, Diagnostic};
+use crate::barrier::{BarrierGroup, Layout, layout_allows};
+use crate::device::{ObjectDesc, ObjectKey};
+
+/// Each texture's layout after the last barrier that moved it.
+#[derive(Default)]
+pub(super) struct Layouts {
+    layouts: HashMap<ObjectKey, Layout>,
+}
+
+impl Layouts {
+    /// The layout the last barrier left `resource` in, if any barrier moved it.
+    pub fn get(&self, resource: ObjectKey) -> Option<Layout> {
+        self.layouts.get(&resource).copied()
+    }
+
+    /// A Barrier call: each texture barrier leaves its texture in LayoutAfter.
+    pub fn barrier(&mut self, group: &BarrierGroup<ObjectKey>) {
+        for t in &group.textures {
+            self.layouts.insert(t.resource, t.layout_after);
+        }
+    }
+
+    /// Every texture access must be one its current layout admits (EB-1).
+    pub fn check_access(&self, ctx: &Ctx, i: usize, touches: &[Touch], out: &mut Vec<Diagnostic>) {
+        for t in touches {
+            let is_texture = matches!(
+                ctx.device.memory.get(t.resource).map(|o| &o.desc),
+                Ok(ObjectDesc::Texture(_))
+            );
+            if !is_texture {
+                continue;
+            }
+            let layout = self.get(t.resource).unwrap_or(Layout::Common);
+            if !layout_allows(layout).contains(t.access) {
+                let message = format!(
+                    "accessed as {:?} while in layout {}: transition it with a texture barrier first",
+                    t.access,
+                    layout.spec_name()
+                );
+                out.push(ctx.finding(i, Code::LayoutDisallowsAccess, Some(t.resource), message));
+            }
+        }
+    }
+
+    /// A Present (or a reset, which shows nothing) of `shown`: PRESENT layout (RL-1).
+    pub fn check_present(
+        &self,
+        ctx: &Ctx,
+        i: usize,
+        shown: Option<ObjectKey>,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let layout_ok = shown.is_none_or(|b| self.get(b).is_none_or(|l| l == Layout::PRESENT));
+        if !layout_ok {
+            out.push(ctx.finding(i, Code::PresentInWrongLayout, shown, "presenting a buffer not in PRESENT/COMMON layout: transition it before Present".into()));
+        }
+    }
+}

@@ -1,0 +1,211 @@
+//! Which checkers see a command, and in what order (which is the order of its findings).
+//!
+//! Synchronisation first, so that a Present checks the buffer it is about to show before the
+//! swap chain moves on: bindings, barriers, fences and every access feed the hazard tracker,
+//! the layouts, the barrier history, aliasing and FS-5's writes. Then playback scopes and
+//! query ends (CTX-3, CTX-6), the pipeline state a draw runs with (FS-12, FS-14), and last
+//! the stream model: context state and bindings, the swap chain, dynamic memory and copies.
+//! A command list played back on the immediate context is checked command by command, in
+//! place, with its own label and semantics.
+
+use hashbrown::HashSet;
+
+use super::{Ctx, Validator};
+use crate::device::{Command, ObjectKey};
+use crate::model::Semantics;
+use crate::validate::copies;
+use crate::validate::hazard::At;
+use crate::validate::views::Views;
+
+impl Validator {
+    /// Check one command; a command list played back is checked command by command.
+    pub(super) fn observe_one(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        cmd: &Command,
+        first_map: &mut HashSet<ObjectKey>,
+    ) {
+        if let Command::ExecuteCommandList {
+            label,
+            semantics,
+            commands,
+        } = cmd
+        {
+            return self.execute_list(ctx, i, *label, *semantics, commands);
+        }
+        self.check_sync(ctx, i, cmd);
+        let out = &mut self.diagnostics;
+        self.playback.command(ctx, i, cmd, out);
+        if let Command::EndQuery(query) = cmd {
+            (self.queries).ended(*query, ctx.queue, self.sync.tracker().position(ctx.queue));
+        }
+        self.contexts.pipeline(ctx, i, cmd, out);
+        self.check_stream(ctx, i, cmd, first_map);
+    }
+
+    /// Bindings, barriers, fences and accesses, in happens-before order.
+    fn check_sync(&mut self, ctx: &Ctx, i: usize, cmd: &Command) {
+        let at = At {
+            queue: ctx.queue,
+            label: ctx.label,
+            frame: ctx.frame,
+        };
+        let out = &mut self.diagnostics;
+        if self.sync.bind(ctx.queue, cmd) {
+            return;
+        }
+        let found = match cmd {
+            Command::SetPipelineState(_) => {
+                self.sync.pipeline_set(ctx.queue);
+                Vec::new()
+            }
+            Command::ClearState | Command::Resume | Command::Present(_) => {
+                let shown = match cmd {
+                    Command::Present(chain) => ctx
+                        .device
+                        .present
+                        .chain(*chain)
+                        .and_then(|c| c.buffers.first().copied()),
+                    _ => None,
+                };
+                self.sync.reset(ctx.queue);
+                self.layouts.check_present(ctx, i, shown, out);
+                shown
+                    .and_then(|b| self.sync.present(at, b))
+                    .into_iter()
+                    .collect()
+            }
+            Command::Barrier(group) => {
+                self.barriers.check(ctx, i, group, &self.layouts, out);
+                self.aliasing
+                    .barrier(ctx, i, group, self.sync.tracker(), out);
+                self.barriers.declare(ctx.queue, group);
+                self.layouts.barrier(group);
+                self.sync.barrier(at, group)
+            }
+            Command::InsertFence { fence, .. } => {
+                self.sync.insert_fence(ctx.queue, *fence);
+                Vec::new()
+            }
+            Command::WaitFence(fence) => {
+                self.sync.wait_fence(ctx, i, *fence, out);
+                Vec::new()
+            }
+            _ => {
+                let list = self.sync.touches(ctx, cmd, &self.views, &self.layouts);
+                if list.is_empty() {
+                    return;
+                }
+                self.layouts.check_access(ctx, i, &list, out);
+                self.barriers.check_declared(ctx, i, &list, out);
+                self.aliasing
+                    .access(ctx, i, &list, self.sync.tracker(), out);
+                self.swap_chain.written(ctx, i, &list, out);
+                self.sync.access(at, cmd, &list)
+            }
+        };
+        for h in found {
+            out.push(self.sync.finding(ctx, i, &h));
+        }
+    }
+
+    /// The stream model: context state and bindings, the swap chain, dynamic memory, copies.
+    /// At most one checker reports on any one command; the context goes first because a
+    /// Present resets it after the swap chain has looked.
+    fn check_stream(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        cmd: &Command,
+        first_map: &mut HashSet<ObjectKey>,
+    ) {
+        let out = &mut self.diagnostics;
+        let views = &mut self.views;
+        let resolve = |v: &Views, k: ObjectKey| v.resolve(ctx.device, k);
+        self.contexts.command(ctx, i, cmd, views, out);
+        match cmd {
+            Command::SetRenderTargets { rtvs, .. } => {
+                for v in rtvs {
+                    (self.swap_chain).write_target(ctx, i, resolve(views, *v), out);
+                }
+            }
+            Command::ClearRenderTarget(v) => {
+                (self.swap_chain).write_target(ctx, i, resolve(views, *v), out);
+            }
+            Command::SetResources { views: keys, .. } => {
+                self.dynamic.bound(ctx, i, keys, views, out)
+            }
+            Command::SetVertexBuffers { buffers } | Command::SetConstantBuffers { buffers, .. } => {
+                self.dynamic.bound(ctx, i, buffers, views, out)
+            }
+            Command::SetIndexBuffer(b) => self.dynamic.bound(ctx, i, &[*b], views, out),
+            Command::Decompress(r) => self.swap_chain.decompressed(resolve(views, *r)),
+            Command::Map { resource, mode } => {
+                let r = resolve(views, *resource);
+                self.dynamic.map(ctx, i, r, *mode, first_map, out);
+            }
+            Command::RawCopy {
+                src, dst, bytes, ..
+            } => copies::check_raw(ctx, i, &[*src, *dst], *bytes, views, out),
+            Command::RawFill { dst, bytes, .. } => {
+                copies::check_raw(ctx, i, &[*dst], *bytes, views, out)
+            }
+            Command::CopyResource { src, dst, .. } => {
+                copies::check_copy(ctx, i, (*src, *dst), None, views, out)
+            }
+            Command::CopyTextureRegion {
+                src, dst, from, to, ..
+            } => copies::check_copy(ctx, i, (*src, *dst), Some((from, to)), views, out),
+            Command::WaitOnPresent(b) => {
+                (self.swap_chain).wait_on_present(ctx, i, resolve(views, *b), out)
+            }
+            Command::PlaceSwapChainView { view, buffer } => views.place(*view, *buffer),
+            Command::Present(chain) => self.swap_chain.present(ctx, i, *chain, out),
+            _ => {}
+        }
+    }
+
+    /// Play back one list: check the scope (CTX-3, CTX-4), then its commands in place. A
+    /// legacy list starts cleared and the state before it is restored; a fast list starts
+    /// from and leaves behind whatever the context has (FS-12).
+    fn execute_list(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        label: u32,
+        semantics: Semantics,
+        commands: &[Command],
+    ) {
+        (self.playback).list(ctx, i, label, semantics, &mut self.diagnostics);
+        let inner = Ctx {
+            device: ctx.device,
+            queue: ctx.queue,
+            frame: ctx.frame,
+            label,
+            pass: ctx.device.label_name(label).to_owned(),
+            list: Some(semantics),
+        };
+        let saved = self.contexts.save(ctx.queue);
+        let saved_bindings = self.sync.save_bindings(ctx.queue);
+        if semantics == Semantics::Legacy {
+            self.contexts.restore(ctx.queue, Default::default());
+            self.sync.restore_bindings(ctx.queue, Default::default());
+        }
+        // The first Map of each resource in a list must be write-discard (CTX-5).
+        let mut first_map = HashSet::new();
+        for cmd in commands {
+            self.observe_one(&inner, i, cmd, &mut first_map);
+        }
+        match semantics {
+            Semantics::Legacy => {
+                self.contexts.restore(ctx.queue, saved);
+                self.sync.restore_bindings(ctx.queue, saved_bindings);
+            }
+            Semantics::Fast if ctx.list.is_none() => {
+                self.contexts.mark_clobbered(ctx.queue, &saved, label)
+            }
+            Semantics::Fast => {}
+        }
+    }
+}

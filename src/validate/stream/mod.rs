@@ -1,0 +1,245 @@
+//! The validator: an owner of checkers, each with its own state, and the entry points the
+//! runtime calls (a submission, a release, a query read).
+//!
+//! Each checker keeps plain data and a few operations and reports into the diagnostics it is
+//! handed; none reads another's fields. Where one needs what another knows (the hazard
+//! tracker's stream positions for aliasing and queries, the layouts for barrier calls), the
+//! validator passes it by shared reference. [`dispatch`] decides which checkers see a
+//! command and in what order, which is also the order of the findings.
+
+mod dispatch;
+
+use bevy_ecs::prelude::Resource;
+use hashbrown::HashSet;
+
+use super::aliasing::Aliasing;
+use super::barriers::BarrierCalls;
+use super::context::Contexts;
+use super::layouts::Layouts;
+use super::lists::Playback;
+use super::memory::DynamicMemory;
+use super::queries::Queries;
+use super::swap_chain::SwapChain;
+use super::sync::SyncCheck;
+use super::views::Views;
+use super::{Code, Diagnostic, Severity};
+use crate::device::{Command, Device, ObjectKey, QueueId};
+use crate::model::Semantics;
+
+/// The validation layer, an ECS resource. Disabled, `observe` returns at once.
+#[derive(Resource, Default)]
+pub struct Validator {
+    pub enabled: bool,
+    pub diagnostics: Vec<Diagnostic>,
+    frame: u64,
+    /// Views re-pointed in the current submission (RL-7).
+    views: Views,
+    /// FS-5, RL-2, FS-9, FS-4.
+    swap_chain: SwapChain,
+    /// FS-7, FS-8, FS-11, FS-12, FS-14.
+    contexts: Contexts,
+    /// FS-10, CTX-5, CC-1.
+    dynamic: DynamicMemory,
+    /// Happens-before (barrier-spec D, FS-1 to FS-3, FN-2, FN-3) and lifetime (RL-3, FS-6).
+    sync: SyncCheck,
+    /// EB-1, RL-1.
+    layouts: Layouts,
+    /// EB-11, EB-7.
+    barriers: BarrierCalls,
+    /// CTX-3, CTX-4.
+    playback: Playback,
+    /// CTX-6.
+    queries: Queries,
+    /// EB-5, EB-9d.
+    aliasing: Aliasing,
+    /// Submissions and releases shown to the validator, on or off (RL-4).
+    seen: crate::device::DeviceCalls,
+}
+
+/// Where the command being checked comes from.
+pub(super) struct Ctx<'a> {
+    pub device: &'a Device,
+    pub queue: QueueId,
+    pub frame: u64,
+    pub label: u32,
+    pub pass: String,
+    /// Inside a command list played back on the immediate context: the list's semantics.
+    pub list: Option<Semantics>,
+}
+
+impl Ctx<'_> {
+    /// The semantics of the context that issued the command: a list's own (the deferred
+    /// context that recorded it), else the device's (CTX-4).
+    pub fn semantics(&self) -> Semantics {
+        self.list.unwrap_or_else(|| self.device.semantics())
+    }
+
+    /// A finding of command `command` whose code fixes its rule and severity.
+    pub fn finding(
+        &self,
+        command: usize,
+        code: Code,
+        resource: Option<ObjectKey>,
+        message: String,
+    ) -> Diagnostic {
+        let rule = code.rule().unwrap_or_default();
+        let severity = code.severity().unwrap_or(Severity::Error);
+        self.finding_as(command, code, rule, severity, resource, message)
+    }
+
+    /// A finding whose rule and severity come from the finding itself (V0801).
+    pub fn finding_as(
+        &self,
+        command: usize,
+        code: Code,
+        rule: &'static str,
+        severity: Severity,
+        resource: Option<ObjectKey>,
+        message: String,
+    ) -> Diagnostic {
+        Diagnostic {
+            code,
+            severity,
+            rule,
+            frame: self.frame,
+            queue: self.queue.to_string(),
+            command,
+            pass: self.pass.clone(),
+            resource: resource.map_or_else(String::new, |r| self.device.memory.name(r)),
+            message,
+        }
+    }
+}
+
+impl Validator {
+    /// A validator, on or off.
+    pub fn new(enabled: bool) -> Self {
+        Self {
+            enabled,
+            ..Default::default()
+        }
+    }
+
+    /// Submissions and releases shown to the validator so far, whether it checked them or
+    /// not: every call the device received must be here (RL-4).
+    pub fn seen(&self) -> crate::device::DeviceCalls {
+        self.seen
+    }
+
+    /// Errors and warnings so far.
+    pub fn counts(&self) -> (u64, u64) {
+        let errors = self
+            .diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count() as u64;
+        (errors, self.diagnostics.len() as u64 - errors)
+    }
+
+    /// Count diagnostics per rule, sorted by rule.
+    pub fn by_rule(&self) -> Vec<(String, u64)> {
+        let mut map: std::collections::BTreeMap<String, u64> = Default::default();
+        for d in &self.diagnostics {
+            *map.entry(d.rule.to_owned()).or_default() += 1;
+        }
+        map.into_iter().collect()
+    }
+
+    /// Check one submission (commands in the order the device will receive them).
+    pub fn observe(
+        &mut self,
+        device: &Device,
+        queue: QueueId,
+        frame: u64,
+        label: u32,
+        commands: &[Command],
+    ) {
+        self.seen.submissions += 1;
+        if !self.enabled {
+            return;
+        }
+        if frame != self.frame {
+            self.frame = frame;
+            self.swap_chain.new_frame();
+            self.dynamic.new_frame();
+        }
+        self.views.clear();
+        let ctx = Ctx {
+            device,
+            queue,
+            frame,
+            label,
+            pass: device.label_name(label).to_owned(),
+            list: None,
+        };
+        let mut first_map: HashSet<ObjectKey> = HashSet::new();
+        for (i, cmd) in commands.iter().enumerate() {
+            self.observe_one(&ctx, i, cmd, &mut first_map);
+        }
+    }
+
+    /// Check a release the runtime (or a script) is about to perform at CPU time `cpu_ns`:
+    /// nothing bound may be released (RL-3), and every GPU use must be covered by a fence
+    /// that has passed (FS-6).
+    pub fn observe_release(
+        &mut self,
+        device: &Device,
+        key: ObjectKey,
+        cpu_ns: u64,
+        frame: u64,
+        label: u32,
+    ) {
+        self.seen.destructions += 1;
+        if !self.enabled {
+            return;
+        }
+        let ctx = Self::cpu_ctx(device, frame, label);
+        (self.sync).check_release(&ctx, key, cpu_ns, &mut self.diagnostics);
+    }
+
+    /// Check a GetData of query `query` by the CPU at `cpu_ns`; `deferred` when the call is
+    /// recorded into a command list (a deferred context).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the read and where it happens, as the script step gives them"
+    )]
+    pub fn observe_query_read(
+        &mut self,
+        device: &Device,
+        query: u32,
+        name: &str,
+        cpu_ns: u64,
+        frame: u64,
+        label: u32,
+        deferred: bool,
+    ) {
+        if !self.enabled {
+            return;
+        }
+        let ctx = Self::cpu_ctx(device, frame, label);
+        let tracker = self.sync.tracker();
+        let processed = |queue, pos| {
+            tracker.fence_passed_after(queue, pos, |f| !device.is_fence_pending(f, cpu_ns))
+        };
+        (self.queries).read(
+            &ctx,
+            query,
+            name,
+            deferred,
+            processed,
+            &mut self.diagnostics,
+        );
+    }
+
+    /// CPU-side calls are the immediate context's, reported on the graphics queue.
+    fn cpu_ctx(device: &Device, frame: u64, label: u32) -> Ctx<'_> {
+        Ctx {
+            device,
+            queue: QueueId::Graphics,
+            frame,
+            label,
+            pass: device.label_name(label).to_owned(),
+            list: None,
+        }
+    }
+}
