@@ -163,7 +163,12 @@ impl Runtime {
 
     /// The run summary so far.
     pub fn summary(&mut self) -> Summary {
-        let live_entities = self.world.entities().count_spawned() as u64;
+        // bevy keeps each resource in an entity of its own: those are the runtime's, not the
+        // scene's, and a leak is in the others.
+        let live_entities = (self.world)
+            .query_filtered::<(), Without<bevy_ecs::resource::IsResource>>()
+            .iter(&self.world)
+            .count() as u64;
         let validator = self.world.resource::<Validator>();
         let (validation_errors, validation_warnings) = validator.counts();
         Summary {
