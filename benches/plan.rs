@@ -4,7 +4,7 @@
 use bevy_ecs::entity::Entity;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use fastframe::barrier::Layout;
-use fastframe::frame::TextureState;
+use fastframe::model::TextureState;
 use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
 use fastframe::plan::barriers::EnhancedPlanner;
 use fastframe::plan::{TargetInfo, TextureStart, compile_graph};

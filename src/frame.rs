@@ -5,7 +5,6 @@ use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
 use std::collections::VecDeque;
 
-use crate::barrier::Layout;
 use crate::device::{Command, CommandList, DeferredContext, FenceId, ObjectKey, QueueId};
 use crate::error::RuntimeError;
 use crate::model::ViewKind;
@@ -47,24 +46,6 @@ pub struct FramesInFlight {
 pub struct PassFences {
     pub current: HashMap<Entity, FenceId>,
     pub previous: HashMap<Entity, FenceId>,
-}
-
-/// Layout and last access of a texture (or, for a swap chain, of its back buffers) between
-/// frames: what the first barrier of the next frame must name as "before" (EB-11).
-#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TextureState {
-    pub layout: Layout,
-    pub access: crate::barrier::Access,
-}
-
-impl TextureState {
-    /// A texture no barrier has touched yet: COMMON (or UNDEFINED), not accessed.
-    pub fn new(layout: Layout) -> Self {
-        Self {
-            layout,
-            access: crate::barrier::Access::NO_ACCESS,
-        }
-    }
 }
 
 /// Views the runtime made for uses that name a resource directly.

@@ -3,10 +3,9 @@
 
 use bevy_ecs::prelude::*;
 
-use super::begin::GpuChain;
 use crate::device::Device;
 use crate::model::{
-    BackBuffer, GpuObject, ReleaseRequest, Rotation, Settings, SwapChain, SwapChainBuffer,
+    BackBuffer, GpuChain, GpuObject, ReleaseRequest, Rotation, Settings, SwapChain, SwapChainBuffer,
 };
 
 /// Decide each chain's back buffer for this frame.

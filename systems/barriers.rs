@@ -10,7 +10,7 @@ use bevy_ecs::prelude::*;
 
 use crate::barrier::Layout;
 use crate::error::RuntimeError;
-use crate::frame::TextureState;
+use crate::model::TextureState;
 use crate::model::{BarrierMode, Lifetime, Settings, SwapChain, Texture};
 use crate::plan::barriers::{EnhancedPlanner, TextureStart, plan_conservative, plan_legacy};
 use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
@@ -48,10 +48,7 @@ pub fn barrier_system(
             state: *s,
             transient: lt == Some(&Lifetime::Transient),
             chain,
-            compressible: tex.is_some_and(|t| {
-                (t.flags.render_target && t.flags.dcc && !t.flags.texture_compatible)
-                    || t.flags.depth_stencil
-            }),
+            compressible: tex.is_some_and(Texture::compressible),
         },
         Err(_) => TextureStart {
             state: TextureState::new(Layout::Common),

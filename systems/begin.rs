@@ -8,15 +8,11 @@ use bevy_ecs::prelude::*;
 use crate::barrier::Layout;
 use crate::device::{Command, Device, ObjectDesc, Profile, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{ChainPrologues, Clock, FrameSubmissions, RecordedLists, TextureState};
+use crate::frame::{ChainPrologues, Clock, FrameSubmissions, RecordedLists};
 use crate::model::*;
 use crate::plan::GraphDirty;
 
 use super::submitter::Submitter;
-
-/// A swap chain asked to change size at the start of this frame.
-#[derive(Component, Clone, Copy, Debug)]
-pub struct ResizeRequest(pub glam::UVec2);
 
 /// The device as the settings ask for it, before any work (CC-2, CTX-4).
 fn configure_device(
@@ -233,7 +229,7 @@ pub fn materialize(
             .insert((GpuObject(key), LastUse::default()));
     }
     for (e, name, chain) in &chains {
-        let texture = chain_texture(chain);
+        let texture = chain.buffer_texture();
         let (key, keys) = device.create_swap_chain(
             name.as_str(),
             texture.clone(),
@@ -250,7 +246,7 @@ pub fn materialize(
     }
     for (e, _name, mut chain, request, gpu, mut back) in &mut resized {
         chain.extent = request.0;
-        let texture = chain_texture(&chain);
+        let texture = chain.buffer_texture();
         let (_, fresh) = (device.resize_swap_chain(gpu.key, texture.clone())).map_err(&failed)?;
         // Old buffers go through deferred release: the GPU may still show them (FS-6).
         for (b, buf) in &buffers {
@@ -273,23 +269,6 @@ pub fn materialize(
         back.retire_saved_views(latest_fence);
     }
     Ok(())
-}
-
-/// The device swap chain behind a swap-chain entity.
-#[derive(Component, Clone, Copy, Debug)]
-pub struct GpuChain {
-    pub key: crate::device::SwapChainKey,
-    /// Swap count when the current buffers were created; RL-5 recovers from swaps since.
-    pub base_swaps: u64,
-}
-
-fn chain_texture(chain: &SwapChain) -> Texture {
-    let flags = TextureFlags {
-        render_target: true,
-        dcc: true,
-        ..Default::default()
-    };
-    Texture::new_2d(chain.format, chain.extent, flags)
 }
 
 fn spawn_buffers(

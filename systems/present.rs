@@ -5,12 +5,11 @@
 
 use bevy_ecs::prelude::*;
 
-use super::begin::GpuChain;
 use super::submitter::Submitter;
 use crate::barrier::*;
 use crate::device::{Command, FenceId, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, FrameSubmissions, FramesInFlight, TextureState};
+use crate::frame::{Clock, FrameSubmissions, FramesInFlight};
 use crate::model::*;
 use crate::plan::{BarrierPlan, PlanFrame};
 

@@ -3,7 +3,6 @@
 
 use bevy_ecs::prelude::*;
 
-use super::begin::GpuChain;
 use crate::device::{Command, Device, FenceId, ObjectDesc};
 use crate::error::RuntimeError;
 use crate::frame::{ChainPrologues, Clock};

@@ -7,10 +7,8 @@ use bevy_ecs::prelude::*;
 use super::submitter::Submitter;
 use crate::device::{Command, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{
-    ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLists, TextureState,
-};
-use crate::model::{BackBuffer, FrameIndex, Injector, Settings, SwapChain};
+use crate::frame::{ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLists};
+use crate::model::{BackBuffer, FrameIndex, Injector, Settings, SwapChain, TextureState};
 use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
 
 /// Submit every recorded list.

@@ -25,6 +25,17 @@ pub const DMA_ENGINES: u8 = 2;
 pub const QUEUE_COUNT: usize = 1 + 6 + 3 + DMA_ENGINES as usize;
 
 impl QueueId {
+    /// The queue type barrier-spec A5 knows this hardware queue as: what it may name in a
+    /// barrier and which layouts it may move a texture between.
+    pub const fn queue_type(self) -> crate::barrier::QueueType {
+        use crate::barrier::QueueType;
+        match self {
+            QueueId::Graphics => QueueType::Direct,
+            QueueId::Compute { .. } => QueueType::Compute,
+            QueueId::Dma { .. } => QueueType::Copy,
+        }
+    }
+
     /// Dense index: graphics 0, pipe-0 compute 1..=6, pipe-1 compute 7..=9, DMA 10..=11.
     #[inline]
     pub fn index(self) -> usize {

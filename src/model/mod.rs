@@ -24,7 +24,7 @@ pub use fault::{Fault, Injector};
 pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{CopyBox, Disabled, Pass, QueueKind, Use, UseAccess, Work};
-pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags};
+pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags, TextureState};
 pub use script::{
     ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptState, Slot, Submission,
     Target,
@@ -34,6 +34,6 @@ pub use script_barrier::{
 };
 pub use script_command::ScriptCommand;
 pub use settings::{BarrierMode, FrameIndex, Semantics, Settings};
-pub use swapchain::{BackBuffer, Rotation, SwapChain, SwapChainBuffer};
+pub use swapchain::{BackBuffer, GpuChain, ResizeRequest, Rotation, SwapChain, SwapChainBuffer};
 pub use timeline::{Dormant, Timeline, TimelineEvent};
 pub use view::{View, ViewKind};

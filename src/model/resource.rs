@@ -88,6 +88,13 @@ fn one() -> u32 {
 }
 
 impl Texture {
+    /// Colour with DCC but not texture-compatible, or depth: reading it as a plain shader
+    /// resource forces a decompression (EB-4), so planners keep it in a layout that does not.
+    pub fn compressible(&self) -> bool {
+        (self.flags.render_target && self.flags.dcc && !self.flags.texture_compatible)
+            || self.flags.depth_stencil
+    }
+
     /// A plain 2D texture: one mip, one slice, one sample.
     pub fn new_2d(format: Format, extent: UVec2, flags: TextureFlags) -> Texture {
         Texture {
@@ -148,4 +155,22 @@ pub enum Lifetime {
     /// Contents persist across frames or come from outside the graph.
     #[default]
     Imported,
+}
+
+/// Layout and last access of a texture (or, for a swap chain, of its back buffers) between
+/// frames: what the first barrier of the next frame must name as "before" (EB-11).
+#[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TextureState {
+    pub layout: crate::barrier::Layout,
+    pub access: crate::barrier::Access,
+}
+
+impl TextureState {
+    /// A texture no barrier has touched yet: COMMON (or UNDEFINED), not accessed.
+    pub fn new(layout: crate::barrier::Layout) -> Self {
+        Self {
+            layout,
+            access: crate::barrier::Access::NO_ACCESS,
+        }
+    }
 }

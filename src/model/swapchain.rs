@@ -50,6 +50,19 @@ fn one() -> u32 {
     1
 }
 
+impl SwapChain {
+    /// What each of its buffers is: a render target with DCC, which the display cannot read
+    /// without a decompression (FS-4).
+    pub fn buffer_texture(&self) -> super::Texture {
+        let flags = super::TextureFlags {
+            render_target: true,
+            dcc: true,
+            ..Default::default()
+        };
+        super::Texture::new_2d(self.format, self.extent, flags)
+    }
+}
+
 /// One buffer of a swap chain, by creation index (not by its current position in the chain).
 #[derive(Component, Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SwapChainBuffer {
@@ -91,4 +104,16 @@ impl BackBuffer {
             .extend(self.saved_views.drain(..).map(|v| (v, fence)));
         self.saved_index = 0;
     }
+}
+
+/// A swap chain asked to change size at the start of this frame.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct ResizeRequest(pub glam::UVec2);
+
+/// The device swap chain behind a swap-chain entity.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct GpuChain {
+    pub key: crate::device::SwapChainKey,
+    /// Swap count when the current buffers were created; RL-5 recovers from swaps since.
+    pub base_swaps: u64,
 }

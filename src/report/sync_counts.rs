@@ -6,7 +6,7 @@ use bevy_ecs::prelude::Resource;
 
 use crate::barrier::{BarrierGroup, LowerOptions, Sync, lower};
 use crate::device::{Device, ObjectKey, QueueId};
-use crate::validate::{queue_type, resource_info};
+use crate::validate::resource_info;
 
 /// Totals over a run.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -28,7 +28,7 @@ impl SyncCounts {
     pub fn absorb(&mut self, device: &Device, queue: QueueId, group: &BarrierGroup<ObjectKey>) {
         let actions = lower(
             group,
-            queue_type(queue),
+            queue.queue_type(),
             |k| resource_info(device, *k),
             LowerOptions::default(),
         );

@@ -16,22 +16,13 @@ use super::queues::PerQueue;
 use super::stream::Ctx;
 use super::{Code, Diagnostic, Severity};
 use crate::barrier::{
-    Access, BarrierError, BarrierGroup, BarrierSeverity, BarrierTracker, QueueType, ResourceInfo,
+    Access, BarrierError, BarrierGroup, BarrierSeverity, BarrierTracker, ResourceInfo,
 };
 use crate::device::{Device, ObjectKey, QueueId};
 
 /// What the barrier rules need to know about a device object.
 pub fn resource_info(device: &Device, key: ObjectKey) -> Option<ResourceInfo> {
     device.memory.resource_info(key)
-}
-
-/// The queue type barrier-spec A5 knows a hardware queue as.
-pub fn queue_type(queue: QueueId) -> QueueType {
-    match queue {
-        QueueId::Graphics => QueueType::Direct,
-        QueueId::Compute { .. } => QueueType::Compute,
-        QueueId::Dma { .. } => QueueType::Copy,
-    }
 }
 
 /// The catalogue rule a barrier finding cites.
@@ -111,7 +102,7 @@ impl BarrierCalls {
             g.textures.push(*t);
             parts.push((Some(t.resource), g));
         }
-        let queue = queue_type(ctx.queue);
+        let queue = ctx.queue.queue_type();
         let mut findings = Vec::new();
         for (resource, part) in parts {
             let result = tracker.apply(&part, queue, |k| resource_info(device, *k));

@@ -44,7 +44,7 @@ mod sync;
 mod touches;
 mod views;
 
-pub use barriers::{queue_type, resource_info};
+pub use barriers::resource_info;
 pub use code::Code;
 pub use diagnostic::{Diagnostic, Severity};
 pub use hazard::{Hazard, HazardKind, HazardTracker, Touch};

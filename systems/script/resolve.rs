@@ -12,7 +12,6 @@ use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 
-use super::super::begin::GpuChain;
 use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId, SwapChainKey};
 use crate::model::*;
 

@@ -15,7 +15,7 @@ use std::cell::Cell;
 
 use bevy_ecs::entity::Entity;
 use fastframe::barrier::Layout;
-use fastframe::frame::TextureState;
+use fastframe::model::TextureState;
 use fastframe::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
 use fastframe::plan::barriers::EnhancedPlanner;
 use fastframe::plan::{BarrierPlan, CompiledGraph};

@@ -13,7 +13,7 @@
 
 use crate::barrier::{Layout, QueueType};
 use crate::device::QueueId;
-use crate::frame::TextureState;
+use crate::model::TextureState;
 
 mod builder;
 mod conservative;
@@ -39,18 +39,9 @@ pub struct TextureStart {
     pub compressible: bool,
 }
 
-/// The barrier-spec queue type of a hardware queue.
-pub fn queue_type(queue: QueueId) -> QueueType {
-    match queue {
-        QueueId::Graphics => QueueType::Direct,
-        QueueId::Compute { .. } => QueueType::Compute,
-        QueueId::Dma { .. } => QueueType::Copy,
-    }
-}
-
 /// True when `queue` may transition between the two layouts (barrier-spec A5).
 pub fn can_transition(queue: QueueId, from: Layout, to: Layout) -> bool {
-    from == to || movable(queue_type(queue)).between(from, to)
+    from == to || movable(queue.queue_type()).between(from, to)
 }
 
 /// The layouts a queue type may move a texture into or out of, one bit each (barrier-spec

@@ -5,7 +5,7 @@ use std::num::NonZeroU32;
 
 use crate::barrier::*;
 use crate::device::{QUEUE_COUNT, QueueId};
-use crate::plan::barriers::{Movable, movable, queue_type};
+use crate::plan::barriers::{Movable, movable};
 
 /// Slots in a [`PerQueue`]: a power of two at least [`QUEUE_COUNT`], so an index masked to
 /// it needs no bounds check.
@@ -59,7 +59,7 @@ impl Q {
 
     pub(super) fn new(id: QueueId) -> Q {
         let index = id.index() as u32;
-        let kind = queue_type(id) as u32;
+        let kind = id.queue_type() as u32;
         Q(Self::VALID | 1 << index | index << 16 | kind << 24)
     }
 
@@ -235,7 +235,7 @@ mod tests {
         for i in 0..QUEUE_COUNT {
             let id = QueueId::from_index(i).expect("a queue");
             let q = Q::new(id);
-            assert_eq!(q.kind(), queue_type(id), "{id}");
+            assert_eq!(q.kind(), id.queue_type(), "{id}");
             assert_eq!(q.index(), i, "{id}");
             for from in Layout::ALL {
                 for to in Layout::ALL {

@@ -4,7 +4,7 @@ use bevy_ecs::prelude::*;
 
 use super::EnhancedPlanner;
 use crate::barrier::Layout;
-use crate::frame::TextureState;
+use crate::model::TextureState;
 use crate::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
 use crate::plan::CompiledGraph;
 use crate::plan::{TargetInfo, TextureStart, compile_dispatches};
