@@ -27,6 +27,7 @@ mod object;
 mod present;
 mod profile;
 mod queue;
+mod reference;
 mod run;
 mod sim;
 mod stages;
@@ -42,6 +43,7 @@ pub use object::{HeapInfo, Memory, Object, ObjectDesc, ObjectKey, Placement};
 pub use present::{PresentEngine, SwapChainKey, SwapChainState};
 pub use profile::{CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile};
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};
+pub use reference::ReferenceType;
 pub use sim::record::{Executed, Stall};
 pub use stages::{CacheSet, StageMask};
 
