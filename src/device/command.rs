@@ -309,7 +309,8 @@ impl<R: ReferenceType> Command<R> {
     }
 
     /// The pipeline stages the command occupies while it runs (barrier-spec A1 "Commands"),
-    /// as sync bits. The timing model works on [`super::StageMask`], derived from these.
+    /// as sync bits. The timing model works on the hardware
+    /// [`crate::barrier::Stages`] they cover ([`crate::barrier::drain::sync_stages`]).
     pub fn stages(&self) -> Sync {
         match self {
             Command::Draw { .. } => Sync::DRAW,

@@ -30,7 +30,6 @@ mod queue;
 mod reference;
 mod run;
 mod sim;
-mod stages;
 mod submit;
 
 pub use barrier_cost::{BarrierWork, Lowered, barrier_work};
@@ -45,7 +44,6 @@ pub use profile::{CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};
 pub use reference::ReferenceType;
 pub use sim::record::{Executed, Stall};
-pub use stages::{CacheSet, StageMask};
 
 use bevy_ecs::prelude::Resource;
 use std::sync::{Mutex, MutexGuard};
