@@ -212,3 +212,55 @@ impl<'de, A: VariantAccess<'de>> Deserializer<'de> for StructVariant<A> {
         ignored_any
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde::de::value::Error;
+
+    use super::*;
+
+    /// A deserializer that fails with the variant names a derived enum asks for.
+    struct Variants;
+
+    impl<'de> Deserializer<'de> for Variants {
+        type Error = Error;
+
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Error> {
+            Err(de::Error::custom("not an enum"))
+        }
+
+        fn deserialize_enum<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            variants: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Error> {
+            Err(de::Error::custom(variants.join(" ")))
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map struct identifier
+            ignored_any
+        }
+    }
+
+    /// What a derived enum reads, by name.
+    fn variants<T: for<'de> Deserialize<'de>>() -> Vec<String> {
+        let Err(e) = T::deserialize(Variants) else {
+            return Vec::new();
+        };
+        e.to_string().split(' ').map(String::from).collect()
+    }
+
+    #[test]
+    fn every_command_and_call_is_named_once() {
+        let mut read = variants::<Command<String>>();
+        read.extend(variants::<ScriptCall<String>>());
+        read.push("Barrier".into());
+        read.sort();
+        let mut names: Vec<String> = NAMES.iter().map(|n| n.to_string()).collect();
+        names.sort();
+        assert_eq!(names, read, "NAMES lists what the derived enums read");
+    }
+}
