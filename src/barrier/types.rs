@@ -109,29 +109,23 @@ pub struct TextureBarrier<R> {
 }
 
 impl<R> BufferBarrier<R> {
-    /// The same barrier on `f`'s name for the resource.
-    pub fn try_map<'a, S, E>(
-        &'a self,
-        f: impl FnOnce(&'a R) -> Result<S, E>,
-    ) -> Result<BufferBarrier<S>, E> {
-        Ok(BufferBarrier {
-            resource: f(&self.resource)?,
+    /// The same barrier on `resource`.
+    pub fn on<S>(&self, resource: S) -> BufferBarrier<S> {
+        BufferBarrier {
+            resource,
             sync_before: self.sync_before,
             sync_after: self.sync_after,
             access_before: self.access_before,
             access_after: self.access_after,
-        })
+        }
     }
 }
 
 impl<R> TextureBarrier<R> {
-    /// The same barrier on `f`'s name for the resource.
-    pub fn try_map<'a, S, E>(
-        &'a self,
-        f: impl FnOnce(&'a R) -> Result<S, E>,
-    ) -> Result<TextureBarrier<S>, E> {
-        Ok(TextureBarrier {
-            resource: f(&self.resource)?,
+    /// The same barrier on `resource`.
+    pub fn on<S>(&self, resource: S) -> TextureBarrier<S> {
+        TextureBarrier {
+            resource,
             sync_before: self.sync_before,
             sync_after: self.sync_after,
             access_before: self.access_before,
@@ -140,11 +134,9 @@ impl<R> TextureBarrier<R> {
             layout_after: self.layout_after,
             range: self.range,
             flags: self.flags,
-        })
+        }
     }
-}
 
-impl<R> TextureBarrier<R> {
     /// A barrier on every subresource of `resource`, without flags: the common case, as
     /// `[before, after]` pairs of sync, access and layout.
     pub fn whole(resource: R, sync: [Sync; 2], access: [Access; 2], layout: [Layout; 2]) -> Self {
@@ -255,32 +247,8 @@ impl<R> BarrierGroupRef<'_, R> {
     pub fn map<S>(&self, mut f: impl FnMut(&R) -> S) -> BarrierGroup<S> {
         BarrierGroup {
             global: self.global.to_vec(),
-            buffers: self
-                .buffers
-                .iter()
-                .map(|b| BufferBarrier {
-                    sync_before: b.sync_before,
-                    sync_after: b.sync_after,
-                    access_before: b.access_before,
-                    access_after: b.access_after,
-                    resource: f(&b.resource),
-                })
-                .collect(),
-            textures: self
-                .textures
-                .iter()
-                .map(|t| TextureBarrier {
-                    sync_before: t.sync_before,
-                    sync_after: t.sync_after,
-                    access_before: t.access_before,
-                    access_after: t.access_after,
-                    layout_before: t.layout_before,
-                    layout_after: t.layout_after,
-                    resource: f(&t.resource),
-                    range: t.range,
-                    flags: t.flags,
-                })
-                .collect(),
+            buffers: self.buffers.iter().map(|b| b.on(f(&b.resource))).collect(),
+            textures: self.textures.iter().map(|t| t.on(f(&t.resource))).collect(),
         }
     }
 }

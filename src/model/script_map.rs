@@ -111,10 +111,10 @@ impl<R: ReferenceType> Command<R> {
             C::Barrier(g) => C::Barrier(BarrierGroup {
                 global: g.global.clone(),
                 buffers: (g.buffers.iter())
-                    .map(|b| b.try_map(|r| to.object(Slot::Buffer, r)))
+                    .map(|b| Ok(b.on(to.object(Slot::Buffer, &b.resource)?)))
                     .collect::<Result<_, _>>()?,
                 textures: (g.textures.iter())
-                    .map(|t| t.try_map(|r| to.object(Slot::Texture, r)))
+                    .map(|t| Ok(t.on(to.object(Slot::Texture, &t.resource)?)))
                     .collect::<Result<_, _>>()?,
             }),
             C::InsertFence { fence, kickoff } => C::InsertFence {
