@@ -27,9 +27,19 @@ pub fn queue_stages(queue: QueueType) -> Stages {
     }
 }
 
-/// The stages `sync` covers on `queue` (EB-2). Index input is consumed by vertex work,
-/// resolves run on the colour back end, ray tracing and UAV clears on the compute engine.
+/// The stages `sync` covers on `queue` (EB-2): those of [`sync_stages`] the queue's engine
+/// runs.
 pub fn stages_of(sync: Sync, queue: QueueType) -> Stages {
+    sync_stages(sync) & queue_stages(queue)
+}
+
+/// The stages `sync` covers on an engine that has them all (EB-2); the device's timing model
+/// reads a command's stages through it too. Index input is consumed by vertex work, resolves
+/// run on the colour back end, ray tracing and UAV clears on the compute engine. Indirect
+/// arguments (EXECUTE_INDIRECT) cover no stage: the front end reads them before the draw or
+/// dispatch launches (barrier-spec A7: they need EXECUTE_INDIRECT, which no shading or DRAW
+/// scope includes, A1), so a barrier holds the prefetch parser for them instead ([`blocks`]).
+pub fn sync_stages(sync: Sync) -> Stages {
     let e = sync.expand();
     let mut s = Stages::empty();
     for (bits, stage) in [
@@ -47,7 +57,7 @@ pub fn stages_of(sync: Sync, queue: QueueType) -> Stages {
             s |= stage;
         }
     }
-    s & queue_stages(queue)
+    s
 }
 
 /// Stages that must drain for SyncBefore `sync` after accesses `before` (EB-2, EB-8d).
@@ -138,6 +148,16 @@ mod tests {
         assert_eq!(stages_of(Sync::ALL_SHADING, Copy), Stages::empty());
         assert!(stages_of(Sync::NONE, Direct).is_empty());
         assert!(stages_of(Sync::EXECUTE_INDIRECT, Direct).is_empty());
+        assert_eq!(sync_stages(Sync::ALL), Stages::all());
+        assert_eq!(
+            sync_stages(Sync::DRAW),
+            Stages::VERTEX | Stages::PIXEL | Stages::CB | Stages::DB
+        );
+        assert_eq!(
+            sync_stages(Sync::CLEAR_UNORDERED_ACCESS_VIEW),
+            Stages::COMPUTE
+        );
+        assert!(sync_stages(Sync::EXECUTE_INDIRECT).is_empty());
         assert_eq!(
             blocks(Sync::EXECUTE_INDIRECT, Direct).1,
             FrontEnd::PREFETCH_PARSER

@@ -6,7 +6,9 @@
 //! becomes compression work (EB-4, EB-5). [`HardwareActions`] records all three for one Barrier
 //! call, the way PIX shows a barrier event holding the packets it produced (EB-12). It is data
 //! only: tests compare it, the timing model prices it, the JSON summary counts it. Nothing here
-//! decides what to emit; that is `lower.rs`.
+//! decides what to emit; that is `lower.rs`. [`Stages`] and [`Caches`] are the hardware's
+//! vocabulary for the whole crate: the device's timing model also keeps the stages each work
+//! item occupies and each drain waits on in them.
 
 use bitflags::bitflags;
 use serde::Serialize;

@@ -16,23 +16,23 @@
 //! parallel) and the compression work (the bytes it reads and writes over the memory
 //! bandwidth).
 
-use super::stages::{CacheSet, StageMask};
 use super::{Memory, ObjectKey, Profile, QueueId};
 use crate::barrier::{
-    BarrierGroup, CompressionKind, CompressionState, LowerOptions, QueueType, ResourceInfo,
+    BarrierGroup, Caches, CompressionKind, CompressionState, LowerOptions, QueueType, ResourceInfo,
+    Stages,
 };
 
 /// Hardware actions of one Barrier call, as plain data.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Lowered {
     /// Stages whose in-flight work must finish first (EB-2).
-    pub drains: StageMask,
+    pub drains: Stages,
     /// Stages whose later work waits for the barrier (EB-2).
-    pub blocks: StageMask,
+    pub blocks: Stages,
     /// The whole front end waits (legacy barriers, split barriers on Xbox, EB-8c).
     pub front_end: bool,
-    pub write_back: CacheSet,
-    pub invalidate: CacheSet,
+    pub write_back: Caches,
+    pub invalidate: Caches,
     /// Bytes read and written by decompressions of whole resources (EB-4, EB-8b).
     pub decompress_bytes: u64,
     /// Bytes written initialising compression metadata (EB-5).
@@ -42,8 +42,8 @@ pub struct Lowered {
 /// A barrier as the simulation runs it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct BarrierWork {
-    pub drains: StageMask,
-    pub blocks: StageMask,
+    pub drains: Stages,
+    pub blocks: Stages,
     pub front_end: bool,
     /// Write-back then invalidation latency, ns.
     pub cache_ns: u64,
@@ -68,11 +68,11 @@ pub fn barrier_work(
 /// Cost of the lowered actions.
 pub fn price(l: &Lowered, p: &Profile) -> BarrierWork {
     let caches = [
-        (CacheSet::CB, p.caches.color),
-        (CacheSet::DB, p.caches.depth),
-        (CacheSet::VECTOR, p.caches.vector),
-        (CacheSet::SCALAR, p.caches.scalar),
-        (CacheSet::L2, p.caches.l2),
+        (Caches::CB, p.caches.color),
+        (Caches::DB, p.caches.depth),
+        (Caches::L0_L1, p.caches.vector),
+        (Caches::SCALAR_K, p.caches.scalar),
+        (Caches::L2, p.caches.l2),
     ];
     let write_back = (caches.iter())
         .filter(|(c, _)| l.write_back.contains(*c))
@@ -120,11 +120,11 @@ pub fn lower(
             .fold(0u64, u64::saturating_add)
     };
     Lowered {
-        drains: StageMask(a.drains.bits()),
-        blocks: StageMask(a.blocks.bits()),
+        drains: a.drains,
+        blocks: a.blocks,
         front_end: !a.front_end.is_empty(),
-        write_back: CacheSet(a.write_back.bits()),
-        invalidate: CacheSet(a.invalidate.bits()),
+        write_back: a.write_back,
+        invalidate: a.invalidate,
         decompress_bytes: bytes(false),
         discard_bytes: bytes(true),
     }
@@ -161,12 +161,12 @@ mod tests {
             &m,
             &mut Default::default(),
         );
-        assert_eq!(l.drains, StageMask::COMPUTE);
-        assert_eq!(l.blocks, StageMask::COMPUTE);
+        assert_eq!(l.drains, Stages::COMPUTE);
+        assert_eq!(l.blocks, Stages::COMPUTE);
         assert!(!l.front_end);
         // L0/L1 write through to L2: UAV writes need only an invalidation (EB-3).
-        assert_eq!(l.write_back, CacheSet::NONE);
-        assert_eq!(l.invalidate, CacheSet::VECTOR);
+        assert_eq!(l.write_back, Caches::empty());
+        assert_eq!(l.invalidate, Caches::L0_L1);
         let p = Profile::default();
         assert_eq!(price(&l, &p).cache_ns, p.caches.vector.invalidate_ns);
         // Legacy barriers hold the whole front end (EB-10).
@@ -180,8 +180,8 @@ mod tests {
     #[test]
     fn caches_write_back_in_parallel_then_invalidate_in_parallel() {
         let l = Lowered {
-            write_back: CacheSet::CB.union(CacheSet::VECTOR),
-            invalidate: CacheSet::VECTOR.union(CacheSet::SCALAR),
+            write_back: Caches::CB.union(Caches::L0_L1),
+            invalidate: Caches::L0_L1.union(Caches::SCALAR_K),
             decompress_bytes: 2000,
             ..Lowered::default()
         };

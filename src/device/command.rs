@@ -1,13 +1,25 @@
 //! The command set: the one language the recorder, the device, the validator and scene
 //! scripts speak. Each command knows the engine stages it occupies (for timing) and which
 //! objects it touches (for validation).
+//!
+//! [`Command<R>`] is generic over how it refers to objects ([`ReferenceType`]): the device's
+//! commands are `Command` (handles), a scene's script commands are `Command<String>` (names)
+//! and, once loaded, `Command<Target>`; one walk (`model::Rename`) turns one into another.
+//! So a command is added in one place, and its serde attributes here are its scene form
+//! (the form the seed writes): every script command reads as the device command it is.
+//! Two commands are written differently in a scene, and their serde form lives with the
+//! script command (`model::ScriptCommand`): `Barrier`, a struct variant in a scene
+//! (`Barrier(textures: [...])`), which derived serde cannot make of a tuple variant, and
+//! `ExecuteCommandList`, which a script gives as the name of one of its lists.
 
-use super::{FenceId, ObjectKey, SwapChainKey};
-use crate::barrier::{BarrierGroup, CopyRegion, Sync};
+use serde::{Deserialize, Serialize};
+
+use super::{ObjectKey, ReferenceType};
+use crate::barrier::{BarrierGroup, Sync};
 use crate::model::Semantics;
 
 /// Shader stages with binding slots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ShaderStage {
     Vertex,
     Pixel,
@@ -15,7 +27,7 @@ pub enum ShaderStage {
 }
 
 /// How a Map call treats the previous contents (CTX-5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum MapMode {
     /// Fresh memory; previous contents are gone. First Map of a list must be this.
     WriteDiscard,
@@ -24,7 +36,7 @@ pub enum MapMode {
 }
 
 /// Primitive topology of later draws (IASetPrimitiveTopology).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Topology {
     #[default]
     TriangleList,
@@ -42,7 +54,7 @@ impl Topology {
 }
 
 /// Size of the indices in the bound index buffer (the format argument of IASetIndexBuffer).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum IndexFormat {
     /// 16-bit indices: strip cuts are 0xFFFF, which fast contexts must be told (FS-14).
     R16Uint,
@@ -50,14 +62,26 @@ pub enum IndexFormat {
     R32Uint,
 }
 
-/// One device command.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Command {
+/// One command, naming objects by `R` (the device's handles unless said otherwise).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename = "Command",
+    deny_unknown_fields,
+    bound(
+        serialize = "R: Serialize, R::Chain: Serialize, R::Fence: Serialize, \
+                     R::Query: Serialize, R::Region: Serialize",
+        deserialize = "R: Deserialize<'de>, R::Chain: Deserialize<'de>, \
+                       R::Fence: Deserialize<'de>, R::Query: Deserialize<'de>, \
+                       R::Region: Deserialize<'de>"
+    )
+)]
+pub enum Command<R: ReferenceType = ObjectKey> {
     // Binding and state.
     /// Bind render-target views and an optional depth-stencil view.
     SetRenderTargets {
-        rtvs: Vec<ObjectKey>,
-        dsv: Option<ObjectKey>,
+        rtvs: Vec<R>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        dsv: Option<R>,
     },
     SetViewport {
         width: u32,
@@ -68,16 +92,22 @@ pub enum Command {
     /// Bind views to consecutive slots of a stage (RB-1: at most 8 per call).
     SetResources {
         stage: ShaderStage,
+        #[serde(default)]
         first_slot: u32,
-        views: Vec<ObjectKey>,
+        views: Vec<R>,
     },
+    /// A scene writes the list alone: `SetVertexBuffers(["vb"])`.
+    #[serde(
+        serialize_with = "Serialize::serialize",
+        deserialize_with = "Deserialize::deserialize"
+    )]
     SetVertexBuffers {
-        buffers: Vec<ObjectKey>,
+        buffers: Vec<R>,
     },
-    SetIndexBuffer(ObjectKey),
+    SetIndexBuffer(R),
     SetConstantBuffers {
         stage: ShaderStage,
-        buffers: Vec<ObjectKey>,
+        buffers: Vec<R>,
     },
     /// Unbind everything (what Present and Resume do implicitly, FS-11).
     ClearState,
@@ -97,74 +127,88 @@ pub enum Command {
 
     // Work.
     Draw {
+        #[serde(default = "one")]
         draws: u32,
+        #[serde(default)]
         vertices: u64,
+        #[serde(default)]
         pixels: u64,
     },
     Dispatch {
+        #[serde(default = "one")]
         dispatches: u32,
+        #[serde(default)]
         threads: u64,
     },
     CopyResource {
-        src: ObjectKey,
-        dst: ObjectKey,
+        src: R,
+        dst: R,
         bytes: u64,
     },
     /// Copy a region of one texture subresource into a region of another, or of the same
     /// one: a texture in a common layout may be its own source and destination when the
     /// regions do not intersect (barrier-spec A3.8, EB-9c).
     CopyTextureRegion {
-        src: ObjectKey,
-        dst: ObjectKey,
+        src: R,
+        dst: R,
         bytes: u64,
-        from: CopyRegion,
-        to: CopyRegion,
+        from: R::Region,
+        to: R::Region,
     },
-    ClearRenderTarget(ObjectKey),
-    ClearDepthStencil(ObjectKey),
-    ClearUnorderedAccess(ObjectKey),
+    ClearRenderTarget(R),
+    ClearDepthStencil(R),
+    ClearUnorderedAccess(R),
     /// Write `bytes` of CPU data into a resource through the context: legacy contexts only,
     /// unsupported on fast ones (FS-14).
     UpdateSubresource {
-        resource: ObjectKey,
+        resource: R,
         bytes: u64,
     },
     /// Compute contexts only: copy `bytes` of raw memory from `src` to `dst` at `offset`
     /// (CC-6: graphics memory only, size a multiple of 4).
     RawCopy {
-        src: ObjectKey,
-        dst: ObjectKey,
+        src: R,
+        dst: R,
+        #[serde(default)]
         offset: u64,
         bytes: u64,
     },
     /// Compute contexts only: fill `bytes` of raw memory of `dst` at `offset` with the 32-bit
     /// `value` (CC-6: graphics memory only, size a multiple of 4).
     RawFill {
-        dst: ObjectKey,
+        dst: R,
+        #[serde(default)]
         offset: u64,
         bytes: u64,
+        #[serde(default)]
         value: u32,
     },
 
     // Synchronisation.
-    Barrier(BarrierGroup<ObjectKey>),
-    /// Mark a position in this queue's stream; `kickoff` false defers activation (FN-3).
+    /// One barrier call (EB-6). Its scene form is `ScriptCommand`'s (see the essay).
+    #[serde(skip)]
+    Barrier(BarrierGroup<R>),
+    /// Mark a position in this queue's stream; `kickoff` false defers activation (FN-3). In
+    /// a scene each insert makes a new fence under `name`, which waits name (FN-1).
     InsertFence {
-        fence: FenceId,
+        #[serde(rename = "name")]
+        fence: R::Fence,
+        #[serde(default = "yes")]
         kickoff: bool,
     },
-    /// Halt this queue's command processing until `fence` is reached (FN-2).
-    WaitFence(FenceId),
+    /// Halt this queue's command processing until `fence` is reached (FN-2). Before any
+    /// insert of a scene's fence name it waits on a fence that does not exist yet (FN-3).
+    WaitFence(R::Fence),
     /// Flush pending commands to the GPU (activates no-kickoff fences, FN-3).
     Kickoff,
     /// Wait until `buffer` has left presentation (FS-5).
-    WaitOnPresent(ObjectKey),
+    WaitOnPresent(R),
     /// Decompress a render target or depth buffer in place (FS-4, RL-1).
-    Decompress(ObjectKey),
+    Decompress(R),
     /// Re-point a view at the current back buffer (RL-7).
     PlaceSwapChainView {
-        view: ObjectKey,
-        buffer: ObjectKey,
+        view: R,
+        buffer: R,
     },
     /// The `DONT_SYNC_ON_COPY` list hint (EB-8d): for the rest of this submission, copies and
     /// clears on this queue are not serialised against each other.
@@ -172,10 +216,10 @@ pub enum Command {
 
     // Memory.
     Map {
-        resource: ObjectKey,
+        resource: R,
         mode: MapMode,
     },
-    Unmap(ObjectKey),
+    Unmap(R),
 
     // Queries and time.
     /// Write the GPU clock (100 MHz ticks, CC-7) to query slot `n` at the bottom of the pipe,
@@ -192,21 +236,22 @@ pub enum Command {
     /// runs its commands in place, labelled `label`. Outside a scope it is a scope of its
     /// own. A fast list starts from whatever state the context has and leaves its own state
     /// behind (FS-12); a legacy list starts cleared and the state before it is restored.
+    #[serde(skip)]
     ExecuteCommandList {
         label: u32,
         semantics: Semantics,
-        commands: Vec<Command>,
+        commands: Vec<Command<R>>,
     },
     /// Start query `n`.
-    BeginQuery(u32),
+    BeginQuery(R::Query),
     /// End query `n`: its data is written when the GPU gets here; the CPU may read it
     /// (GetData) only on the immediate context after that (CTX-6).
-    EndQuery(u32),
+    EndQuery(R::Query),
 
     // Frames.
     /// Show the chain's buffer 0 at the next vertical blank and rotate (RL-5). Resets state
     /// (FS-11) and kicks off the graphics queue.
-    Present(SwapChainKey),
+    Present(R::Chain),
     /// Graphics only: lock the compute and DMA contexts until `Resume`, once their kicked-off
     /// work has finished (CC-8). Saves no state (FS-11). Kicks off.
     Suspend,
@@ -215,8 +260,8 @@ pub enum Command {
     Resume,
 }
 
-impl Command {
-    /// Short name for traces and diagnostics.
+impl<R: ReferenceType> Command<R> {
+    /// Short name for traces and diagnostics, as in a scene.
     pub fn name(&self) -> &'static str {
         match self {
             Command::SetRenderTargets { .. } => "SetRenderTargets",
@@ -264,7 +309,8 @@ impl Command {
     }
 
     /// The pipeline stages the command occupies while it runs (barrier-spec A1 "Commands"),
-    /// as sync bits. The timing model works on [`super::StageMask`], derived from these.
+    /// as sync bits. The timing model works on the hardware
+    /// [`crate::barrier::Stages`] they cover ([`crate::barrier::drain::sync_stages`]).
     pub fn stages(&self) -> Sync {
         match self {
             Command::Draw { .. } => Sync::DRAW,
@@ -280,7 +326,9 @@ impl Command {
             _ => Sync::NONE,
         }
     }
+}
 
+impl Command {
     /// Every object the command names (for liveness checks before execution, FS-6).
     pub fn objects(&self, out: &mut Vec<ObjectKey>) {
         match self {
@@ -318,6 +366,14 @@ impl Command {
             _ => {}
         }
     }
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// A recorded list: commands from one deferred context, labelled with the pass they came

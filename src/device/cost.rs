@@ -2,7 +2,7 @@
 //!
 //! The simulation never looks at a [`Command`] again: submission turns it into an [`Op`], plain
 //! numbers the event loop can run without touching memory, the profile or the barrier
-//! vocabulary. A work item (draw, dispatch, copy, clear, decompression) becomes the pipeline
+//! lowering. A work item (draw, dispatch, copy, clear, decompression) becomes the pipeline
 //! stages it occupies, its shading work in milli-CU nanoseconds, the widest share of the
 //! compute units it can use, and a floor: the time its fixed-function part takes however many
 //! CUs it gets (geometry set-up, the colour and depth back-ends, launch overhead, memory
@@ -15,11 +15,11 @@
 //! events; waits, suspend and resume act on the front end.
 
 use super::barrier_cost::{BarrierWork, barrier_work};
-use super::stages::StageMask;
 use super::{
     Command, Compression, FenceId, Memory, ObjectDesc, ObjectKey, Profile, QueueId, SwapChainKey,
 };
-use crate::barrier::LowerOptions;
+use crate::barrier::drain::sync_stages;
+use crate::barrier::{LowerOptions, Stages};
 
 /// A command as the simulation runs it.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,7 +77,7 @@ impl Serial {
 /// A work item's demands (see the module documentation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct WorkItem {
-    pub stages: StageMask,
+    pub stages: Stages,
     /// Shading work, milli-CU nanoseconds.
     pub work: u64,
     /// Widest CU share it can use, milli-CUs.
@@ -133,7 +133,7 @@ pub fn op_for(cmd: &Command, ctx: &mut OpContext) -> Op {
                 0
             };
             Op::Work(WorkItem {
-                stages: StageMask::CB.union(StageMask::DB),
+                stages: Stages::CB.union(Stages::DB),
                 floor_ns: Profile::transfer_ns(n, ctx.profile.memory_bytes_per_us),
                 serial: Serial::Geometry,
                 decompress: true,
@@ -217,7 +217,7 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
                 .max(p.rate_ns(pixels, p.pixels_per_clock))
                 .max(draws as u64 * p.draw_ns);
             WorkItem {
-                stages: StageMask::from_sync(cmd.stages()),
+                stages: sync_stages(cmd.stages()),
                 work,
                 cap: cap_for(work, floor_ns, capacity),
                 floor_ns,
@@ -232,7 +232,7 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
             let work = p.work_mcu_ns(threads.saturating_mul(p.thread_cycles as u64));
             let floor_ns = dispatches as u64 * p.dispatch_ns;
             WorkItem {
-                stages: StageMask::COMPUTE,
+                stages: Stages::COMPUTE,
                 work,
                 cap: cap_for(work, floor_ns, capacity),
                 floor_ns,
@@ -241,19 +241,19 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
         }
         Command::CopyResource { bytes: n, .. }
         | Command::CopyTextureRegion { bytes: n, .. }
-        | Command::UpdateSubresource { bytes: n, .. } => transfer(StageMask::COPY, n, serial),
+        | Command::UpdateSubresource { bytes: n, .. } => transfer(Stages::COPY, n, serial),
         // Raw memory copies and fills run on the compute engine (CC-6), priced like a copy.
         Command::RawCopy { bytes: n, .. } | Command::RawFill { bytes: n, .. } => {
-            transfer(StageMask::COMPUTE, n, serial)
+            transfer(Stages::COMPUTE, n, serial)
         }
         // A fast clear writes metadata only (a byte per 256-byte block); a surface without
         // metadata is written whole.
         Command::ClearRenderTarget(k) | Command::ClearDepthStencil(k) => {
             let (n, meta) = bytes(k);
-            let stages = StageMask::from_sync(cmd.stages());
+            let stages = sync_stages(cmd.stages());
             transfer(stages, if meta { n / 256 } else { n }, serial)
         }
-        Command::ClearUnorderedAccess(k) => transfer(StageMask::COMPUTE, bytes(k).0, serial),
+        Command::ClearUnorderedAccess(k) => transfer(Stages::COMPUTE, bytes(k).0, serial),
 
         _ => return None,
     })

@@ -27,9 +27,9 @@ mod object;
 mod present;
 mod profile;
 mod queue;
+mod reference;
 mod run;
 mod sim;
-mod stages;
 mod submit;
 
 pub use barrier_cost::{BarrierWork, Lowered, barrier_work};
@@ -42,8 +42,8 @@ pub use object::{HeapInfo, Memory, Object, ObjectDesc, ObjectKey, Placement};
 pub use present::{PresentEngine, SwapChainKey, SwapChainState};
 pub use profile::{CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile};
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};
+pub use reference::ReferenceType;
 pub use sim::record::{Executed, Stall};
-pub use stages::{CacheSet, StageMask};
 
 use bevy_ecs::prelude::Resource;
 use std::sync::{Mutex, MutexGuard};

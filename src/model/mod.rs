@@ -12,9 +12,9 @@ mod lifetime;
 mod pass;
 mod resource;
 mod script;
-mod script_barrier;
 mod script_command;
 mod script_map;
+mod script_serde;
 mod settings;
 mod swapchain;
 mod timeline;
@@ -29,10 +29,8 @@ pub use script::{
     ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptState, Slot, Submission,
     Target,
 };
-pub use script_barrier::{
-    BufferBarrierDef, GlobalBarrierDef, RangeDef, TextureBarrierDef, barrier_group,
-};
-pub use script_command::ScriptCommand;
+pub use script_command::{ScriptCall, ScriptCommand, ScriptRef};
+pub use script_map::Rename;
 pub use settings::{BarrierMode, FrameIndex, Semantics, Settings};
 pub use swapchain::{BackBuffer, GpuChain, ResizeRequest, Rotation, SwapChain, SwapChainBuffer};
 pub use timeline::{Dormant, Timeline, TimelineEvent};

@@ -5,11 +5,11 @@
 //! ported already has its own stream and wants to know whether *that* is legal under fast
 //! semantics (RL-4: port on a validated device first). A script is that stream, written in
 //! the device's own command set ([`crate::device::Command`]) with names instead of handles,
-//! plus the two CPU-side calls a render loop makes between commands: creating a view
-//! ([`ScriptCommand::CreateView`], RL-6 makes one every frame) and the final release of an
-//! object ([`ScriptCommand::Release`], FS-6, RL-3). The validation layer sees a script's
-//! stream exactly as it sees the runtime's own, so the seed's loops and mistakes can be
-//! checked as the seed writes them.
+//! plus the calls a render loop makes between commands ([`super::ScriptCall`]): creating a
+//! view (RL-6 makes one every frame), the final release of an object (FS-6, RL-3), reading
+//! query data, and playing back the script's own command lists. The validation layer sees a
+//! script's stream exactly as it sees the runtime's own, so the seed's loops and mistakes can
+//! be checked as the seed writes them.
 //!
 //! The types are generic over how an object is named: `String` in a scene file, [`Target`]
 //! once the loader has resolved names to entities. Device handles are only looked up when a
@@ -26,7 +26,7 @@ use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
 use serde::{Deserialize, Serialize};
 
-use super::script_command::ScriptCommand;
+use super::script_command::{ScriptCommand, ScriptRef};
 use super::{QueueKind, Semantics};
 use crate::device::{FenceId, ObjectKey};
 
@@ -37,7 +37,7 @@ use crate::device::{FenceId, ObjectKey};
     deny_unknown_fields,
     bound(deserialize = "R: Deserialize<'de>")
 )]
-pub struct Script<R> {
+pub struct Script<R: ScriptRef> {
     pub frames: Vec<Vec<Submission<R>>>,
     /// After the last list, frames cycle over `frames[repeat_from..]` (0: the whole list),
     /// so the lists before it run once, as a prologue.
@@ -57,7 +57,7 @@ pub struct Script<R> {
     deny_unknown_fields,
     bound(deserialize = "R: Deserialize<'de>")
 )]
-pub struct ListDef<R> {
+pub struct ListDef<R: ScriptRef> {
     pub name: String,
     /// The semantics of the deferred context that records it; `Fast` by default.
     #[serde(default, skip_serializing_if = "is_fast")]
@@ -65,7 +65,7 @@ pub struct ListDef<R> {
     pub commands: Vec<ScriptCommand<R>>,
 }
 
-impl<R> Script<R> {
+impl<R: ScriptRef> Script<R> {
     /// The list frame `frame` runs, or `None` for a script without frames.
     pub fn list_for(&self, frame: u64) -> Option<usize> {
         let len = self.frames.len() as u64;
@@ -84,7 +84,7 @@ impl<R> Script<R> {
     deny_unknown_fields,
     bound(deserialize = "R: Deserialize<'de>")
 )]
-pub struct Submission<R> {
+pub struct Submission<R: ScriptRef> {
     /// `Graphics`, `Compute` (the asynchronous compute queue of `compute_pipe`, CC-2) or
     /// `Copy` (DMA engine 0).
     #[serde(default)]

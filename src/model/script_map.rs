@@ -1,28 +1,48 @@
-//! The one walk over a script command's references, with the slot of each: the loader checks
-//! names with it and the runtime resolves them with it, so a new command cannot be checked
-//! one way and run another.
+//! The one walk over a command's references, with the slot of each: the loader checks a
+//! script's names with it, loading and saving turn names into targets and back with it, and
+//! the runtime lowers a script command to the device's with it. So a new command cannot be
+//! checked one way and run another, and no command set is mapped onto another by hand.
+//!
+//! [`Rename`] says what each kind of reference becomes; [`Command::try_map`] visits them in
+//! the order the command lists them (the order names are resolved in, which is the order a
+//! frame records the entities it touched).
 
 use super::script::Slot;
-use super::script_command::ScriptCommand;
+use super::script_command::{ScriptCall, ScriptCommand, ScriptRef};
+use crate::barrier::BarrierGroup;
+use crate::device::{Command, ReferenceType};
 
-impl<R> ScriptCommand<R> {
-    /// The same command with every reference renamed by `f`, told the slot of each; stops
-    /// at the first reference `f` refuses.
-    pub fn try_map<'a, S, E>(
+/// What each reference of a command naming things by `R` becomes, naming them by `S`.
+pub trait Rename<'a, R: ReferenceType + 'a, S: ReferenceType> {
+    /// Why a reference cannot be renamed.
+    type Error;
+    /// An object, used in `slot`.
+    fn object(&mut self, slot: Slot, r: &'a R) -> Result<S, Self::Error>;
+    /// The swap chain a Present shows.
+    fn chain(&mut self, c: &'a R::Chain) -> Result<S::Chain, Self::Error>;
+    /// A fence an InsertFence makes (`insert`) or a WaitFence waits on (FN-1).
+    fn fence(&mut self, f: &'a R::Fence, insert: bool) -> Result<S::Fence, Self::Error>;
+    /// A query (CTX-6).
+    fn query(&mut self, q: &'a R::Query) -> Result<S::Query, Self::Error>;
+    /// A copy's region (EB-9c).
+    fn region(&mut self, r: &'a R::Region) -> S::Region;
+}
+
+impl<R: ReferenceType> Command<R> {
+    /// The same command with every reference renamed by `to`; stops at the first reference
+    /// `to` refuses.
+    pub fn try_map<'a, S: ReferenceType, E>(
         &'a self,
-        mut f: impl FnMut(Slot, &'a R) -> Result<S, E>,
-    ) -> Result<ScriptCommand<S>, E> {
-        use ScriptCommand as C;
-        let mut all = |slot: Slot, list: &'a [R]| -> Result<Vec<S>, E> {
-            list.iter().map(|r| f(slot, r)).collect()
+        to: &mut impl Rename<'a, R, S, Error = E>,
+    ) -> Result<Command<S>, E> {
+        use Command as C;
+        let all = |slot: Slot, list: &'a [R], to: &mut _| -> Result<Vec<S>, E> {
+            list.iter().map(|r| Rename::object(to, slot, r)).collect()
         };
         Ok(match self {
             C::SetRenderTargets { rtvs, dsv } => C::SetRenderTargets {
-                rtvs: all(Slot::View, rtvs)?,
-                dsv: match dsv {
-                    Some(d) => all(Slot::View, std::slice::from_ref(d))?.pop(),
-                    None => None,
-                },
+                rtvs: all(Slot::View, rtvs, to)?,
+                dsv: dsv.as_ref().map(|d| to.object(Slot::View, d)).transpose()?,
             },
             C::SetResources {
                 stage,
@@ -31,17 +51,19 @@ impl<R> ScriptCommand<R> {
             } => C::SetResources {
                 stage: *stage,
                 first_slot: *first_slot,
-                views: all(Slot::View, views)?,
+                views: all(Slot::View, views, to)?,
             },
-            C::SetVertexBuffers(b) => C::SetVertexBuffers(all(Slot::Buffer, b)?),
+            C::SetVertexBuffers { buffers } => C::SetVertexBuffers {
+                buffers: all(Slot::Buffer, buffers, to)?,
+            },
             C::SetConstantBuffers { stage, buffers } => C::SetConstantBuffers {
                 stage: *stage,
-                buffers: all(Slot::Buffer, buffers)?,
+                buffers: all(Slot::Buffer, buffers, to)?,
             },
-            C::SetIndexBuffer(b) => C::SetIndexBuffer(f(Slot::Buffer, b)?),
+            C::SetIndexBuffer(b) => C::SetIndexBuffer(to.object(Slot::Buffer, b)?),
             C::CopyResource { src, dst, bytes } => C::CopyResource {
-                src: f(Slot::Copy, src)?,
-                dst: f(Slot::Copy, dst)?,
+                src: to.object(Slot::Copy, src)?,
+                dst: to.object(Slot::Copy, dst)?,
                 bytes: *bytes,
             },
             C::CopyTextureRegion {
@@ -49,16 +71,16 @@ impl<R> ScriptCommand<R> {
                 dst,
                 bytes,
                 from,
-                to,
+                to: region,
             } => C::CopyTextureRegion {
-                src: f(Slot::Copy, src)?,
-                dst: f(Slot::Copy, dst)?,
+                src: to.object(Slot::Copy, src)?,
+                dst: to.object(Slot::Copy, dst)?,
                 bytes: *bytes,
-                from: *from,
-                to: *to,
+                from: to.region(from),
+                to: to.region(region),
             },
             C::UpdateSubresource { resource, bytes } => C::UpdateSubresource {
-                resource: f(Slot::Copy, resource)?,
+                resource: to.object(Slot::Copy, resource)?,
                 bytes: *bytes,
             },
             C::RawCopy {
@@ -67,8 +89,8 @@ impl<R> ScriptCommand<R> {
                 offset,
                 bytes,
             } => C::RawCopy {
-                src: f(Slot::Copy, src)?,
-                dst: f(Slot::Copy, dst)?,
+                src: to.object(Slot::Copy, src)?,
+                dst: to.object(Slot::Copy, dst)?,
                 offset: *offset,
                 bytes: *bytes,
             },
@@ -78,45 +100,53 @@ impl<R> ScriptCommand<R> {
                 bytes,
                 value,
             } => C::RawFill {
-                dst: f(Slot::Copy, dst)?,
+                dst: to.object(Slot::Copy, dst)?,
                 offset: *offset,
                 bytes: *bytes,
                 value: *value,
             },
-            C::ClearRenderTarget(v) => C::ClearRenderTarget(f(Slot::View, v)?),
-            C::ClearDepthStencil(v) => C::ClearDepthStencil(f(Slot::View, v)?),
-            C::ClearUnorderedAccess(v) => C::ClearUnorderedAccess(f(Slot::View, v)?),
-            C::Barrier {
-                global,
-                buffers,
-                textures,
-            } => C::Barrier {
-                global: global.clone(),
-                buffers: (buffers.iter())
-                    .map(|b| b.try_map(|r| f(Slot::Buffer, r)))
+            C::ClearRenderTarget(v) => C::ClearRenderTarget(to.object(Slot::View, v)?),
+            C::ClearDepthStencil(v) => C::ClearDepthStencil(to.object(Slot::View, v)?),
+            C::ClearUnorderedAccess(v) => C::ClearUnorderedAccess(to.object(Slot::View, v)?),
+            C::Barrier(g) => C::Barrier(BarrierGroup {
+                global: g.global.clone(),
+                buffers: (g.buffers.iter())
+                    .map(|b| Ok(b.on(to.object(Slot::Buffer, &b.resource)?)))
                     .collect::<Result<_, _>>()?,
-                textures: (textures.iter())
-                    .map(|t| t.try_map(|r| f(Slot::Texture, r)))
+                textures: (g.textures.iter())
+                    .map(|t| Ok(t.on(to.object(Slot::Texture, &t.resource)?)))
                     .collect::<Result<_, _>>()?,
+            }),
+            C::InsertFence { fence, kickoff } => C::InsertFence {
+                fence: to.fence(fence, true)?,
+                kickoff: *kickoff,
             },
-            C::WaitOnPresent(b) => C::WaitOnPresent(f(Slot::BackBuffer, b)?),
-            C::Decompress(r) => C::Decompress(f(Slot::Decompress, r)?),
+            C::WaitFence(fence) => C::WaitFence(to.fence(fence, false)?),
+            C::WaitOnPresent(b) => C::WaitOnPresent(to.object(Slot::BackBuffer, b)?),
+            C::Decompress(r) => C::Decompress(to.object(Slot::Decompress, r)?),
             C::PlaceSwapChainView { view, buffer } => C::PlaceSwapChainView {
-                view: f(Slot::View, view)?,
-                buffer: f(Slot::BackBuffer, buffer)?,
+                view: to.object(Slot::View, view)?,
+                buffer: to.object(Slot::BackBuffer, buffer)?,
             },
             C::Map { resource, mode } => C::Map {
-                resource: f(Slot::Buffer, resource)?,
+                resource: to.object(Slot::Buffer, resource)?,
                 mode: *mode,
             },
-            C::Unmap(r) => C::Unmap(f(Slot::Buffer, r)?),
-            C::Present(c) => C::Present(f(Slot::Chain, c)?),
-            C::CreateView { name, of, kind } => C::CreateView {
-                name: name.clone(),
-                of: f(Slot::ViewOf, of)?,
-                kind: *kind,
+            C::Unmap(r) => C::Unmap(to.object(Slot::Buffer, r)?),
+            C::Present(c) => C::Present(to.chain(c)?),
+            C::BeginQuery(q) => C::BeginQuery(to.query(q)?),
+            C::EndQuery(q) => C::EndQuery(to.query(q)?),
+            C::ExecuteCommandList {
+                label,
+                semantics,
+                commands,
+            } => C::ExecuteCommandList {
+                label: *label,
+                semantics: *semantics,
+                commands: (commands.iter())
+                    .map(|c| c.try_map(to))
+                    .collect::<Result<_, _>>()?,
             },
-            C::Release(r) => C::Release(f(Slot::Release, r)?),
             C::SetViewport { width, height } => C::SetViewport {
                 width: *width,
                 height: *height,
@@ -125,6 +155,8 @@ impl<R> ScriptCommand<R> {
             C::ClearState => C::ClearState,
             C::GetState => C::GetState,
             C::SetPrimitiveResetIndex(i) => C::SetPrimitiveResetIndex(*i),
+            C::SetPrimitiveTopology(t) => C::SetPrimitiveTopology(*t),
+            C::SetIndexFormat(f) => C::SetIndexFormat(*f),
             C::Draw {
                 draws,
                 vertices,
@@ -141,33 +173,79 @@ impl<R> ScriptCommand<R> {
                 dispatches: *dispatches,
                 threads: *threads,
             },
-            C::InsertFence { name, kickoff } => C::InsertFence {
-                name: name.clone(),
-                kickoff: *kickoff,
-            },
-            C::WaitFence(name) => C::WaitFence(name.clone()),
             C::Kickoff => C::Kickoff,
             C::DontSyncOnCopy(on) => C::DontSyncOnCopy(*on),
             C::WriteTimestamp(slot) => C::WriteTimestamp(*slot),
             C::Suspend => C::Suspend,
             C::Resume => C::Resume,
-            C::SetPrimitiveTopology(t) => C::SetPrimitiveTopology(*t),
-            C::SetIndexFormat(f) => C::SetIndexFormat(*f),
             C::BeginCommandListExecution => C::BeginCommandListExecution,
             C::EndCommandListExecution => C::EndCommandListExecution,
-            C::ExecuteCommandList(name) => C::ExecuteCommandList(name.clone()),
-            C::BeginQuery(name) => C::BeginQuery(name.clone()),
-            C::EndQuery(name) => C::EndQuery(name.clone()),
-            C::GetQueryData(name) => C::GetQueryData(name.clone()),
+        })
+    }
+}
+
+/// Renames a script's objects (swap chains included) with a closure and keeps its names of
+/// fences, queries and regions: what loading and saving do.
+struct Objects<F>(F);
+
+impl<'a, R, S, E, F> Rename<'a, R, S> for Objects<F>
+where
+    R: ScriptRef + 'a,
+    S: ScriptRef,
+    F: FnMut(Slot, &'a R) -> Result<S, E>,
+{
+    type Error = E;
+
+    fn object(&mut self, slot: Slot, r: &'a R) -> Result<S, E> {
+        (self.0)(slot, r)
+    }
+
+    fn chain(&mut self, c: &'a R) -> Result<S, E> {
+        (self.0)(Slot::Chain, c)
+    }
+
+    fn fence(&mut self, f: &'a String, _insert: bool) -> Result<String, E> {
+        Ok(f.clone())
+    }
+
+    fn query(&mut self, q: &'a String) -> Result<String, E> {
+        Ok(q.clone())
+    }
+
+    fn region(&mut self, r: &'a super::CopyBox) -> super::CopyBox {
+        *r
+    }
+}
+
+impl<R: ScriptRef> ScriptCommand<R> {
+    /// The same command with every object reference renamed by `f`, told the slot of each;
+    /// stops at the first reference `f` refuses.
+    pub fn try_map<'a, S: ScriptRef, E>(
+        &'a self,
+        f: impl FnMut(Slot, &'a R) -> Result<S, E>,
+    ) -> Result<ScriptCommand<S>, E> {
+        let mut f = Objects(f);
+        Ok(match self {
+            ScriptCommand::Device(c) => ScriptCommand::Device(c.try_map(&mut f)?),
+            ScriptCommand::Call(c) => ScriptCommand::Call(match c {
+                ScriptCall::CreateView { name, of, kind } => ScriptCall::CreateView {
+                    name: name.clone(),
+                    of: (f.0)(Slot::ViewOf, of)?,
+                    kind: *kind,
+                },
+                ScriptCall::Release(r) => ScriptCall::Release((f.0)(Slot::Release, r)?),
+                ScriptCall::ExecuteCommandList(n) => ScriptCall::ExecuteCommandList(n.clone()),
+                ScriptCall::GetQueryData(n) => ScriptCall::GetQueryData(n.clone()),
+            }),
         })
     }
 
-    /// Every reference with its slot, in order.
+    /// Every object reference with its slot, in order.
     pub fn refs(&self) -> Vec<(Slot, &R)> {
         let mut out = Vec::new();
         let _ = self.try_map(|slot, r| {
             out.push((slot, r));
-            Ok::<(), ()>(())
+            Ok::<R, ()>(r.clone())
         });
         out
     }
@@ -179,10 +257,10 @@ mod tests {
 
     #[test]
     fn references_come_with_their_slots() {
-        let c: ScriptCommand<String> = ScriptCommand::PlaceSwapChainView {
+        let c: ScriptCommand<String> = ScriptCommand::Device(Command::PlaceSwapChainView {
             view: "v".into(),
             buffer: "sc".into(),
-        };
+        });
         let refs: Vec<(Slot, &str)> = c.refs().into_iter().map(|(s, r)| (s, r.as_str())).collect();
         assert_eq!(refs, vec![(Slot::View, "v"), (Slot::BackBuffer, "sc")]);
         assert_eq!(c.name(), "PlaceSwapChainView");

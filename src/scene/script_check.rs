@@ -21,7 +21,8 @@ use super::names::suggest;
 use super::script::split_index;
 use super::script_refs::{Names, Scope, buffer_index, location, owner, reference, view_fits};
 use super::validate::Check;
-use crate::model::{Script, ScriptCommand, ViewKind};
+use crate::device::Command;
+use crate::model::{Script, ScriptCall, ScriptCommand, ViewKind};
 
 /// Rules: every script of `scene` (the frame script and every pass script) is meaningful.
 pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
@@ -110,7 +111,7 @@ fn all_commands<'a>(
 fn fence_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
     (all_commands(c, scene))
         .filter_map(|c| match c {
-            ScriptCommand::InsertFence { name, .. } => Some(name.as_str()),
+            ScriptCommand::Device(Command::InsertFence { fence, .. }) => Some(fence.as_str()),
             _ => None,
         })
         .collect()
@@ -120,7 +121,7 @@ fn fence_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
 fn query_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
     (all_commands(c, scene))
         .filter_map(|c| match c {
-            ScriptCommand::EndQuery(name) => Some(name.as_str()),
+            ScriptCommand::Device(Command::EndQuery(name)) => Some(name.as_str()),
             _ => None,
         })
         .collect()
@@ -170,7 +171,7 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
     };
     let in_lists = || script.lists.iter().flat_map(|l| l.commands.iter());
     for cmd in all().chain(in_lists()) {
-        if let ScriptCommand::CreateView { name, kind, .. } = cmd {
+        if let ScriptCommand::Call(ScriptCall::CreateView { name, kind, .. }) = cmd {
             locals.entry(name.as_str()).or_insert(*kind);
         }
     }
@@ -191,15 +192,17 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
 /// Rule: a command list, recorded on a deferred context, holds no CPU-side call but GetData
 /// (whose use there is the validator's CTX-6 finding), no Present and no playback.
 fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError> {
-    use ScriptCommand as S;
     if matches!(
         cmd,
-        S::CreateView { .. }
-            | S::Release(_)
-            | S::Present(_)
-            | S::ExecuteCommandList(_)
-            | S::BeginCommandListExecution
-            | S::EndCommandListExecution
+        ScriptCommand::Call(
+            ScriptCall::CreateView { .. }
+                | ScriptCall::Release(_)
+                | ScriptCall::ExecuteCommandList(_)
+        ) | ScriptCommand::Device(
+            Command::Present(_)
+                | Command::BeginCommandListExecution
+                | Command::EndCommandListExecution
+        )
     ) {
         return Err(c.out_of_range(
             c.loc.top("script"),
@@ -248,13 +251,12 @@ fn command(
     if let Scope::Pass(id) = scope
         && matches!(
             cmd,
-            ScriptCommand::CreateView { .. }
-                | ScriptCommand::Release(_)
-                | ScriptCommand::Present(_)
-                | ScriptCommand::GetQueryData(_)
-                | ScriptCommand::ExecuteCommandList(_)
-                | ScriptCommand::BeginCommandListExecution
-                | ScriptCommand::EndCommandListExecution
+            ScriptCommand::Call(_)
+                | ScriptCommand::Device(
+                    Command::Present(_)
+                        | Command::BeginCommandListExecution
+                        | Command::EndCommandListExecution
+                )
         )
     {
         return Err(c.misuse(
@@ -275,16 +277,17 @@ fn command(
         }
         Ok(())
     };
+    use {Command as C, ScriptCall as Call, ScriptCommand as S};
     match cmd {
-        ScriptCommand::SetRenderTargets { rtvs, dsv } => {
+        S::Device(C::SetRenderTargets { rtvs, dsv }) => {
             want(rtvs, &[ViewKind::Rtv])?;
             want(dsv.as_slice(), &[ViewKind::Dsv, ViewKind::DsvReadOnly])
         }
-        ScriptCommand::SetResources { views, .. } => want(views, &[ViewKind::Srv, ViewKind::Uav]),
-        ScriptCommand::ClearRenderTarget(v) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),
-        ScriptCommand::ClearDepthStencil(v) => want(std::slice::from_ref(v), &[ViewKind::Dsv]),
-        ScriptCommand::ClearUnorderedAccess(v) => want(std::slice::from_ref(v), &[ViewKind::Uav]),
-        ScriptCommand::WaitFence(name) if !names.fences.contains(name.as_str()) => {
+        S::Device(C::SetResources { views, .. }) => want(views, &[ViewKind::Srv, ViewKind::Uav]),
+        S::Device(C::ClearRenderTarget(v)) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),
+        S::Device(C::ClearDepthStencil(v)) => want(std::slice::from_ref(v), &[ViewKind::Dsv]),
+        S::Device(C::ClearUnorderedAccess(v)) => want(std::slice::from_ref(v), &[ViewKind::Uav]),
+        S::Device(C::WaitFence(name)) if !names.fences.contains(name.as_str()) => {
             Err(SceneError::UnknownName {
                 location: location(c, scope, name),
                 entity: owner(c, scope),
@@ -292,7 +295,7 @@ fn command(
                 suggestions: suggest(name, names.fences.iter().copied()),
             })
         }
-        ScriptCommand::ExecuteCommandList(name) if !named.lists.contains(name.as_str()) => {
+        S::Call(Call::ExecuteCommandList(name)) if !named.lists.contains(name.as_str()) => {
             Err(SceneError::UnknownName {
                 location: location(c, scope, name),
                 entity: owner(c, scope),
@@ -300,7 +303,7 @@ fn command(
                 suggestions: suggest(name, named.lists.iter().copied()),
             })
         }
-        ScriptCommand::GetQueryData(name) if !named.queries.contains(name.as_str()) => {
+        S::Call(Call::GetQueryData(name)) if !named.queries.contains(name.as_str()) => {
             Err(SceneError::UnknownName {
                 location: location(c, scope, name),
                 entity: owner(c, scope),
@@ -308,7 +311,7 @@ fn command(
                 suggestions: suggest(name, named.queries.iter().copied()),
             })
         }
-        ScriptCommand::CreateView { name, of, kind } => create_view(c, scope, name, of, *kind),
+        S::Call(Call::CreateView { name, of, kind }) => create_view(c, scope, name, of, *kind),
         _ => Ok(()),
     }
 }

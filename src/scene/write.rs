@@ -15,6 +15,8 @@ use ron::ser::PrettyConfig;
 use serde::Serialize;
 
 use super::format::{EntityDef, EventKindDef, SceneFile, ron_options};
+use crate::barrier::BarrierGroup;
+use crate::device::Command;
 use crate::model::{Script, ScriptCommand, Semantics, Work};
 
 /// Indent of one level.
@@ -153,11 +155,11 @@ fn commands(
 ) -> Result<(), ron::Error> {
     let pad = INDENT.repeat(level);
     for c in commands {
-        let ScriptCommand::Barrier {
+        let ScriptCommand::Device(Command::Barrier(BarrierGroup {
             global,
             buffers,
             textures,
-        } = c
+        })) = c
         else {
             let _ = writeln!(out, "{pad}{},", one_line(c)?);
             continue;

@@ -1,5 +1,6 @@
-//! Names to device handles, when a command executes, and script commands to device
-//! commands.
+//! Names to device handles, when a command executes: a script's device command becomes the
+//! device's through the one walk over its references (`Command::try_map`), and a script
+//! call becomes the step it stands for.
 //!
 //! A name's meaning is only fixed at execution: a swap chain is the buffer at index 0 right
 //! now (RL-5), a `CreateView` name is whichever view the script made last under it (RL-6),
@@ -12,7 +13,8 @@ use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 
-use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId, SwapChainKey};
+use crate::barrier::CopyRegion;
+use crate::device::{Command, Device, FenceId, ObjectDesc, ObjectKey, QueueId, SwapChainKey};
 use crate::model::*;
 
 /// What names resolve against.
@@ -160,7 +162,7 @@ impl Resolver<'_, '_, '_> {
     }
 
     /// The device swap chain `target` names.
-    fn chain(&mut self, target: &Target) -> Result<SwapChainKey, String> {
+    fn swap_chain(&mut self, target: &Target) -> Result<SwapChainKey, String> {
         let e = match target {
             Target::Entity(e) => *e,
             _ => return Err("Present needs a swap chain".into()),
@@ -172,157 +174,66 @@ impl Resolver<'_, '_, '_> {
     }
 
     /// The number of query `name`, given at its first mention.
-    fn query(&mut self, name: &str) -> u32 {
+    fn query_number(&mut self, name: &str) -> u32 {
         let next = self.state.queries.len() as u32;
         *self.state.queries.entry(name.to_owned()).or_insert(next)
     }
 
-    /// Lower one command. Fence names get fresh device fences (FN-1).
+    /// Lower one command.
     pub fn lower(&mut self, cmd: &ScriptCommand<Target>) -> Result<Step, String> {
-        use ScriptCommand as S;
-        let command = match cmd {
-            S::Present(chain) => Command::Present(self.chain(chain)?),
-            S::InsertFence { name, kickoff } => {
-                let fence = self.device.next_fence(self.queue);
-                self.state.fences.insert(name.clone(), fence);
-                Command::InsertFence {
-                    fence,
-                    kickoff: *kickoff,
-                }
-            }
-            // Before any insert of the name: a fence that does not exist yet (FN-3).
-            S::WaitFence(name) => Command::WaitFence(match self.state.fences.get(name) {
-                Some(f) => *f,
-                None => self.device.next_fence(self.queue),
-            }),
-            S::CreateView { name, of, kind } => {
-                return Ok(Step::CreateView {
-                    name: name.clone(),
-                    of: self.key(Slot::ViewOf, of)?,
-                    kind: *kind,
-                });
-            }
-            S::Release(Target::Local(name)) => {
-                return Ok(Step::Release(self.state.views.get(name).copied()));
-            }
-            S::Release(target) => return Ok(Step::Release(Some(self.key(Slot::Release, target)?))),
-            S::ExecuteCommandList(name) => return Ok(Step::ExecuteList(name.clone())),
-            S::BeginQuery(name) => Command::BeginQuery(self.query(name)),
-            S::EndQuery(name) => Command::EndQuery(self.query(name)),
-            S::GetQueryData(name) => return Ok(Step::GetQueryData(self.query(name), name.clone())),
-            other => device_command(other.try_map(|slot, t| self.key(slot, t))?)
-                .ok_or_else(|| format!("{} cannot be lowered", other.name()))?,
+        let call = match cmd {
+            ScriptCommand::Device(c) => return Ok(Step::Device(c.try_map(self)?)),
+            ScriptCommand::Call(call) => call,
         };
-        Ok(Step::Device(command))
+        Ok(match call {
+            ScriptCall::CreateView { name, of, kind } => Step::CreateView {
+                name: name.clone(),
+                of: self.key(Slot::ViewOf, of)?,
+                kind: *kind,
+            },
+            ScriptCall::Release(Target::Local(name)) => {
+                Step::Release(self.state.views.get(name).copied())
+            }
+            ScriptCall::Release(target) => Step::Release(Some(self.key(Slot::Release, target)?)),
+            ScriptCall::ExecuteCommandList(name) => Step::ExecuteList(name.clone()),
+            ScriptCall::GetQueryData(name) => {
+                Step::GetQueryData(self.query_number(name), name.clone())
+            }
+        })
     }
 }
 
-/// A script command with device handles as the device command it is; `None` for the ones
-/// lowered by hand (fences, present, CPU-side calls).
-fn device_command(cmd: ScriptCommand<ObjectKey>) -> Option<Command> {
-    use ScriptCommand as S;
-    Some(match cmd {
-        S::SetRenderTargets { rtvs, dsv } => Command::SetRenderTargets { rtvs, dsv },
-        S::SetViewport { width, height } => Command::SetViewport { width, height },
-        S::SetPipelineState(p) => Command::SetPipelineState(p),
-        S::SetResources {
-            stage,
-            first_slot,
-            views,
-        } => Command::SetResources {
-            stage,
-            first_slot,
-            views,
-        },
-        S::SetVertexBuffers(buffers) => Command::SetVertexBuffers { buffers },
-        S::SetIndexBuffer(b) => Command::SetIndexBuffer(b),
-        S::SetConstantBuffers { stage, buffers } => Command::SetConstantBuffers { stage, buffers },
-        S::ClearState => Command::ClearState,
-        S::GetState => Command::GetState,
-        S::SetPrimitiveResetIndex(i) => Command::SetPrimitiveResetIndex(i),
-        S::Draw {
-            draws,
-            vertices,
-            pixels,
-        } => Command::Draw {
-            draws,
-            vertices,
-            pixels,
-        },
-        S::Dispatch {
-            dispatches,
-            threads,
-        } => Command::Dispatch {
-            dispatches,
-            threads,
-        },
-        S::CopyResource { src, dst, bytes } => Command::CopyResource { src, dst, bytes },
-        S::CopyTextureRegion {
-            src,
-            dst,
-            bytes,
-            from,
-            to,
-        } => Command::CopyTextureRegion {
-            src,
-            dst,
-            bytes,
-            from: from.region(),
-            to: to.region(),
-        },
-        S::UpdateSubresource { resource, bytes } => Command::UpdateSubresource { resource, bytes },
-        S::RawCopy {
-            src,
-            dst,
-            offset,
-            bytes,
-        } => Command::RawCopy {
-            src,
-            dst,
-            offset,
-            bytes,
-        },
-        S::RawFill {
-            dst,
-            offset,
-            bytes,
-            value,
-        } => Command::RawFill {
-            dst,
-            offset,
-            bytes,
-            value,
-        },
-        S::ClearRenderTarget(v) => Command::ClearRenderTarget(v),
-        S::ClearDepthStencil(v) => Command::ClearDepthStencil(v),
-        S::ClearUnorderedAccess(v) => Command::ClearUnorderedAccess(v),
-        S::Barrier {
-            global,
-            buffers,
-            textures,
-        } => Command::Barrier(barrier_group(&global, &buffers, &textures)),
-        S::Kickoff => Command::Kickoff,
-        S::WaitOnPresent(b) => Command::WaitOnPresent(b),
-        S::Decompress(r) => Command::Decompress(r),
-        S::PlaceSwapChainView { view, buffer } => Command::PlaceSwapChainView { view, buffer },
-        S::Map { resource, mode } => Command::Map { resource, mode },
-        S::Unmap(r) => Command::Unmap(r),
-        S::DontSyncOnCopy(on) => Command::DontSyncOnCopy(on),
-        S::WriteTimestamp(slot) => Command::WriteTimestamp(slot),
-        S::Suspend => Command::Suspend,
-        S::Resume => Command::Resume,
-        S::SetPrimitiveTopology(t) => Command::SetPrimitiveTopology(t),
-        S::SetIndexFormat(f) => Command::SetIndexFormat(f),
-        S::BeginCommandListExecution => Command::BeginCommandListExecution,
-        S::EndCommandListExecution => Command::EndCommandListExecution,
-        S::ExecuteCommandList(_)
-        | S::BeginQuery(_)
-        | S::EndQuery(_)
-        | S::GetQueryData(_)
-        | S::InsertFence { .. }
-        | S::WaitFence(_)
-        | S::Present(_)
-        | S::CreateView { .. }
-        | S::Release(_) => return None,
-    })
+/// A loaded script's references as the device's, now.
+impl<'a> Rename<'a, Target, ObjectKey> for Resolver<'_, '_, '_> {
+    type Error = String;
+
+    fn object(&mut self, slot: Slot, target: &'a Target) -> Result<ObjectKey, String> {
+        self.key(slot, target)
+    }
+
+    fn chain(&mut self, target: &'a Target) -> Result<SwapChainKey, String> {
+        self.swap_chain(target)
+    }
+
+    /// Each insert makes a fresh device fence under the name (FN-1); a wait before any
+    /// insert of the name waits on a fence that does not exist yet (FN-3).
+    fn fence(&mut self, name: &'a String, insert: bool) -> Result<FenceId, String> {
+        if insert {
+            let fence = self.device.next_fence(self.queue);
+            self.state.fences.insert(name.clone(), fence);
+            return Ok(fence);
+        }
+        Ok(match self.state.fences.get(name) {
+            Some(f) => *f,
+            None => self.device.next_fence(self.queue),
+        })
+    }
+
+    fn query(&mut self, name: &'a String) -> Result<u32, String> {
+        Ok(self.query_number(name))
+    }
+
+    fn region(&mut self, region: &'a CopyBox) -> CopyRegion {
+        region.region()
+    }
 }

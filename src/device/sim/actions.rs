@@ -14,10 +14,10 @@
 //! (CC-8); the compute and DMA front ends were locked when it was read.
 
 use super::super::barrier_cost::BarrierWork;
-use super::super::stages::StageMask;
 use super::super::{FenceId, ObjectKey, QueueId, SwapChainKey};
 use super::record::{Path, Stall, longer};
 use super::{FrontWait, Gpu, Meta, RecordTimes};
+use crate::barrier::Stages;
 
 /// What an action does when done.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub(crate) struct Action {
     pub issue: u64,
     /// When the front end finished reading it.
     pub parse_end: u64,
-    pub drain: StageMask,
+    pub drain: Stages,
     /// Drains every queue, not only its own (Suspend).
     pub global: bool,
     pub pre: (Stall, u64),
@@ -62,7 +62,7 @@ impl Action {
         seq: u64,
         issue: u64,
         parse_end: u64,
-        drain: StageMask,
+        drain: Stages,
         global: bool,
         pre: (Stall, u64),
     ) -> Action {
@@ -92,10 +92,10 @@ impl Action {
     }
 
     /// Stages whose later work waits for this action (EB-2).
-    pub fn blocks(&self) -> StageMask {
+    pub fn blocks(&self) -> Stages {
         match self.kind {
             ActionKind::Barrier(b) => b.blocks,
-            _ => StageMask::NONE,
+            _ => Stages::empty(),
         }
     }
 
@@ -110,7 +110,7 @@ impl Action {
 
 impl Gpu {
     /// True while an item issued before `seq` on a drained stage is unfinished.
-    fn drain_pending(&self, qi: usize, seq: u64, mask: StageMask, global: bool) -> bool {
+    fn drain_pending(&self, qi: usize, seq: u64, mask: Stages, global: bool) -> bool {
         let busy = |q: &super::QueueState| {
             q.in_flight.iter().any(|&s| {
                 let it = &self.items[s as usize];

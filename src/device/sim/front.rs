@@ -14,7 +14,7 @@ use super::super::{Profile, QueueId};
 use super::actions::{Action, ActionKind};
 use super::record::{Path, Stall};
 use super::{FrontWait, Gpu, RecordTimes};
-use crate::device::stages::StageMask;
+use crate::barrier::Stages;
 
 impl Gpu {
     /// Let queue `qi`'s front end read one command at `now`. False when it cannot; then it
@@ -123,7 +123,7 @@ impl Gpu {
                 }
                 let (kind, drain, global) = match op {
                     Op::Barrier(b) => (ActionKind::Barrier(b), b.drains, false),
-                    Op::Fence(f) => (ActionKind::Fence(f), StageMask::ALL, false),
+                    Op::Fence(f) => (ActionKind::Fence(f), Stages::all(), false),
                     Op::Present {
                         chain,
                         buffer,
@@ -134,15 +134,15 @@ impl Gpu {
                             buffer,
                             period_ns,
                         },
-                        StageMask::ALL,
+                        Stages::all(),
                         false,
                     ),
-                    Op::Timestamp(slot) => (ActionKind::Timestamp(slot), StageMask::ALL, false),
+                    Op::Timestamp(slot) => (ActionKind::Timestamp(slot), Stages::all(), false),
                     _ => {
                         // Suspend: lock compute and DMA now, then drain every queue (CC-8).
                         self.suspended = true;
                         self.wake_all();
-                        (ActionKind::Suspend, StageMask::ALL, true)
+                        (ActionKind::Suspend, Stages::all(), true)
                     }
                 };
                 let seq = self.next_seq();
