@@ -7,6 +7,7 @@ pub mod error;
 pub mod frame;
 pub mod model;
 pub mod plan;
+pub mod record;
 pub mod report;
 mod runtime;
 pub mod scene;

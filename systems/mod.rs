@@ -23,9 +23,11 @@
 //! those stages do not run and the script's commands are submitted in `Submit`; a pass
 //! script re-records its pass in `Record`.
 
-// Systems take their queries and resources as parameters; long parameter lists are the
-// idiom, not a smell.
-#![allow(clippy::too_many_arguments, clippy::type_complexity)]
+#![expect(
+    clippy::too_many_arguments,
+    clippy::type_complexity,
+    reason = "systems take their queries and resources as parameters: long lists and query tuples are the idiom"
+)]
 
 use bevy_ecs::prelude::*;
 use bevy_ecs::schedule::ScheduleLabel;

@@ -76,7 +76,7 @@ pub fn layout_keeps(layout: Layout, texture_compatible: bool) -> Metadata {
 
 /// What one texture barrier does to compression.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Work {
+pub struct CompressionWork {
     /// Metadata removed from the whole resource (decompressions).
     pub lost: Metadata,
     /// Metadata initialised by DISCARD.
@@ -94,14 +94,14 @@ pub fn transition_work<R>(
     tex: &TextureInfo,
     subs: &Subresources,
     present: Metadata,
-) -> Work {
+) -> CompressionWork {
     let touched = metadata_of(tex, subs.planes.clone());
     let partial = !subs.covers_all_mips_and_slices(tex);
     let keeps = layout_keeps(t.layout_after, tex.texture_compatible);
-    let mut w = Work {
+    let mut w = CompressionWork {
         partial,
         after: present,
-        ..Work::default()
+        ..CompressionWork::default()
     };
     if t.layout_after == Layout::Undefined {
         // Deactivation: the contents stop mattering, nothing to decompress (EB-9d).
@@ -140,7 +140,11 @@ pub fn work_bytes(kind: CompressionKind, bytes: u64, planes: u32) -> u64 {
 }
 
 /// The operations realising `w` on `resource`.
-pub fn operations<R: Clone>(w: &Work, resource: &R, tex: &TextureInfo) -> Vec<CompressionOp<R>> {
+pub fn operations<R: Clone>(
+    w: &CompressionWork,
+    resource: &R,
+    tex: &TextureInfo,
+) -> Vec<CompressionOp<R>> {
     let mut kinds = Vec::new();
     if w.lost.contains(Metadata::DCC) {
         kinds.push(CompressionKind::DccDecompress);
@@ -222,7 +226,7 @@ mod tests {
         }
     }
 
-    fn work(tex: &TextureInfo, before: Layout, after: Layout, discard: bool) -> Work {
+    fn work(tex: &TextureInfo, before: Layout, after: Layout, discard: bool) -> CompressionWork {
         let t = barrier(before, after, discard);
         let present =
             metadata_of(tex, 0..tex.planes) & layout_keeps(before, tex.texture_compatible);
@@ -304,9 +308,9 @@ mod tests {
         // Deactivation never decompresses garbage.
         assert_eq!(
             work(&rt, Layout::RenderTarget, Layout::Undefined, false),
-            Work {
+            CompressionWork {
                 after: Metadata::DCC | Metadata::FAST_CLEAR,
-                ..Work::default()
+                ..CompressionWork::default()
             }
         );
     }

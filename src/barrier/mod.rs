@@ -11,7 +11,7 @@
 //! - Vocabulary: `sync`, `access`, `layout`, `types` (the barrier structs), `queue` (queue
 //!   types and what each may name, A5), `resource` (what a barrier targets, subresource ranges).
 //! - Validation (EB-11): `compat` (the A6/A7 tables), `triple` (stateless checks of a
-//!   barrier's values), `validate` (against the resource), `history` and `tracker` (the
+//!   barrier's values), `call` (one call against its resources), `history` and `tracker` (the
 //!   rules that need earlier barriers, EB-7), `copy` (copy to self, A3.8), `error`.
 //! - Lowering (EB-2..EB-5, EB-8): `drain` (sync to drains, blocks and packets), `cache`
 //!   (access to write-backs and invalidations), `compression` (layout to compression work),
@@ -22,6 +22,7 @@
 
 mod access;
 pub mod cache;
+mod call;
 pub mod compat;
 pub mod compression;
 mod copy;
@@ -44,9 +45,12 @@ mod sync;
 mod tracker;
 mod triple;
 mod types;
-mod validate;
 
 pub use access::Access;
+pub use call::{
+    buffer_halves, global_halves, texture_halves, validate_buffer, validate_global, validate_group,
+    validate_texture,
+};
 pub use compat::{access_requires, layout_allows, unserved_access};
 pub use compression::{CompressionState, Metadata};
 pub use copy::{CopyRegion, check_self_copy};
@@ -68,8 +72,4 @@ pub use triple::{Halves, check_halves};
 pub use types::{
     BarrierGroup, BarrierGroupRef, BufferBarrier, GlobalBarrier, SubresourceRange, TextureBarrier,
     TextureBarrierFlags,
-};
-pub use validate::{
-    buffer_halves, global_halves, texture_halves, validate_buffer, validate_global, validate_group,
-    validate_texture,
 };

@@ -4,7 +4,7 @@
 //! barrier may say: a compute queue has no rasteriser, so it cannot synchronise render-target
 //! work or move a texture into a render-target layout, and a copy (DMA) queue can only copy, so
 //! it sees resources in `COMMON` and never transitions them. These tables are the whole rule;
-//! validation (`validate.rs`) reports a violation and lowering (`lower.rs`) uses the same type
+//! validation (`call.rs`) reports a violation and lowering (`lower.rs`) uses the same type
 //! to decide which engine stages exist.
 
 use super::{Access, Layout, Sync};

@@ -3,7 +3,7 @@
 //!
 //! Global, buffer and texture barriers share these rules; only textures carry layouts. The
 //! checks need no knowledge of the resource or of earlier barriers, so they are the first,
-//! stateless layer: `validate.rs` adds the resource-dependent rules and `tracker.rs` the ones
+//! stateless layer: `call.rs` adds the resource-dependent rules and `tracker.rs` the ones
 //! that need history. Each finding is reported once, with the offending bits only, so a
 //! message says precisely what to remove.
 

@@ -8,7 +8,7 @@
 //! GPU may run exactly as far as it needs. Tests and tools that want the GPU to finish
 //! everything submitted use [`Device::run_until_idle`].
 
-use super::sim::Fault;
+use super::sim::Hang;
 use super::{Device, DeviceError, Executed, FenceId, QueueId, TIMESTAMP_HZ, TimestampPair};
 
 impl Device {
@@ -70,7 +70,7 @@ impl Device {
         fault.map(|f| self.hang(f))
     }
 
-    fn hang(&self, f: Fault) -> DeviceError {
+    fn hang(&self, f: Hang) -> DeviceError {
         DeviceError::Hang {
             queue: f.queue,
             rule: "CC-8",

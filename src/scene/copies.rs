@@ -6,9 +6,9 @@
 //! common layout, so no temporary texture is needed, but only between regions that share no
 //! texel. Intersecting regions are undefined, and refused here rather than left to the GPU.
 
+use super::check::Check;
 use super::error::SceneError;
 use super::format::PassDef;
-use super::validate::Check;
 use crate::barrier::check_self_copy;
 use crate::model::{CopyBox, UseAccess, Work};
 
@@ -90,7 +90,7 @@ fn outside(c: &Check, res: usize, region: &CopyBox) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::scene::validate::tests::problem;
+    use crate::scene::check::tests::problem;
 
     const ATLAS: &str = r#"(name: "atlas", texture: (format: Rgba8Unorm, extent: (512, 256), mips: 2)),
         (name: "other", texture: (format: Rgba8Unorm, extent: (512, 256))),"#;

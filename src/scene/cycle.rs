@@ -11,9 +11,9 @@
 
 use bevy_ecs::entity::Entity;
 
+use super::check::Check;
 use super::error::SceneError;
 use super::index::Kind;
-use super::validate::Check;
 use crate::plan::order::{Cycle, GraphNode, order};
 
 /// Reports the first dependency cycle among the passes enabled at load.

@@ -12,9 +12,9 @@
 
 use glam::UVec2;
 
+use super::check::Check;
 use super::error::SceneError;
 use super::index::Kind;
-use super::validate::Check;
 use crate::model::{Buffer, Settings, SwapChain, Texture};
 
 /// Largest texture or swap-chain side, in texels.

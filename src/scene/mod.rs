@@ -43,6 +43,7 @@
 //! three. [`save()`] turns a world back into a [`SceneFile`] and [`to_ron`] into text; load ->
 //! save -> load is a fixed point, which the round-trip tests check on every scene.
 
+mod check;
 mod copies;
 mod cycle;
 mod error;
@@ -60,13 +61,13 @@ mod scan;
 mod script;
 mod script_check;
 mod script_refs;
-mod validate;
 mod write;
 
 use std::path::Path;
 
 use bevy_ecs::world::World;
 
+pub use check::validate;
 pub use error::{Location, SceneError};
 pub use format::{
     EntityDef, EventDef, EventKindDef, PassDef, SceneFile, UseDef, ViewDef, ron_options,
@@ -74,7 +75,6 @@ pub use format::{
 pub use limits::{MAX_ARRAY_SIZE, MAX_BUFFER_BYTES, MAX_EXTENT, MAX_FRAMES_IN_FLIGHT};
 pub use names::{edit_distance, suggest};
 pub use save::save;
-pub use validate::validate;
 pub use write::to_ron;
 
 use locate::Locator;

@@ -7,9 +7,9 @@
 //! are allowed in command scripts, where using them without activation barriers is the
 //! validation layer's finding; passes may not use them, the planner planning no aliasing.
 
+use super::check::Check;
 use super::error::SceneError;
 use super::index::Kinds;
-use super::validate::Check;
 
 /// The bytes `def` occupies from its offset, if it is a placed texture or buffer.
 fn extent(def: &crate::scene::format::EntityDef) -> Option<(&str, u64, u64)> {
@@ -109,7 +109,7 @@ pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
 
 #[cfg(test)]
 mod tests {
-    use crate::scene::validate::tests::problem;
+    use crate::scene::check::tests::problem;
 
     const HEAP: &str = r#"(name: "h", heap: (size: 8192)),"#;
 

@@ -9,12 +9,12 @@
 //! checked against the rules of [`super::fit`]. Errors point at the quoted name itself, so
 //! the author's eye lands on the word to change.
 
+use super::check::Check;
 use super::error::SceneError;
 use super::fit;
 use super::format::{EventKindDef, PassDef, ViewDef};
 use super::index::{Kind, Kinds};
 use super::limits;
-use super::validate::Check;
 use crate::model::UseAccess;
 
 /// Rule: the references of view and pass definition `id` resolve and fit.

@@ -13,6 +13,7 @@
 
 use hashbrown::{HashMap, HashSet};
 
+use super::check::Check;
 use super::error::SceneError;
 use super::fit;
 use super::format::{PassDef, SceneFile, ViewDef};
@@ -20,7 +21,6 @@ use super::index::Kinds;
 use super::names::suggest;
 use super::script::split_index;
 use super::script_refs::{Names, Scope, buffer_index, location, owner, reference, view_fits};
-use super::validate::Check;
 use crate::device::Command;
 use crate::model::{Script, ScriptCall, ScriptCommand, ViewKind};
 

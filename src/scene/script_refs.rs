@@ -8,11 +8,11 @@
 
 use hashbrown::{HashMap, HashSet};
 
+use super::check::Check;
 use super::error::{Location, SceneError};
 use super::index::{Kind, Kinds};
 use super::names::suggest;
 use super::script::split_index;
-use super::validate::Check;
 use crate::model::{Slot, ViewKind};
 
 /// Where a script lives: the scene's frame script, or the script of pass definition `id`.

@@ -7,7 +7,7 @@
 //! legacy barrier must be back in COMMON before an enhanced barrier names it (and the other way
 //! round). The tracker keeps, per resource and subresource, just enough to check those: last
 //! layout, last SyncAfter and AccessAfter, an open split, a legacy state. It runs the stateless
-//! checks of `validate.rs` first, and commits a barrier's effect only if the barrier is valid,
+//! checks of `call.rs` first, and commits a barrier's effect only if the barrier is valid,
 //! so one refusal does not cascade into a stream of follow-on errors.
 //!
 //! State survives submissions: the Xbox does not flush at an ExecuteCommandLists boundary

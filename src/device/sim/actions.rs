@@ -55,7 +55,10 @@ pub(crate) struct Action {
 }
 
 impl Action {
-    #[allow(clippy::too_many_arguments)]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "an action is its timing facts, each from a different stage of submission"
+    )]
     pub fn new(
         kind: ActionKind,
         meta: Meta,

@@ -10,7 +10,7 @@ use super::{FrontWait, Gpu};
 
 /// A work item that overran the hang timeout (CC-8): the GPU stopped there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Fault {
+pub(crate) struct Hang {
     pub queue: QueueId,
     pub frame: u64,
     pub label: u32,

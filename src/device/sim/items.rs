@@ -15,7 +15,7 @@
 
 use super::super::cost::WorkItem;
 use super::super::{Profile, QueueId};
-use super::diagnose::Fault;
+use super::diagnose::Hang;
 use super::record::{Path, Stall, longer};
 use super::{Gpu, Meta, RecordTimes};
 
@@ -223,7 +223,7 @@ impl Gpu {
                 continue;
             }
             if timeout > 0 && now >= it.launch.saturating_add(timeout) && self.fault.is_none() {
-                self.fault = Some(Fault {
+                self.fault = Some(Hang {
                     queue: QueueId::from_index(qi).unwrap_or_default(),
                     frame: it.meta.frame,
                     label: it.meta.label,

@@ -43,7 +43,7 @@ use std::collections::VecDeque;
 use super::cost::Op;
 use super::{FenceId, ObjectKey, Profile, QUEUE_COUNT, QueueId};
 use actions::Action;
-pub(crate) use diagnose::Fault;
+pub(crate) use diagnose::Hang;
 use fences::FenceTable;
 use items::Item;
 pub(crate) use record::Path;
@@ -144,7 +144,7 @@ pub(crate) struct Gpu {
     pub refs: SecondaryMap<ObjectKey, RefState>,
     pub timestamps: HashMap<u32, u64>,
     pub suspended: bool,
-    pub fault: Option<Fault>,
+    pub fault: Option<Hang>,
     pub executed: Vec<Executed>,
     produced: usize,
     scratch: share::Scratch,

@@ -101,15 +101,15 @@ struct ResourceState {
     reads: Vec<Record>,
 }
 
-type Clock = [u64; QUEUE_COUNT];
+type VectorClock = [u64; QUEUE_COUNT];
 
 /// The happens-before tracker.
 #[derive(Default)]
 pub struct HazardTracker {
     resources: HashMap<ObjectKey, ResourceState>,
     /// Per queue: how far into every queue's stream its own position is known to be ordered.
-    clocks: [Clock; QUEUE_COUNT],
-    fences: HashMap<FenceId, Clock>,
+    clocks: [VectorClock; QUEUE_COUNT],
+    fences: HashMap<FenceId, VectorClock>,
     /// Recent fences per queue with their stream positions, for release checks (FS-6).
     recent_fences: [Vec<(u64, FenceId)>; QUEUE_COUNT],
     /// Per queue: how far its own stream is known complete through a round trip of fences

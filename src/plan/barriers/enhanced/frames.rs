@@ -183,7 +183,10 @@ pub(super) enum Later {
 }
 
 /// Walk one resource over the three copies of the frame.
-#[allow(clippy::too_many_arguments)]
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the walk's per-resource state, passed apart so each copy borrows only what it changes"
+)]
 pub(super) fn walk_resource(
     w: &mut Walk,
     graph: &CompiledGraph,

@@ -1,4 +1,5 @@
-//! One pass's command list, from its recipe.
+//! One pass's command list, from its recipe: a pass with everything resolved to device
+//! objects.
 //!
 //! A list sets every piece of state it relies on (FS-12: nothing is reset between lists, and
 //! a fast list cannot count on what a previous one left bound). Clears come before the

@@ -1,26 +1,19 @@
-//! Record: one command list per pass, each on its own deferred context (CTX-2), in parallel
-//! when there are enough passes to pay for the threads. Each compiled pass is first resolved
-//! into a [`PassRecipe`] (device objects, views, its barrier calls, legacy barriers translated
-//! as the driver would, EB-10), so recording itself touches no ECS data.
-
-mod list;
+//! Record: resolve each compiled pass into a [`PassRecipe`] (device objects, views, its
+//! barrier calls, legacy barriers translated as the driver would, EB-10), then record them all
+//! with [`record_all`], one command list per pass on its own deferred context (CTX-2), which
+//! touches no ECS data.
 
 use bevy_ecs::prelude::*;
-use bevy_tasks::{ComputeTaskPool, ParallelSliceMut, TaskPool};
 use glam::UVec2;
 
 use crate::barrier::{LegacyBarrier, translate};
-use crate::device::{CommandList, DeferredContext, DeviceError, ObjectKey};
+use crate::device::ObjectKey;
 use crate::error::RuntimeError;
 use crate::frame::{ContextPool, ImplicitViews, RecordedLists};
 use crate::model::*;
 use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
+use crate::record::{BoundUse, PassRecipe, record_all};
 use crate::validate::resource_info;
-pub use list::{BoundUse, PassRecipe, record_pass};
-
-/// Passes below this count record on the calling thread: spawning tasks costs more than
-/// recording a handful of short lists.
-pub const PARALLEL_RECORD_THRESHOLD: usize = 16;
 
 /// Resolve every compiled pass into a recipe, then record them all.
 pub fn record_passes(
@@ -131,38 +124,7 @@ pub fn record_passes(
             skip_rebind: settings.fault == Some(Fault::SkipRebind),
         });
     }
-    while pool.contexts.len() < recipes.len() {
-        let id = pool.contexts.len() as u32;
-        pool.contexts
-            .push(DeferredContext::new(id, settings.semantics));
-    }
-    let contexts = std::mem::take(&mut pool.contexts);
-    let (mut jobs, rest): (Vec<_>, Vec<_>) = {
-        let mut it = contexts.into_iter();
-        let jobs: Vec<(PassRecipe, DeferredContext)> =
-            recipes.into_iter().zip(it.by_ref()).collect();
-        (jobs, it.collect::<Vec<_>>())
-    };
-    let results: Vec<Result<CommandList, DeviceError>> = if jobs.len() >= PARALLEL_RECORD_THRESHOLD
-    {
-        let tasks = ComputeTaskPool::get_or_init(TaskPool::default);
-        let chunk = jobs.len().div_ceil(tasks.thread_num().max(1));
-        jobs.par_chunk_map_mut(tasks, chunk, |_, chunk| {
-            chunk
-                .iter_mut()
-                .map(|(r, ctx)| record_pass(r, ctx))
-                .collect::<Vec<_>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect()
-    } else {
-        jobs.iter_mut()
-            .map(|(r, ctx)| record_pass(r, ctx))
-            .collect()
-    };
-    pool.contexts = jobs.into_iter().map(|(_, c)| c).chain(rest).collect();
-    for r in results {
+    for r in record_all(recipes, &mut pool.contexts, settings.semantics) {
         lists.0.push(r.map_err(RuntimeError::device(frame.0))?);
     }
     Ok(())
