@@ -1,5 +1,5 @@
 //! Every scene directly in `scenes/` validates clean for 300 frames under every barrier
-//! strategy, with async compute on and off, and with every rotation strategy (issue 5).
+//! strategy, with async compute on and off, and with every rotation strategy.
 
 use fastframe::Runtime;
 use fastframe::model::{BarrierMode, Rotation};

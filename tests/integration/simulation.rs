@@ -1,4 +1,4 @@
-//! The simulation at scale: asynchronous compute on `scenes/deferred.ron` (issue 4: the frame
+//! The simulation at scale: asynchronous compute on `scenes/deferred.ron` (the frame
 //! is shorter with it on, and the gain is reported), Suspend and Resume from a scene's
 //! timeline (CC-8, FS-11), device profiles chosen by name, and determinism of the simulation
 //! against a committed snapshot of every record of a fixed workload

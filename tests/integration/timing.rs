@@ -1,4 +1,4 @@
-//! The timing model's analytic cases, with exact expected times (issue 4): one dispatch alone;
+//! The timing model's analytic cases, with exact expected times: one dispatch alone;
 //! dispatches on pipe 0 and pipe 1 beside a graphics draw (CC-2 priority and the 4-CU limit);
 //! drains with and without in-flight work (EB-2, EB-9); cache latencies (EB-3); a
 //! decompression of a known size (EB-4, EB-8b); DMA and graphics-engine copies (EB-8d); a

@@ -18,12 +18,11 @@ use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlanError};
 use std::sync::mpsc::TryRecvError;
 
 /// Uses from which walking two halves on the compute task pool pays for handing one to
-/// another thread. On the 2-core virtual machine this was measured on, an idle core takes
-/// tens of microseconds to start the pool's task, of which the gather (short since compile
-/// indexes resources) hides little, and two threads each walk about a third slower than one
-/// alone: in alternating runs a plan of 3,000 uses took as long on two threads as on one
-/// (runs vary from 4% less to 7% more), one of 3,600 uses 5–13% less time and one of
-/// 30,000 uses 30% less.
+/// another thread: an idle core takes tens of microseconds to start the pool's task, the
+/// gather (short, because compile indexes resources) hides little of it, and two threads
+/// sharing a core's caches each walk slower than one alone. Below this size the handover
+/// costs more than the half it saves on a loaded 2-core machine; `benches/plan.rs` measures
+/// both sides of it.
 const PARALLEL_USES: usize = 3_200;
 
 const _: () = assert!(

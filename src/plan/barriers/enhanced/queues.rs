@@ -13,8 +13,8 @@ const SLOTS: usize = 16;
 const _: () = assert!(QUEUE_COUNT <= SLOTS && SLOTS.is_power_of_two());
 
 /// Each packed type (two bits of [`Q`], the spare value a copy queue too) and what it may
-/// move: tables, because the walk asks at nearly every use and a match compiled to a chain
-/// of compares (it cost 2% of a plan).
+/// move: tables, because the walk asks at nearly every use and a match compiles to a chain
+/// of compares.
 const KINDS: [QueueType; 4] = [
     QueueType::Direct,
     QueueType::Compute,
@@ -112,7 +112,7 @@ impl Q {
 pub(super) struct PerQueue<T: Copy + PartialEq> {
     /// 32 bits, not 16: the walk sets and tests it at every use, and a 16-bit store followed
     /// by the 32-bit load the compiler widens the test to cannot be forwarded, stalling the
-    /// walk on the store (it cost 15% of a plan).
+    /// walk on the store.
     present: u32,
     values: [T; SLOTS],
 }
