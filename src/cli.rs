@@ -1,4 +1,4 @@
-//! The command line: `run`, `check` and `graph`. Exit codes: 0 success, 1 validation or
+//! The command line: `run`, `check`, `graph` and `gen`. Exit codes: 0 success, 1 validation or
 //! device error, 2 bad input or usage.
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -128,6 +128,85 @@ pub enum Commands {
     },
     /// Print the compiled pass graph as Graphviz DOT.
     Graph { scene: PathBuf },
+    /// Write a generated scene (a frame graph of a named shape and size) to stdout or a file.
+    Gen {
+        /// chain, mixed, layered or fan-in.
+        #[arg(long, value_enum)]
+        shape: ShapeArg,
+        /// Passes (besides the last one, which writes the swap chain).
+        #[arg(long, default_value_t = 1000)]
+        passes: usize,
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Fraction of passes on asynchronous compute, 0 to 1 (the shape's default otherwise).
+        #[arg(long)]
+        compute: Option<f64>,
+        /// Fraction of textures that are transient, 0 to 1.
+        #[arg(long, default_value_t = 0.0)]
+        transient: f64,
+        /// Write the scene here instead of to stdout.
+        #[arg(short = 'o', long)]
+        out: Option<PathBuf>,
+    },
+}
+
+/// Shapes of generated frame graphs (see [`crate::generator`]).
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum ShapeArg {
+    Chain,
+    Mixed,
+    Layered,
+    FanIn,
+}
+
+impl From<ShapeArg> for crate::generator::Shape {
+    fn from(s: ShapeArg) -> Self {
+        use crate::generator::Shape;
+        match s {
+            ShapeArg::Chain => Shape::Chain,
+            ShapeArg::Mixed => Shape::Mixed,
+            ShapeArg::Layered => Shape::Layered,
+            ShapeArg::FanIn => Shape::FanIn,
+        }
+    }
+}
+
+/// The most passes `gen` writes: a scene of this size loads in seconds and runs.
+pub const MAX_GEN_PASSES: usize = 1_000_000;
+
+/// `fastframe gen`: validate the numbers, generate, write.
+fn gen_scene(spec: crate::generator::GenSpec, out: Option<&PathBuf>) -> i32 {
+    if spec.passes == 0 || spec.passes > MAX_GEN_PASSES {
+        eprintln!(
+            "error: --passes must be 1 to {MAX_GEN_PASSES}, not {}",
+            spec.passes
+        );
+        return 2;
+    }
+    for (name, f) in [("--compute", spec.compute), ("--transient", spec.transient)] {
+        if !(0.0..=1.0).contains(&f) {
+            eprintln!("error: {name} is a fraction from 0 to 1, not {f}");
+            return 2;
+        }
+    }
+    let text = crate::scene::to_ron(&crate::generator::generate(&spec));
+    let written = match out {
+        Some(path) => {
+            std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))
+        }
+        None => std::io::stdout()
+            .lock()
+            .write_all(text.as_bytes())
+            .map_err(|e| format!("cannot write the scene: {e}")),
+    };
+    match written {
+        Ok(()) => 0,
+        Err(e) if e.contains("Broken pipe") => 0,
+        Err(e) => {
+            eprintln!("error: {e}");
+            2
+        }
+    }
 }
 
 fn load(scene: &PathBuf, overrides: Option<&Overrides>) -> Result<Runtime, RuntimeError> {
@@ -295,6 +374,24 @@ pub fn main_with(cli: Cli) -> i32 {
                 Ok(()) if errors > 0 => 1,
                 Ok(()) => 0,
             }
+        }
+        Commands::Gen {
+            shape,
+            passes,
+            seed,
+            compute,
+            transient,
+            out,
+        } => {
+            let shape = crate::generator::Shape::from(shape);
+            let spec = crate::generator::GenSpec {
+                shape,
+                passes,
+                seed,
+                compute: compute.unwrap_or(shape.default_compute()),
+                transient,
+            };
+            gen_scene(spec, out.as_ref())
         }
         Commands::Graph { scene } => {
             let mut rt = match load(&scene, None) {

@@ -5,6 +5,7 @@ pub mod cli;
 pub mod device;
 pub mod error;
 pub mod frame;
+pub mod generator;
 pub mod model;
 pub mod plan;
 pub mod record;
