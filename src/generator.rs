@@ -123,19 +123,53 @@ fn reads(spec: &GenSpec, rng: &mut Rng) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// The scene `spec` describes.
-pub fn generate(spec: &GenSpec) -> SceneFile {
+/// A generated graph before it is a scene: pass `i` writes texture `i` and reads
+/// `reads[i]` (textures written by earlier passes). What benches hand other schedulers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenGraph {
+    pub reads: Vec<Vec<usize>>,
+    /// Pass `i` runs on the asynchronous compute queue.
+    pub compute: Vec<bool>,
+    /// Texture `i` is transient.
+    pub transient: Vec<bool>,
+}
+
+impl GenGraph {
+    /// Resource uses in all (one write and the reads of every pass).
+    pub fn uses(&self) -> usize {
+        self.reads.iter().map(|r| r.len() + 1).sum()
+    }
+}
+
+/// The graph `spec` describes.
+pub fn graph(spec: &GenSpec) -> GenGraph {
     let mut rng = Rng(spec.seed);
     let n = spec.passes.max(1);
     let spec = GenSpec { passes: n, ..*spec };
     let reads = reads(&spec, &mut rng);
-    let compute: Vec<bool> = (0..n)
+    let compute = (0..n)
         .map(|i| match spec.shape {
-            // A fixed cadence keeps the chain's fences evenly spaced, like the benches.
+            // A fixed cadence keeps the chain's fences evenly spaced.
             Shape::Mixed if spec.compute == Shape::Mixed.default_compute() => i % 4 == 3,
             _ => rng.chance(spec.compute),
         })
         .collect();
+    let transient = (0..n).map(|_| rng.chance(spec.transient)).collect();
+    GenGraph {
+        reads,
+        compute,
+        transient,
+    }
+}
+
+/// The scene `spec` describes.
+pub fn generate(spec: &GenSpec) -> SceneFile {
+    let GenGraph {
+        reads,
+        compute,
+        transient,
+    } = graph(spec);
+    let n = reads.len();
     let flags = TextureFlags {
         render_target: true,
         unordered_access: true,
@@ -153,8 +187,7 @@ pub fn generate(spec: &GenSpec) -> SceneFile {
         }),
         ..Default::default()
     });
-    for i in 0..n {
-        let transient = rng.chance(spec.transient);
+    for (i, &transient) in transient.iter().enumerate() {
         entities.push(EntityDef {
             name: format!("t{i}"),
             texture: Some(Texture::new_2d(

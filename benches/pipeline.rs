@@ -1,0 +1,137 @@
+//! The whole scheduling pipeline on generated graphs ([`fastframe::generator`]), beside a
+//! peer measured in the same run: fastframe's compile (order, cull, queues, fences) plus its
+//! enhanced barrier plan on one thread, against kael_render_graph 0.2 building and compiling
+//! the same graph (one queue, read-after-write barriers only: less work than fastframe does,
+//! which is what makes it a hard baseline).
+//!
+//! Groups `pipeline_chain`, `pipeline_mixed`, `pipeline_layered`, `pipeline_fan_in`; functions
+//! `fastframe` and `kael`; the pass count is the parameter (100 to 100,000). Throughput is in
+//! resource uses, so criterion reports time per use. One shape alone:
+//! `cargo bench --bench pipeline -- pipeline_chain/`.
+
+use bevy_ecs::entity::Entity;
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use fastframe::barrier::Layout;
+use fastframe::generator::{GenGraph, GenSpec, Shape, graph};
+use fastframe::model::{Lifetime, Pass, QueueKind, Settings, TextureState, Use, UseAccess};
+use fastframe::plan::barriers::EnhancedPlanner;
+use fastframe::plan::{BarrierPlan, TargetInfo, TextureStart, compile_graph};
+use kael_render_graph::{PassDesc, RenderGraph, ResourceDesc};
+use std::hint::black_box;
+
+/// Texture `i` is entity `RESOURCES + i`; pass `i` is entity `i + 1`.
+const RESOURCES: u32 = 1 << 24;
+
+fn texture(i: usize) -> Entity {
+    Entity::from_raw_u32(RESOURCES + i as u32).expect("a valid index")
+}
+
+/// The generated graph as fastframe passes: graphics passes render into their texture,
+/// compute passes write it as a UAV, every read is a shader read.
+fn passes(g: &GenGraph) -> Vec<(Entity, String, Pass)> {
+    let read = |j: usize| Use {
+        target: texture(j),
+        access: UseAccess::ShaderRead,
+        stages: None,
+        clear: false,
+    };
+    (g.reads.iter().enumerate())
+        .map(|(i, reads)| {
+            let (queue, access) = match g.compute[i] {
+                true => (QueueKind::Compute, UseAccess::UnorderedAccess),
+                false => (QueueKind::Graphics, UseAccess::RenderTarget),
+            };
+            let write = Use {
+                target: texture(i),
+                access,
+                stages: None,
+                clear: false,
+            };
+            let uses = std::iter::once(write).chain(reads.iter().map(|&j| read(j)));
+            let entity = Entity::from_raw_u32(i as u32 + 1).expect("a valid index");
+            let pass = Pass::dispatch(queue, uses.collect(), i as u32);
+            (entity, format!("p{i}"), pass)
+        })
+        .collect()
+}
+
+/// kael's graph of the same passes, built and compiled.
+fn kael(g: &GenGraph) -> kael_render_graph::CompiledGraph {
+    let mut graph = RenderGraph::new();
+    let textures: Vec<_> = (0..g.reads.len())
+        .map(|i| {
+            let desc = match g.transient[i] {
+                true => ResourceDesc::transient_texture(format!("t{i}")),
+                false => ResourceDesc::imported_texture(format!("t{i}")),
+            };
+            graph.add_resource(desc)
+        })
+        .collect();
+    for (i, reads) in g.reads.iter().enumerate() {
+        let mut pass = PassDesc::new(format!("p{i}")).write(textures[i]);
+        for &j in reads {
+            pass = pass.read(textures[j]);
+        }
+        graph.add_pass(pass);
+    }
+    graph.compile().expect("kael compiles the graph")
+}
+
+fn pipeline(c: &mut Criterion) {
+    let settings = Settings::default();
+    let shapes = [
+        (Shape::Chain, "pipeline_chain"),
+        (Shape::Mixed, "pipeline_mixed"),
+        (Shape::Layered, "pipeline_layered"),
+        (Shape::FanIn, "pipeline_fan_in"),
+    ];
+    for (shape, group_name) in shapes {
+        let mut group = c.benchmark_group(group_name);
+        for n in [100usize, 1_000, 10_000, 100_000] {
+            if n >= 10_000 {
+                group.sample_size(10);
+            }
+            let spec = GenSpec {
+                shape,
+                passes: n,
+                seed: 1,
+                compute: shape.default_compute(),
+                transient: 0.0,
+            };
+            let g = graph(&spec);
+            group.throughput(Throughput::Elements(g.uses() as u64));
+            let owned = passes(&g);
+            let refs: Vec<(Entity, String, &Pass)> =
+                owned.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
+            let lifetime = |e: Entity| match g.transient.get((e.index_u32() - RESOURCES) as usize) {
+                Some(true) => Lifetime::Transient,
+                _ => Lifetime::Imported,
+            };
+            let target = |e: Entity| TargetInfo::Texture {
+                lifetime: lifetime(e),
+            };
+            let start = |e: Entity| TextureStart {
+                state: TextureState::new(Layout::Common),
+                transient: lifetime(e) == Lifetime::Transient,
+                chain: false,
+                compressible: false,
+            };
+            let mut planner = EnhancedPlanner::on_one_thread();
+            let mut plan = BarrierPlan::default();
+            group.bench_with_input(BenchmarkId::new("fastframe", n), &refs, |b, refs| {
+                b.iter(|| {
+                    let compiled = compile_graph(refs, target, &settings).expect("compiles");
+                    planner.plan_into(&compiled, start, &mut plan).expect("plans");
+                    black_box(&plan);
+                })
+            });
+            group.bench_with_input(BenchmarkId::new("kael", n), &g, |b, g| {
+                b.iter(|| black_box(kael(g)))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, pipeline);
+criterion_main!(benches);
