@@ -205,13 +205,14 @@ pub fn compile_graph(
     let culled = order
         .iter()
         .filter(|&&i| !keep[i])
-        .map(|&i| planned[i].1.clone())
+        .map(|&i| std::mem::take(&mut planned[i].1))
         .collect();
     let kept_nodes: Vec<GraphNode> = kept
         .iter()
         .map(|&i| GraphNode {
+            reads: std::mem::take(&mut nodes[i].reads),
+            writes: std::mem::take(&mut nodes[i].writes),
             after: Vec::new(),
-            ..nodes[i].clone()
         })
         .collect();
     let mut edges = graph::edges(&kept_nodes);
@@ -231,14 +232,15 @@ pub fn compile_graph(
     edges.sort_unstable();
     edges.dedup();
 
+    // Each kept pass is taken once: its name and uses move into the output.
     let mut out: Vec<CompiledPass> = kept
         .iter()
         .map(|&i| CompiledPass {
             entity: planned[i].0,
-            name: planned[i].1.clone(),
+            name: std::mem::take(&mut planned[i].1),
             label: 0,
             queue: planned[i].2,
-            uses: planned[i].3.clone(),
+            uses: std::mem::take(&mut planned[i].3),
             waits: Vec::new(),
             waits_previous: Vec::new(),
             signals: false,
