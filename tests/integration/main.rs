@@ -17,6 +17,7 @@ mod cli;
 mod device;
 mod faults;
 mod frames;
+mod hostile;
 mod planner_memory;
 mod random_graphs;
 mod reliability;
