@@ -3,8 +3,8 @@
 //! accepts (and, one choice in a hundred, a step past them): one, the largest extent, buffer
 //! and amount of work, `u64::MAX`; uses that fit their targets on every queue; releases of
 //! resources still in use, of views and of their resources in either order (refused one way
-//! round); timelines that disable, enable, resize and suspend at the same frames; faults
-//! aimed at passes.
+//! round); resources added late and released before or after they are added; timelines
+//! that disable, enable, resize and suspend at the same frames; faults aimed at passes.
 //!
 //! It is plain code over a seed, with no dependency, so the stable test
 //! (`tests/integration/hostile.rs`) and the cargo-fuzz target (`fuzz/`, which takes its seed
@@ -234,9 +234,20 @@ pub fn scene(c: &mut impl Choices) -> String {
         };
     }
     out += "    ],\n    timeline: [\n";
-    for _ in 0..c.below(6) {
+    for k in 0..c.below(7) {
         let frame = *c.pick(&[0, 1, 1, 2, 3, 5, 8, u64::MAX]);
-        let event = match c.below(6) {
+        let event = match c.below(7) {
+            // A resource added late, released (before or after it is added) at random.
+            6 => {
+                let kind = match c.chance(50) {
+                    true => Res::Buffer { uav: c.chance(50) },
+                    false => Res::Depth,
+                };
+                let added = resource(c, kind);
+                let release = *c.pick(&[0, 1, 4, 9]);
+                out += &format!("        (frame: {release}, event: Release(\"a{k}\")),\n");
+                format!("Add((name: \"a{k}\", {added}))")
+            }
             // Twice the same name, or a view after its resource, is refused: rarely.
             0 | 1 if c.chance(50) && views > 0 => format!("Release(\"v{}\")", c.below(views)),
             0 | 1 => format!("Release(\"r{}\")", c.below(res.len())),
