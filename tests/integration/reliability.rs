@@ -121,6 +121,21 @@ fn numbers_the_clocks_cannot_hold_are_located_load_errors() {
 }
 
 #[test]
+fn script_amounts_are_bounded_like_pass_work() {
+    let text = r#"Scene(
+    entities: [(name: "b", buffer: (size: 1024, unordered_access: true))],
+    script: (frames: [[(queue: Compute, commands: [
+        RawFill(dst: "b", offset: 18446744073709551615, bytes: 4, value: 0),
+    ])]]),
+)"#;
+    let path = scene_file("script", text);
+    let out = fastframe(&["check", path.to_str().unwrap_or_default()]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    let at = format!("{}:3:5: RawFill: offset must be at most", path.display());
+    assert!(stderr(&out).contains(&at), "{}", stderr(&out));
+}
+
+#[test]
 fn the_clocks_saturate_in_a_world_built_past_the_loader() {
     let mut rt =
         Runtime::from_str(include_str!("../data/small.ron"), "small.ron").expect("the scene loads");
