@@ -1,5 +1,5 @@
-//! Timeline releases: each object is released once, and a view is not released after the
-//! resource it views.
+//! Timeline releases: each object is released once, not before a timeline `Add` makes it,
+//! and a view is not released after the resource it views.
 //!
 //! A timeline `Release` is the scene's final release of a device object (FS-6): the runtime
 //! requests it, and the object and its entity are gone once the fences covering its last use
@@ -18,16 +18,22 @@ use super::error::SceneError;
 use super::format::{EventKindDef, SceneFile};
 use super::validate::Check;
 
-/// Rule: no object is released twice, directly or through the resource it views.
+/// Rule: no object is released twice, directly or through the resource it views, or before
+/// it is added.
 pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
     let mut order: Vec<usize> = (0..scene.timeline.len()).collect();
     order.sort_by_key(|&i| scene.timeline.get(i).map_or(0, |e| e.frame));
     // Definition id -> (event index, frame) of its release.
     let mut released: Vec<Option<(usize, u64)>> = vec![None; c.index.defs.len()];
+    // Events that have happened (for timeline `Add`s: whether the object exists yet).
+    let mut happened = vec![false; scene.timeline.len()];
     for i in order {
         let Some(event) = scene.timeline.get(i) else {
             continue;
         };
+        if let Some(slot) = happened.get_mut(i) {
+            *slot = true;
+        }
         let EventKindDef::Release(name) = &event.event else {
             continue;
         };
@@ -35,24 +41,34 @@ pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
             continue;
         };
         let earlier = |id: usize| released.get(id).copied().flatten();
-        let problem = if let Some((first, frame)) = earlier(id) {
-            Some(format!(
-                "{name:?} is released twice: it was already released at frame {frame} ({}); \
-                 a released object no longer exists (FS-6)",
-                c.loc.event_str(first, name)
-            ))
-        } else {
-            view_of_released(c, id).and_then(|of| {
-                let (first, frame) = earlier(of)?;
-                let resource = c.index.name(of).unwrap_or_default();
+        let added = c.index.defs.get(id).and_then(|d| d.event);
+        let problem =
+            if let Some(add) = added.filter(|&a| !happened.get(a).copied().unwrap_or(true)) {
+                let at = scene.timeline.get(add).map_or(0, |e| e.frame);
                 Some(format!(
-                    "view {name:?} is already released: releasing {resource:?} at frame \
+                    "{name:?} is released at frame {} before it is added at frame {at} ({}): \
+                 there is nothing to release yet",
+                    event.frame,
+                    c.loc.event_str(add, name)
+                ))
+            } else if let Some((first, frame)) = earlier(id) {
+                Some(format!(
+                    "{name:?} is released twice: it was already released at frame {frame} ({}); \
+                 a released object no longer exists (FS-6)",
+                    c.loc.event_str(first, name)
+                ))
+            } else {
+                view_of_released(c, id).and_then(|of| {
+                    let (first, frame) = earlier(of)?;
+                    let resource = c.index.name(of).unwrap_or_default();
+                    Some(format!(
+                        "view {name:?} is already released: releasing {resource:?} at frame \
                      {frame} ({}) released its views with it; release the view before its \
                      resource, or not at all (FS-6)",
-                    c.loc.event_str(first, &resource)
-                ))
-            })
-        };
+                        c.loc.event_str(first, &resource)
+                    ))
+                })
+            };
         if let Some(message) = problem {
             return Err(SceneError::Misuse {
                 location: c.loc.event_str(i, name),
@@ -102,6 +118,22 @@ mod tests {
         assert!(m.starts_with("r.ron:7:75: "), "{m}");
         assert!(
             m.contains("released twice") && m.contains("frame 1 (r.ron:7:42)"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn an_added_object_is_released_after_it_is_added() {
+        let add = r#"(frame: 3, event: Add((name: "late", buffer: (size: 4))))"#;
+        assert_eq!(
+            problem(&format!(r#"{add}, (frame: 3, event: Release("late"))"#)),
+            None
+        );
+        let early = format!(r#"(frame: 2, event: Release("late")), {add}"#);
+        let m = problem(&early).unwrap_or_default();
+        assert!(m.starts_with("r.ron:7:42: "), "{m}");
+        assert!(
+            m.contains("before it is added at frame 3 (r.ron:7:81)"),
             "{m}"
         );
     }
