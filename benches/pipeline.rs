@@ -121,7 +121,9 @@ fn pipeline(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new("fastframe", n), &refs, |b, refs| {
                 b.iter(|| {
                     let compiled = compile_graph(refs, target, &settings).expect("compiles");
-                    planner.plan_into(&compiled, start, &mut plan).expect("plans");
+                    planner
+                        .plan_into(&compiled, start, &mut plan)
+                        .expect("plans");
                     black_box(&plan);
                 })
             });

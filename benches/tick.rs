@@ -1,6 +1,9 @@
 //! Steady-state tick of each bundled scene: the whole frame schedule (timeline, retire,
 //! acquire, rotation, cached compile and barriers, recording, submission, present, release,
-//! GPU simulation, report), with validation off and on.
+//! GPU simulation, report), with validation off and on. And the first and steady ticks of
+//! generated chains of 1,000 and 10,000 passes, which must grow linearly with the passes
+//! (issue 22: the first tick was quadratic). A chain of 100,000 passes is measured by hand:
+//! `fastframe run chain.ron --frames 1 --json`, key `cpu.tick_us`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use fastframe::Runtime;
@@ -35,5 +38,60 @@ fn tick(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tick);
+/// A chain of `n` passes: pass `i` renders into texture `i` and samples texture `i - 1`; the
+/// last renders into the back buffer.
+fn chain(n: usize) -> String {
+    let mut text = String::from(
+        "Scene(entities: [(name: \"sc\", swap_chain: (buffers: 2, format: Bgra8Unorm, \
+         extent: (64, 64))),\n",
+    );
+    for i in 0..n {
+        text += &format!(
+            "(name: \"t{i}\", texture: (format: Rgba8Unorm, extent: (64, 64), \
+             flags: (render_target: true))),\n"
+        );
+    }
+    for i in 0..n {
+        let target = if i + 1 == n {
+            "sc".to_owned()
+        } else {
+            format!("t{i}")
+        };
+        let read = match i {
+            0 => String::new(),
+            _ => format!(", (target: \"t{}\", access: ShaderRead)", i - 1),
+        };
+        text += &format!(
+            "(name: \"p{i}\", pass: (uses: [(target: \"{target}\", access: RenderTarget){read}], \
+             work: Draw(draws: 1, vertices: 3, pixels: 4096))),\n"
+        );
+    }
+    text + "])"
+}
+
+fn chains(c: &mut Criterion) {
+    let mut group = c.benchmark_group("chain");
+    group.sample_size(10);
+    for n in [1_000, 10_000] {
+        let text = chain(n);
+        let load = || Runtime::from_str(&text, "chain.ron").expect("the chain loads");
+        group.bench_function(format!("first_tick/{n}"), |b| {
+            b.iter_batched(
+                load,
+                |mut rt| black_box(rt.tick()).expect("tick"),
+                criterion::BatchSize::PerIteration,
+            )
+        });
+        let mut rt = load();
+        for _ in 0..4 {
+            rt.tick().expect("tick");
+        }
+        group.bench_function(format!("steady_tick/{n}"), |b| {
+            b.iter(|| black_box(rt.tick()).expect("tick"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tick, chains);
 criterion_main!(benches);

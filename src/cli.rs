@@ -1,8 +1,15 @@
 //! The command line: `run`, `check`, `graph` and `gen`. Exit codes: 0 success, 1 validation or
-//! device error, 2 bad input or usage.
+//! device error, 2 bad input or usage, a failed write included (a closed pipe is not one:
+//! see [`out`]).
+//!
+//! An override may not say what the scene format refuses: `--frames-in-flight` has the
+//! setting's range and `--fault` must aim at a pass the scene has, else exit 2 with the
+//! range or the closest names (a fault aimed at nothing would run clean and look like the
+//! validator missing it).
+
+mod out;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use std::io::Write;
 use std::path::PathBuf;
 
 use crate::Runtime;
@@ -69,8 +76,9 @@ pub struct Overrides {
     /// Run compute passes on an asynchronous compute queue (off: on graphics).
     #[arg(long, value_enum)]
     pub async_compute: Option<Switch>,
-    /// Frames the CPU may run ahead of the GPU.
-    #[arg(long)]
+    /// Frames the CPU may run ahead of the GPU (1 to 8, as the scene setting).
+    #[arg(long, value_parser = clap::value_parser!(u32)
+        .range(1..=i64::from(crate::scene::MAX_FRAMES_IN_FLIGHT)))]
     pub frames_in_flight: Option<u32>,
     /// Barrier strategy: minimal enhanced barriers, or full flushes (the baseline).
     #[arg(long, value_enum)]
@@ -175,7 +183,7 @@ impl From<ShapeArg> for crate::generator::Shape {
 pub const MAX_GEN_PASSES: usize = 1_000_000;
 
 /// `fastframe gen`: validate the numbers, generate, write.
-fn gen_scene(spec: crate::generator::GenSpec, out: Option<&PathBuf>) -> i32 {
+fn gen_scene(spec: crate::generator::GenSpec, to: Option<&PathBuf>) -> i32 {
     if spec.passes == 0 || spec.passes > MAX_GEN_PASSES {
         eprintln!(
             "error: --passes must be 1 to {MAX_GEN_PASSES}, not {}",
@@ -190,18 +198,14 @@ fn gen_scene(spec: crate::generator::GenSpec, out: Option<&PathBuf>) -> i32 {
         }
     }
     let text = crate::scene::to_ron(&crate::generator::generate(&spec));
-    let written = match out {
+    let written = match to {
         Some(path) => {
             std::fs::write(path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))
         }
-        None => std::io::stdout()
-            .lock()
-            .write_all(text.as_bytes())
-            .map_err(|e| format!("cannot write the scene: {e}")),
+        None => return out::print(&text).err().unwrap_or(0),
     };
     match written {
         Ok(()) => 0,
-        Err(e) if e.contains("Broken pipe") => 0,
         Err(e) => {
             eprintln!("error: {e}");
             2
@@ -211,6 +215,20 @@ fn gen_scene(spec: crate::generator::GenSpec, out: Option<&PathBuf>) -> i32 {
 
 fn load(scene: &PathBuf, overrides: Option<&Overrides>) -> Result<Runtime, RuntimeError> {
     let mut rt = Runtime::from_scene(scene)?;
+    if let Some(fault) = overrides.and_then(|o| o.fault.as_ref()) {
+        let mut passes = rt
+            .world
+            .query_filtered::<&bevy_ecs::name::Name, bevy_ecs::query::With<crate::model::Pass>>();
+        let names: Vec<&str> = passes.iter(&rt.world).map(|n| n.as_str()).collect();
+        if let Some(problem) = crate::scene::fault_problem(fault, &names) {
+            return Err(crate::scene::SceneError::OutOfRange {
+                location: crate::scene::Location::file_only(&scene.display().to_string()),
+                entity: None,
+                message: format!("--fault: {problem}"),
+            }
+            .into());
+        }
+    }
     if let Some(o) = overrides {
         let mut s = rt.settings_mut();
         if let Some(r) = o.rotation {
@@ -220,7 +238,7 @@ fn load(scene: &PathBuf, overrides: Option<&Overrides>) -> Result<Runtime, Runti
             s.async_compute = a == Switch::On;
         }
         if let Some(f) = o.frames_in_flight {
-            s.frames_in_flight = f.clamp(1, 8);
+            s.frames_in_flight = f;
         }
         if let Some(p) = &o.profile {
             s.profile = p.clone();
@@ -256,8 +274,14 @@ fn async_gain(
 }
 
 fn fail(err: &RuntimeError) -> i32 {
-    eprintln!("error: {err}");
+    out::eprint(&format!("error: {err}\n"));
     err.exit_code()
+}
+
+/// The exit code of a run that ended with `code`, after its output went out as `written`
+/// says: a failed write is exit code 2 whatever the run found.
+fn after_output(written: Result<(), i32>, code: i32) -> i32 {
+    written.err().unwrap_or(code)
 }
 
 /// Run the command line; returns the process exit code.
@@ -285,7 +309,7 @@ pub fn main_with(cli: Cli) -> i32 {
             if let Some(path) = &trace {
                 let text = serde_json::to_string(&rt.gpu_trace()).unwrap_or_default();
                 if let Err(e) = std::fs::write(path, text) {
-                    eprintln!("error: cannot write {}: {e}", path.display());
+                    out::eprint(&format!("error: cannot write {}: {e}\n", path.display()));
                     return 2;
                 }
             }
@@ -312,22 +336,24 @@ pub fn main_with(cli: Cli) -> i32 {
             if let Some(path) = out
                 && let Err(e) = std::fs::write(&path, &text)
             {
-                eprintln!("error: cannot write {}: {e}", path.display());
+                out::eprint(&format!("error: cannot write {}: {e}\n", path.display()));
                 return 2;
             }
-            if json {
-                println!("{text}");
+            let written = if json {
+                out::print(&format!("{text}\n"))
             } else {
-                print!("{}{}", summary.to_table(), gain_row.unwrap_or_default());
-            }
+                let table = summary.to_table();
+                out::print(&format!("{table}{}", gain_row.unwrap_or_default()))
+            };
             for d in rt.diagnostics().iter().take(20) {
-                eprintln!("{d}");
+                out::eprint(&format!("{d}\n"));
             }
-            match result {
+            let code = match result {
                 Err(e) => fail(&e),
                 Ok(()) if summary.validation_errors > 0 => 1,
                 Ok(()) => 0,
-            }
+            };
+            after_output(written, code)
         }
         Commands::Check {
             scene,
@@ -344,36 +370,38 @@ pub fn main_with(cli: Cli) -> i32 {
             let diags = rt.diagnostics().to_vec();
             let (errors, warnings) = rt.summary().validation_errors_warnings();
             let fatal = result.as_ref().err().map(|e| e.to_string());
-            if json {
+            let text = if json {
                 let v = serde_json::json!({
                     "diagnostics": diags,
                     "errors": errors + fatal.is_some() as u64,
                     "warnings": warnings,
                     "fatal": fatal,
                 });
-                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
             } else {
-                let mut out = std::io::stdout().lock();
+                let mut text = String::new();
                 for d in &diags {
-                    let _ = writeln!(out, "{d}");
+                    text.push_str(&format!("{d}\n"));
                 }
                 if let Some(f) = &fatal {
-                    let _ = writeln!(out, "error: {f}");
+                    text.push_str(&format!("error: {f}\n"));
                 }
-                let _ = writeln!(
-                    out,
-                    "{}: {} error(s), {} warning(s)",
+                text.push_str(&format!(
+                    "{}: {} error(s), {} warning(s)\n",
                     scene.display(),
                     errors + fatal.is_some() as u64,
                     warnings
-                );
-            }
-            match result {
+                ));
+                text
+            };
+            let written = out::print(&text);
+            let code = match result {
                 Err(e) if e.exit_code() == 2 => 2,
                 Err(_) => 1,
                 Ok(()) if errors > 0 => 1,
                 Ok(()) => 0,
-            }
+            };
+            after_output(written, code)
         }
         Commands::Gen {
             shape,
@@ -401,17 +429,18 @@ pub fn main_with(cli: Cli) -> i32 {
             let result = rt.tick();
             if rt.world.contains_resource::<crate::model::FrameScript>() {
                 // A frame script is the frame: there is no pass graph to draw.
-                println!(
-                    "digraph {:?} {{\n  label=\"frame script: no pass graph\";\n}}",
+                let written = out::print(&format!(
+                    "digraph {:?} {{\n  label=\"frame script: no pass graph\";\n}}\n",
                     rt.scene_name()
-                );
-                return result.err().map_or(0, |e| fail(&e));
+                ));
+                return after_output(written, result.err().map_or(0, |e| fail(&e)));
             }
             if rt.graph().generation == 0 {
                 return result.err().map_or(1, |e| fail(&e));
             }
-            print!("{}", crate::report::to_dot(rt.scene_name(), rt.graph()));
-            0
+            out::print(&crate::report::to_dot(rt.scene_name(), rt.graph()))
+                .err()
+                .unwrap_or(0)
         }
     }
 }

@@ -105,12 +105,15 @@ pub fn apply_timeline(
                 suspend(&mut submitter, &mut clock, frames)?;
             }
             TimelineEvent::Release(e) => {
+                // `try_insert`: an entity already destroyed is already released. The loader
+                // refuses the scenes that would do this (scene/releases.rs); a world built
+                // by hand is not a reason to panic.
                 let request = ReleaseRequest { requested: frame.0 };
-                commands.entity(e).insert(request);
+                commands.entity(e).try_insert(request);
                 // Views die with the resource they view.
                 for (v, view) in &views {
                     if view.of == e {
-                        commands.entity(v).insert(request);
+                        commands.entity(v).try_insert(request);
                     }
                 }
             }

@@ -22,7 +22,10 @@ pub fn retire_frames(
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("retire");
     if frame.0 > 0 {
-        clock.cpu_ns += (settings.cpu_frame_us * 1000.0).round() as u64;
+        // Saturating: the loader bounds cpu_frame_us (scene/limits.rs); the clock must not
+        // wrap for a world built without it.
+        clock.cpu_ns =
+            (clock.cpu_ns).saturating_add((settings.cpu_frame_us * 1000.0).round() as u64);
     }
     // The CPU may have `frames_in_flight` frames queued; before building another it waits on
     // the oldest one's fences.

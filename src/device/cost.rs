@@ -209,13 +209,15 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
             vertices,
             pixels,
         } => {
-            let lanes = vertices.saturating_mul(p.vertex_cycles as u64)
-                + pixels.saturating_mul(p.pixel_cycles as u64);
+            // Saturating throughout: the loader bounds every amount (MAX_WORK), a world
+            // built by hand need not.
+            let lanes = (vertices.saturating_mul(p.vertex_cycles as u64))
+                .saturating_add(pixels.saturating_mul(p.pixel_cycles as u64));
             let work = p.work_mcu_ns(lanes);
             let floor_ns = p
                 .rate_ns(vertices, p.vertices_per_clock)
                 .max(p.rate_ns(pixels, p.pixels_per_clock))
-                .max(draws as u64 * p.draw_ns);
+                .max((draws as u64).saturating_mul(p.draw_ns));
             WorkItem {
                 stages: sync_stages(cmd.stages()),
                 work,
@@ -230,7 +232,7 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
             threads,
         } => {
             let work = p.work_mcu_ns(threads.saturating_mul(p.thread_cycles as u64));
-            let floor_ns = dispatches as u64 * p.dispatch_ns;
+            let floor_ns = (dispatches as u64).saturating_mul(p.dispatch_ns);
             WorkItem {
                 stages: Stages::COMPUTE,
                 work,

@@ -185,7 +185,7 @@ impl Profile {
         if bytes_per_us == 0 {
             return 0;
         }
-        ((bytes as u128 * 1000).div_ceil(bytes_per_us as u128)) as u64
+        ((bytes as u128 * 1000).div_ceil(bytes_per_us as u128)).min(u64::MAX as u128) as u64
     }
 
     /// Shading work of `lane_cycles` in milli-CU nanoseconds (one CU does `lanes_per_cu`

@@ -91,10 +91,17 @@ impl FromStr for Fault {
                     Fault::DropNthFenceWait { frame, index }
                 })
             }
-            _ => Err(format!(
-                "unknown fault `{kind}`; known: {}",
-                Fault::NAMES.join(", ")
-            )),
+            _ => {
+                let known = Fault::NAMES.map(|n| n.split('[').next().unwrap_or(n));
+                let hint = match crate::scene::suggest(kind, known).first() {
+                    Some(close) => format!(" (did you mean `{close}`?)"),
+                    None => String::new(),
+                };
+                Err(format!(
+                    "unknown fault `{kind}`{hint}; known: {}",
+                    Fault::NAMES.join(", ")
+                ))
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ use super::format::SceneFile;
 use super::index::{Kinds, SceneIndex};
 use super::locate::Locator;
 use super::names::suggest;
-use super::{cycle, limits, placement, refs, script_check};
+use super::{cycle, limits, placement, refs, releases, script_check};
 
 /// Checks `scene`, parsed from `text` of `file`, against every scene rule.
 pub fn validate(scene: &SceneFile, text: &str, file: &str) -> Result<(), SceneError> {
@@ -38,6 +38,7 @@ pub fn validate(scene: &SceneFile, text: &str, file: &str) -> Result<(), SceneEr
     for (i, event) in scene.timeline.iter().enumerate() {
         refs::event(&check, i, &event.event)?;
     }
+    releases::check(&check, scene)?;
     script_check::check(&check, scene)?;
     cycle::check(&check)
 }

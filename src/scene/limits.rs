@@ -9,13 +9,22 @@
 //! runtime implements (1 to 8 frames in flight, compute pipe 0 or 1 (CC-2), a positive
 //! finite CPU frame time, a bundled device profile, a compute-unit limit the profile's GPU
 //! has).
+//!
+//! Every number that reaches a simulated clock is bounded too, so that the device's integer
+//! nanoseconds can represent any run: a CPU frame of at most one second, and work of at most
+//! 2^40 (about 10^12) vertices, pixels, threads or bytes per pass or command. Such an amount
+//! already takes seconds of simulated GPU time, far past the 33.3 ms hang timeout (CC-8), so
+//! the bound refuses nothing the model could report on; a larger one could only saturate
+//! the clocks and report nonsense (2^64 ns is 584 years). The device's arithmetic saturates
+//! as well (`src/device/cost.rs`), for worlds built without the loader.
 
 use glam::UVec2;
 
 use super::check::Check;
 use super::error::SceneError;
-use super::index::Kind;
-use crate::model::{Buffer, Settings, SwapChain, Texture};
+use super::index::{Kind, Kinds};
+use crate::device::Command;
+use crate::model::{Buffer, Fault, ScriptCommand, ScriptRef, Settings, SwapChain, Texture, Work};
 
 /// Largest texture or swap-chain side, in texels.
 pub const MAX_EXTENT: u32 = 16384;
@@ -27,6 +36,12 @@ pub const MAX_BUFFER_BYTES: u64 = 4 << 30;
 pub const MAX_COMPUTE_UNITS: u32 = 256;
 /// Frames the CPU may run ahead, at most.
 pub const MAX_FRAMES_IN_FLIGHT: u32 = 8;
+/// Largest scene file, in bytes (64 MiB; a generated chain of 100,000 passes is 28 MiB).
+pub const MAX_SCENE_BYTES: u64 = 64 << 20;
+/// Longest simulated CPU frame, in microseconds (one second).
+pub const MAX_CPU_FRAME_US: f64 = 1_000_000.0;
+/// Most vertices, pixels, threads or bytes of one pass's work or one command (2^40).
+pub const MAX_WORK: u64 = 1 << 40;
 
 /// Rule: settings are within what the runtime implements.
 pub fn settings(c: &Check, s: &Settings) -> Result<(), SceneError> {
@@ -40,11 +55,12 @@ pub fn settings(c: &Check, s: &Settings) -> Result<(), SceneError> {
             ),
         ));
     }
-    if !s.cpu_frame_us.is_finite() || s.cpu_frame_us <= 0.0 {
+    if !s.cpu_frame_us.is_finite() || s.cpu_frame_us <= 0.0 || s.cpu_frame_us > MAX_CPU_FRAME_US {
         return Err(err(
             "cpu_frame_us",
             format!(
-                "cpu_frame_us must be a positive number of microseconds, not {}",
+                "cpu_frame_us must be a positive number of microseconds up to \
+                 {MAX_CPU_FRAME_US} (one second), not {}",
                 s.cpu_frame_us
             ),
         ));
@@ -76,6 +92,11 @@ pub fn settings(c: &Check, s: &Settings) -> Result<(), SceneError> {
             ),
         ));
     }
+    if let Some(fault) = &s.fault
+        && let Some(problem) = fault_problem(fault, &c.index.names_of(Kinds::PASS.list))
+    {
+        return Err(err("fault", problem));
+    }
     if s.compute_pipe > 1 {
         return Err(err(
             "compute_pipe",
@@ -86,6 +107,27 @@ pub fn settings(c: &Check, s: &Settings) -> Result<(), SceneError> {
         ));
     }
     Ok(())
+}
+
+/// Why `fault` (a `--fault` or `fault:` value) means nothing for a scene with these
+/// `passes`, if it does not: an unknown fault, or a pass target that names no pass (a fault
+/// aimed at nothing would run clean, and the run would seem to show the validator missing
+/// it).
+pub fn fault_problem(fault: &Fault, passes: &[&str]) -> Option<String> {
+    let target = match fault {
+        Fault::DropBarrier(Some(pass)) | Fault::DropFenceWait(Some(pass)) => pass,
+        _ => return None,
+    };
+    if passes.contains(&target.as_str()) {
+        return None;
+    }
+    let hint = match super::names::suggest(target, passes.iter().copied()).first() {
+        Some(close) => format!(" (did you mean {close:?}?)"),
+        None => String::new(),
+    };
+    Some(format!(
+        "fault `{fault}` aims at pass {target:?}, which the scene does not have{hint}"
+    ))
 }
 
 /// Rule: the sizes of texture, buffer and swap-chain definition `id` are sane.
@@ -100,7 +142,65 @@ pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
             .swap_chain
             .as_ref()
             .map_or(Ok(()), |s| swap_chain(c, id, s)),
+        Some(Kind::Pass) => def.pass.as_ref().map_or(Ok(()), |p| {
+            work_amounts(&p.work).map_or(Ok(()), |(key, n)| {
+                let at = c.loc.def_key(id, key, 0);
+                Err(c.out_of_range(at, Some(id), too_much(key, n)))
+            })
+        }),
         _ => Ok(()),
+    }
+}
+
+/// The first amount of `work` above [`MAX_WORK`], with its field name.
+fn work_amounts(work: &Work) -> Option<(&'static str, u64)> {
+    let amounts: &[(&'static str, u64)] = match *work {
+        Work::Draw {
+            vertices, pixels, ..
+        } => &[("vertices", vertices), ("pixels", pixels)],
+        Work::Dispatch { threads, .. } => &[("threads", threads)],
+        Work::Copy { bytes, .. } => &[("bytes", bytes)],
+        Work::None => &[],
+    };
+    amounts.iter().copied().find(|&(_, n)| n > MAX_WORK)
+}
+
+fn too_much(key: &str, n: u64) -> String {
+    format!(
+        "{key} must be at most {MAX_WORK} (2^40; such work already takes seconds of GPU time, \
+         past the hang timeout, CC-8), not {n}"
+    )
+}
+
+/// Rule: a script command's amounts of work and byte ranges are at most [`MAX_WORK`]; the
+/// error is located at `at` (the script) and names the command.
+pub fn command<R: ScriptRef>(
+    c: &Check,
+    at: impl FnOnce() -> super::error::Location,
+    owner: Option<usize>,
+    cmd: &ScriptCommand<R>,
+) -> Result<(), SceneError> {
+    let ScriptCommand::Device(device) = cmd else {
+        return Ok(());
+    };
+    let amounts: &[(&'static str, u64)] = match *device {
+        Command::Draw {
+            vertices, pixels, ..
+        } => &[("vertices", vertices), ("pixels", pixels)],
+        Command::Dispatch { threads, .. } => &[("threads", threads)],
+        Command::CopyResource { bytes, .. }
+        | Command::CopyTextureRegion { bytes, .. }
+        | Command::UpdateSubresource { bytes, .. } => &[("bytes", bytes)],
+        Command::RawCopy { offset, bytes, .. } | Command::RawFill { offset, bytes, .. } => {
+            &[("offset", offset), ("bytes", bytes)]
+        }
+        _ => &[],
+    };
+    match amounts.iter().find(|&&(_, n)| n > MAX_WORK) {
+        Some(&(key, n)) => {
+            Err(c.out_of_range(at(), owner, format!("{}: {}", cmd.name(), too_much(key, n))))
+        }
+        None => Ok(()),
     }
 }
 

@@ -56,6 +56,7 @@ mod locate;
 mod names;
 mod placement;
 mod refs;
+mod releases;
 mod save;
 mod scan;
 mod script;
@@ -72,7 +73,10 @@ pub use error::{Location, SceneError};
 pub use format::{
     EntityDef, EventDef, EventKindDef, PassDef, SceneFile, UseDef, ViewDef, ron_options,
 };
-pub use limits::{MAX_ARRAY_SIZE, MAX_BUFFER_BYTES, MAX_EXTENT, MAX_FRAMES_IN_FLIGHT};
+pub use limits::{
+    MAX_ARRAY_SIZE, MAX_BUFFER_BYTES, MAX_CPU_FRAME_US, MAX_EXTENT, MAX_FRAMES_IN_FLIGHT,
+    MAX_SCENE_BYTES, MAX_WORK, fault_problem,
+};
 pub use names::{edit_distance, suggest};
 pub use save::save;
 pub use write::to_ron;
@@ -151,9 +155,43 @@ pub fn save_file(world: &World, path: &Path) -> Result<(), SceneError> {
     })
 }
 
+/// Reads a scene file: a regular file of at most [`MAX_SCENE_BYTES`]. Anything else is
+/// refused before it is opened or read to its end: a FIFO without a writer would block the
+/// open forever, and `/dev/zero` would be read until memory runs out.
 fn read(path: &Path) -> Result<String, SceneError> {
-    std::fs::read_to_string(path).map_err(|e| SceneError::Io {
+    use std::io::Read;
+    let io = |message: String| SceneError::Io {
         location: Location::file_only(&path.display().to_string()),
-        message: e.to_string(),
-    })
+        message,
+    };
+    let meta = std::fs::metadata(path).map_err(|e| io(e.to_string()))?;
+    if !meta.is_file() {
+        return Err(io(format!(
+            "not a regular file ({}): a scene is read from a file",
+            if meta.is_dir() {
+                "a directory"
+            } else {
+                "a device, FIFO or socket"
+            }
+        )));
+    }
+    let too_big = || {
+        io(format!(
+            "larger than {} MiB, the most a scene may be",
+            MAX_SCENE_BYTES >> 20
+        ))
+    };
+    if meta.len() > MAX_SCENE_BYTES {
+        return Err(too_big());
+    }
+    let file = std::fs::File::open(path).map_err(|e| io(e.to_string()))?;
+    let mut text = String::new();
+    // The file may grow after the metadata was read: read one byte past the cap at most.
+    (file.take(MAX_SCENE_BYTES + 1))
+        .read_to_string(&mut text)
+        .map_err(|e| io(e.to_string()))?;
+    if text.len() as u64 > MAX_SCENE_BYTES {
+        return Err(too_big());
+    }
+    Ok(text)
 }

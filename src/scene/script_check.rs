@@ -268,6 +268,11 @@ fn command(
             ),
         ));
     }
+    let at = || match scope {
+        Scope::Frame => c.loc.top("script"),
+        Scope::Pass(id) => c.loc.def_key(id, "script", 0),
+    };
+    super::limits::command(c, at, super::script_refs::scope_owner(scope), cmd)?;
     for (slot, name) in cmd.refs() {
         reference(c, scope, names, slot, name)?;
     }

@@ -248,8 +248,8 @@ case!(zero_cpu_frame, OutOfRange, 3:16, None, r#"cpu_frame_us must be a positive
     s(r#"cpu_frame_us: 0.0"#) => s(r#"cpu_frame_us: 0.5"#));
 case!(nan_cpu_frame, OutOfRange, 3:16, None, r#"not NaN"#,
     s(r#"cpu_frame_us: NaN"#) => s(r#"cpu_frame_us: 16.6"#));
-case!(misspelt_fault, Syntax, 3:24, None, r#"unknown fault `drop-barier`"#,
-    s(r#"fault: "drop-barier=gbuffer""#) => s(r#"fault: "drop-barrier=gbuffer""#));
+case!(misspelt_fault, Syntax, 3:24, None, r#"unknown fault `drop-barier` (did you mean `drop-barrier`?)"#,
+    s(r#"fault: "drop-barier=main""#) => s(r#"fault: "drop-barrier=main""#));
 case!(compute_pipe_two, OutOfRange, 3:16, None, r#"compute_pipe must be 0 (below graphics) or 1"#,
     s(r#"compute_pipe: 2"#) => s(r#"compute_pipe: 1"#));
 case!(resize_to_zero, OutOfRange, 12:61, None, r#"extent 0x32"#,
