@@ -94,6 +94,7 @@ pub fn compile_graph(
     for (e, name, pass) in passes {
         let queue = assign_queue(pass.queue, settings);
         let kind = pass.queue;
+        let shading = pass.shading();
         let mut uses = Vec::new();
         for u in &pass.uses {
             let (resource, is_texture, kind_override, keeps) = match target(u.target) {
@@ -127,7 +128,7 @@ pub fn compile_graph(
                 target: u.target,
                 resource,
                 access: u.access,
-                stages: u.stages.unwrap_or_else(|| u.access.default_stages(kind)),
+                stages: u.stages.unwrap_or_else(|| u.access.default_stages(shading)),
                 layout: is_texture.then(|| u.access.layout(kind)),
                 view_kind: kind_override.or_else(|| view_kind(u.access)),
                 clear: u.clear,

@@ -19,6 +19,7 @@ mod faults;
 mod frames;
 mod planner_memory;
 mod random_graphs;
+mod real_frames;
 mod scene_errors;
 mod scene_roundtrip;
 mod script_errors;

@@ -1,0 +1,52 @@
+//! Patterns of real frames (issue 15), each a scene in `tests/data/real_frames/` that must
+//! validate clean under every barrier strategy, with async compute on and off: a dispatch on
+//! the graphics queue with its stages left to the default (barrier-spec A1).
+
+use fastframe::Runtime;
+use fastframe::model::BarrierMode;
+
+const STRATEGIES: [BarrierMode; 3] = [
+    BarrierMode::Enhanced,
+    BarrierMode::Legacy,
+    BarrierMode::Conservative,
+];
+
+/// The diagnostics of `frames` frames of `scene` (in `tests/data/real_frames/`).
+fn diagnostics(
+    scene: &str,
+    barriers: BarrierMode,
+    async_compute: bool,
+    frames: u64,
+) -> Vec<String> {
+    let path = format!("tests/data/real_frames/{scene}");
+    let mut rt = Runtime::from_scene(&path).expect("fixture loads");
+    rt.set_validation(true);
+    {
+        let mut s = rt.settings_mut();
+        s.barriers = barriers;
+        s.async_compute = async_compute;
+    }
+    rt.run(frames).expect("runs");
+    rt.diagnostics().iter().map(|d| d.to_string()).collect()
+}
+
+/// `scene` validates clean in every strategy, async compute on and off.
+fn clean_everywhere(scene: &str) {
+    for barriers in STRATEGIES {
+        for async_compute in [true, false] {
+            let found = diagnostics(scene, barriers, async_compute, 6);
+            assert!(
+                found.is_empty(),
+                "{scene} {barriers:?} async={async_compute}:\n{}",
+                found[..found.len().min(4)].join("\n")
+            );
+        }
+    }
+}
+
+/// Barrier-spec A1: a dispatch's uses are compute shading on any queue, so a graphics-queue
+/// dispatch needs no `stages` to validate (V0501, V0503 otherwise).
+#[test]
+fn graphics_queue_dispatch_defaults_to_compute_shading() {
+    clean_everywhere("graphics_dispatch.ron");
+}
