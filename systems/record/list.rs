@@ -7,7 +7,7 @@
 
 use glam::UVec2;
 
-use crate::barrier::BarrierGroup;
+use crate::barrier::{BarrierGroup, Sync};
 use crate::device::{
     Command, CommandList, DeferredContext, DeviceError, MapMode, ObjectKey, QueueId, ShaderStage,
 };
@@ -20,6 +20,9 @@ const SLOTS_PER_CALL: usize = 8;
 #[derive(Clone, Debug)]
 pub struct BoundUse {
     pub access: UseAccess,
+    /// The stages that perform the access (the plan's, defaults resolved): a draw binds the
+    /// use's view or constant buffer on each shader stage named here.
+    pub stages: Sync,
     pub clear: bool,
     pub resource: ObjectKey,
     pub view: Option<ObjectKey>,
@@ -118,23 +121,25 @@ pub fn record_pass(
         return ctx.finish();
     }
     ctx.push(Command::SetPipelineState(recipe.label))?;
-    let stage = if graphics && !matches!(recipe.work, Work::Dispatch { .. }) {
-        ShaderStage::Pixel
-    } else {
-        ShaderStage::Compute
-    };
-    let views: Vec<ObjectKey> = recipe
-        .uses
-        .iter()
-        .filter(|u| matches!(u.access, UseAccess::ShaderRead | UseAccess::UnorderedAccess))
-        .filter_map(|u| u.view)
-        .collect();
-    for (i, chunk) in views.chunks(SLOTS_PER_CALL).enumerate() {
-        ctx.push(Command::SetResources {
-            stage,
-            first_slot: (i * SLOTS_PER_CALL) as u32,
-            views: chunk.to_vec(),
-        })?;
+    let draw = graphics && !matches!(recipe.work, Work::Dispatch { .. });
+    for stage in [
+        ShaderStage::Vertex,
+        ShaderStage::Pixel,
+        ShaderStage::Compute,
+    ] {
+        let bound_here = |u: &&BoundUse| bound_on(stage, draw, u.stages);
+        let views: Vec<ObjectKey> = (recipe.uses.iter())
+            .filter(|u| matches!(u.access, UseAccess::ShaderRead | UseAccess::UnorderedAccess))
+            .filter(bound_here)
+            .filter_map(|u| u.view)
+            .collect();
+        for (i, chunk) in views.chunks(SLOTS_PER_CALL).enumerate() {
+            ctx.push(Command::SetResources {
+                stage,
+                first_slot: (i * SLOTS_PER_CALL) as u32,
+                views: chunk.to_vec(),
+            })?;
+        }
     }
     let of = |a: UseAccess| {
         recipe
@@ -150,18 +155,44 @@ pub fn record_pass(
     if let Some(ib) = of(UseAccess::IndexBuffer).next() {
         ctx.push(Command::SetIndexBuffer(ib))?;
     }
-    let cbs: Vec<ObjectKey> = of(UseAccess::ConstantBuffer).collect();
-    if !cbs.is_empty() {
-        ctx.push(Command::SetConstantBuffers {
-            stage,
-            buffers: cbs,
-        })?;
+    for stage in [
+        ShaderStage::Vertex,
+        ShaderStage::Pixel,
+        ShaderStage::Compute,
+    ] {
+        let cbs: Vec<ObjectKey> = (recipe.uses.iter())
+            .filter(|u| u.access == UseAccess::ConstantBuffer)
+            .filter(|u| bound_on(stage, draw, u.stages))
+            .map(|u| u.resource)
+            .collect();
+        if !cbs.is_empty() {
+            ctx.push(Command::SetConstantBuffers {
+                stage,
+                buffers: cbs,
+            })?;
+        }
     }
     record_work(recipe, ctx)?;
     if !recipe.after.is_empty() {
         ctx.push(Command::Barrier(recipe.after.clone()))?;
     }
     ctx.finish()
+}
+
+/// Whether a use performed by `stages` is bound on shader `stage`: a dispatch binds on the
+/// compute stage alone; a draw on the vertex stage when the use names vertex shading, on the
+/// pixel stage when it names pixel shading or neither shader stage (a use is bound where the
+/// planned barriers made it visible, FS-3).
+fn bound_on(stage: ShaderStage, draw: bool, stages: Sync) -> bool {
+    let stages = stages.expand();
+    match stage {
+        ShaderStage::Compute => !draw,
+        ShaderStage::Vertex => draw && stages.contains(Sync::VERTEX_SHADING),
+        ShaderStage::Pixel => {
+            draw && (stages.contains(Sync::PIXEL_SHADING)
+                || !stages.intersects(Sync::VERTEX_SHADING | Sync::PIXEL_SHADING))
+        }
+    }
 }
 
 fn record_work(recipe: &PassRecipe, ctx: &mut DeferredContext) -> Result<(), DeviceError> {

@@ -78,6 +78,7 @@ pub fn record_passes(
                 .unwrap_or(UVec2::ONE);
             uses.push(BoundUse {
                 access: u.access,
+                stages: u.stages,
                 clear: u.clear,
                 resource,
                 view,

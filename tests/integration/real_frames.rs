@@ -1,5 +1,5 @@
 //! Patterns of real frames (issue 15), each a scene in `tests/data/real_frames/` that must
-//! validate clean under every barrier strategy, with async compute on and off: a dispatch on
+//! validate clean under every barrier strategy, with async compute on and off: a texture a vertex shader reads (FS-3), a dispatch on
 //! the graphics queue with its stages left to the default (barrier-spec A1).
 
 use fastframe::Runtime;
@@ -42,6 +42,13 @@ fn clean_everywhere(scene: &str) {
             );
         }
     }
+}
+
+/// FS-3 (V0501): a read declared on VERTEX_SHADING is bound on the vertex stage, where the
+/// planned barrier made the compute write visible, not on the pixel stage.
+#[test]
+fn vertex_shading_read_is_bound_on_the_vertex_stage() {
+    clean_everywhere("vertex_shader_read.ron");
 }
 
 /// Barrier-spec A1: a dispatch's uses are compute shading on any queue, so a graphics-queue
