@@ -11,7 +11,7 @@
 use bevy_ecs::prelude::*;
 
 use super::order::{self as graph, GraphNode};
-use crate::barrier::Layout;
+use crate::barrier::{Layout, Sync};
 use crate::device::QueueId;
 use crate::model::*;
 use crate::plan::{CompiledGraph, CompiledPass, PlanError, PlannedUse};
@@ -45,6 +45,18 @@ pub fn view_kind(access: UseAccess) -> Option<ViewKind> {
         UseAccess::ShaderRead => Some(ViewKind::Srv),
         UseAccess::UnorderedAccess => Some(ViewKind::Uav),
         _ => None,
+    }
+}
+
+/// The stage a use's clear adds to the stages of the use: a UAV clear runs in
+/// CLEAR_UNORDERED_ACCESS_VIEW (barrier-spec A1), so the barriers at the pass's boundary must
+/// cover it as they cover the use (FS-3). Render-target and depth clears run in the stage of
+/// their use already.
+fn clear_stage(u: &crate::model::Use) -> Sync {
+    if u.clear && u.access == UseAccess::UnorderedAccess {
+        Sync::CLEAR_UNORDERED_ACCESS_VIEW
+    } else {
+        Sync::empty()
     }
 }
 
@@ -128,7 +140,8 @@ pub fn compile_graph(
                 target: u.target,
                 resource,
                 access: u.access,
-                stages: u.stages.unwrap_or_else(|| u.access.default_stages(shading)),
+                stages: u.stages.unwrap_or_else(|| u.access.default_stages(shading))
+                    | clear_stage(u),
                 layout: is_texture.then(|| u.access.layout(kind)),
                 view_kind: kind_override.or_else(|| view_kind(u.access)),
                 clear: u.clear,

@@ -39,6 +39,9 @@ pub struct PassRecipe {
     pub uses: Vec<BoundUse>,
     pub before: BarrierGroup<ObjectKey>,
     pub after: BarrierGroup<ObjectKey>,
+    /// Before and after the pass's UAV clears (FS-3, [`crate::plan::clear_barriers`]).
+    pub before_clears: BarrierGroup<ObjectKey>,
+    pub after_clears: BarrierGroup<ObjectKey>,
     /// Fault injection: clear after setting the targets, without setting them again.
     pub skip_rebind: bool,
 }
@@ -63,6 +66,9 @@ pub fn record_pass(
             mode: MapMode::WriteDiscard,
         })?;
         ctx.push(Command::Unmap(u.resource))?;
+    }
+    if !recipe.before_clears.is_empty() {
+        ctx.push(Command::Barrier(recipe.before_clears.clone()))?;
     }
     let mut clears = Vec::new();
     for u in recipe.uses.iter().filter(|u| u.clear) {
@@ -171,6 +177,9 @@ pub fn record_pass(
                 buffers: cbs,
             })?;
         }
+    }
+    if !recipe.after_clears.is_empty() {
+        ctx.push(Command::Barrier(recipe.after_clears.clone()))?;
     }
     record_work(recipe, ctx)?;
     if !recipe.after.is_empty() {

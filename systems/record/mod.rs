@@ -14,7 +14,7 @@ use crate::device::{CommandList, DeferredContext, DeviceError, ObjectKey};
 use crate::error::RuntimeError;
 use crate::frame::{ContextPool, ImplicitViews, RecordedLists};
 use crate::model::*;
-use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
+use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame, clear_barriers};
 use crate::validate::resource_info;
 pub use list::{BoundUse, PassRecipe, record_pass};
 
@@ -122,6 +122,7 @@ pub fn record_passes(
                 }
             }
         }
+        let clears = clear_barriers(p, settings.barriers);
         recipes.push(PassRecipe {
             label: p.label,
             queue: p.queue,
@@ -129,6 +130,8 @@ pub fn record_passes(
             uses,
             before,
             after,
+            before_clears: clears.before.map(|e| key_of(*e).unwrap_or_default()),
+            after_clears: clears.after.map(|e| key_of(*e).unwrap_or_default()),
             skip_rebind: settings.fault == Some(Fault::SkipRebind),
         });
     }

@@ -1,5 +1,6 @@
 //! Patterns of real frames (issue 15), each a scene in `tests/data/real_frames/` that must
-//! validate clean under every barrier strategy, with async compute on and off: a texture a vertex shader reads (FS-3), a dispatch on
+//! validate clean under every barrier strategy, with async compute on and off: a UAV cleared
+//! and then written in one pass (FS-3), a texture a vertex shader reads (FS-3), a dispatch on
 //! the graphics queue with its stages left to the default (barrier-spec A1).
 
 use fastframe::Runtime;
@@ -42,6 +43,13 @@ fn clean_everywhere(scene: &str) {
             );
         }
     }
+}
+
+/// FS-3 (V0503): a UAV clear and the write after it in the same pass are both writes; the
+/// pass orders them with a barrier, and the barriers at its boundary cover the clear.
+#[test]
+fn uav_clear_is_ordered_before_the_write_of_its_pass() {
+    clean_everywhere("uav_clear_then_write.ron");
 }
 
 /// FS-3 (V0501): a read declared on VERTEX_SHADING is bound on the vertex stage, where the
