@@ -65,3 +65,12 @@ fn vertex_shading_read_is_bound_on_the_vertex_stage() {
 fn graphics_queue_dispatch_defaults_to_compute_shading() {
     clean_everywhere("graphics_dispatch.ron");
 }
+
+/// Barrier-spec B: a legacy state combines read states, so a buffer a draw reads as its
+/// indirect arguments and as its index buffer is INDEX_BUFFER | INDIRECT_ARGUMENT, not the
+/// state of whichever use came first (V0804 for the other, and V0501 against the dispatch
+/// that wrote it).
+#[test]
+fn legacy_state_combines_the_reads_of_one_pass() {
+    clean_everywhere("index_and_indirect.ron");
+}

@@ -48,6 +48,30 @@ pub fn legacy_state(access: UseAccess, queue: QueueId, stages: crate::barrier::S
     }
 }
 
+/// The state one pass needs a resource in, from all its uses of it, and the access that
+/// stands for them (a write if there is one): read states combine (barrier-spec B: a
+/// resource may be in several read states at once, as an index buffer that is also the
+/// indirect arguments of the draw), a write's state stands alone.
+fn pass_state<'a>(
+    mut uses: impl Iterator<Item = &'a crate::plan::PlannedUse>,
+    queue: QueueId,
+) -> Option<(UseAccess, S)> {
+    let first = uses.next()?;
+    let mut out = (
+        first.access,
+        legacy_state(first.access, queue, first.stages),
+    );
+    for u in uses {
+        let state = legacy_state(u.access, queue, u.stages);
+        if u.access.is_write() {
+            out = (u.access, state);
+        } else if !out.0.is_write() {
+            out.1 |= state;
+        }
+    }
+    Some(out)
+}
+
 /// States a compute queue may transition (no render-target, depth or index states).
 fn compute_may(s: S) -> bool {
     !s.intersects(
@@ -96,14 +120,15 @@ fn walk(
         let mut last: Option<(usize, QueueId, UseAccess)> = None;
         let mut queues: Vec<QueueId> = Vec::new();
         for (i, p) in graph.passes.iter().enumerate() {
-            let Some(u) = p.uses.iter().find(|u| u.resource == e) else {
+            let Some((access, want)) =
+                pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)
+            else {
                 continue;
             };
             let q = p.queue;
             if !queues.contains(&q) {
                 queues.push(q);
             }
-            let want = legacy_state(u.access, q, u.stages);
             if last.is_none() && s.transient {
                 // Activation: the memory may have held anything (EB-9d).
                 fp.legacy_before[i].push(LegacyBarrier::Aliasing {
@@ -137,7 +162,7 @@ fn walk(
                 } else if lq == q
                     && *state == want
                     && want == S::UNORDERED_ACCESS
-                    && (la.is_write() || u.access.is_write())
+                    && (la.is_write() || access.is_write())
                 {
                     fp.legacy_before[i].push(LegacyBarrier::Uav { resource: Some(e) });
                 }
@@ -160,7 +185,7 @@ fn walk(
                 fp.legacy_before[i].push(transition(e, *state, want));
                 *state = want;
             }
-            last = Some((i, q, u.access));
+            last = Some((i, q, access));
         }
         if s.chain && *state == S::RENDER_TARGET {
             // The present stage moves the back buffer out of RENDER_TARGET (barrier-spec B).
