@@ -74,3 +74,21 @@ fn graphics_queue_dispatch_defaults_to_compute_shading() {
 fn legacy_state_combines_the_reads_of_one_pass() {
     clean_everywhere("index_and_indirect.ron");
 }
+
+/// EB-4, EB-5: a transient is discarded by its next activation, so the legacy strategy leaves
+/// it where its last use did rather than decompress it on the way to COMMON. Per frame the G-
+/// buffer's two colour targets decompress for lighting's reads and the back buffer for
+/// presentation (FS-4): three, as under the conservative strategy; the depth buffer, which
+/// the decals test last, is not decompressed at all.
+#[test]
+fn legacy_leaves_a_transient_compressed_after_its_last_use() {
+    clean_everywhere("transient_targets.ron");
+    for barriers in [BarrierMode::Legacy, BarrierMode::Conservative] {
+        let mut rt = Runtime::from_scene("tests/data/real_frames/transient_targets.ron")
+            .expect("fixture loads");
+        rt.settings_mut().barriers = barriers;
+        rt.run(10).expect("runs");
+        let json = rt.summary().to_json();
+        assert_eq!(json["sync"]["decompressions"], 30, "{barriers:?}");
+    }
+}

@@ -193,9 +193,11 @@ fn walk(
                 .push((e, Layout::RenderTarget, Access::RENDER_TARGET));
         }
         if let Some((j, lq, _)) = last {
-            // Resources shared between queues (and transients, whose next frame starts with an
-            // aliasing barrier) go back to COMMON, the state every queue may start from.
-            let shared = queues.len() > 1 || s.transient;
+            // Resources shared between queues go back to COMMON, the state every queue may
+            // start from. A transient of one queue stays as it is: its next frame activates it
+            // with an aliasing barrier and discards what it held, so a transition now would
+            // only decompress what nobody reads (EB-4, EB-5).
+            let shared = queues.len() > 1;
             if !s.chain && shared && *state != S::COMMON && may(lq, *state, S::COMMON) {
                 fp.legacy_after[j].push(transition(e, *state, S::COMMON));
                 *state = S::COMMON;
