@@ -14,7 +14,7 @@
 
 use super::format::ViewDef;
 use super::index::{Resource, TextureFacts};
-use crate::model::{UseAccess, ViewKind};
+use crate::model::{UseAccess, ViewKind, Work};
 
 /// Rule: a view kind fits the resource it views. `what` names the resource in messages.
 pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
@@ -196,6 +196,26 @@ pub fn clear(access: UseAccess) -> Option<String> {
     );
     (!clears).then(|| {
         format!("`clear` needs a RenderTarget, DepthWrite or UnorderedAccess use, not {access:?}")
+    })
+}
+
+/// Rule: a dispatch has neither an output merger nor an input assembler (barrier-spec A1:
+/// Dispatch is in COMPUTE_SHADING alone), so it cannot render, test depth or fetch vertices
+/// and indices; it reads and writes through shader views, constant buffers and indirect
+/// arguments.
+pub fn work_access(work: &Work, access: UseAccess) -> Option<String> {
+    let fixed_function = matches!(
+        access,
+        UseAccess::RenderTarget
+            | UseAccess::DepthWrite
+            | UseAccess::DepthRead
+            | UseAccess::VertexBuffer
+            | UseAccess::IndexBuffer
+    );
+    (matches!(work, Work::Dispatch { .. }) && fixed_function).then(|| {
+        format!(
+            "a Dispatch cannot use a target as {access:?} (that is a draw's output merger or input assembler): write it as UnorderedAccess, or make the pass a Draw"
+        )
     })
 }
 

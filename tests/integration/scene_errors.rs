@@ -206,6 +206,10 @@ case!(uav_of_buffer_without_flag, Misuse, 10:60, Some("p"), r#"on the buffer"#,
     e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "vb", access: UnorderedAccess)])),"#) => e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "vb", access: CopyDest)])),"#));
 case!(access_not_on_queue, Misuse, 10:70, Some("p"), r#"RenderTarget cannot run on a Compute queue"#,
     e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "albedo", access: RenderTarget)])),"#) => e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "albedo", access: RenderTarget)])),"#));
+case!(dispatch_renders_nothing, Misuse, 10:54, Some("p"), r#"a Dispatch cannot use a target as RenderTarget"#,
+    e(r#"(name: "p", pass: (uses: [(target: "albedo", access: RenderTarget)], work: Dispatch(threads: 64))),"#) => e(r#"(name: "p", pass: (uses: [(target: "albedo", access: RenderTarget)], work: Draw(pixels: 64))),"#));
+case!(dispatch_fetches_no_vertices, Misuse, 10:67, Some("p"), r#"a Dispatch cannot use a target as VertexBuffer"#,
+    e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "vb", access: VertexBuffer)], work: Dispatch(threads: 64))),"#) => e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "vb", access: ConstantBuffer)], work: Dispatch(threads: 64))),"#));
 case!(copy_queue_draws_nothing, Misuse, 10:67, Some("p"), r#"on a Copy queue"#,
     e(r#"(name: "p", pass: (queue: Copy, uses: [(target: "albedo", access: ShaderRead)])),"#) => e(r#"(name: "p", pass: (queue: Copy, uses: [(target: "albedo", access: CopySource)])),"#));
 case!(rtv_of_buffer, Misuse, 10:38, Some("v"), r#"an Rtv cannot view buffer "vb""#,
