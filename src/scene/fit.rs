@@ -49,11 +49,20 @@ pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
         (Resource::Texture(t), ViewKind::Rtv) if !t.flags.render_target => Some(format!(
             "an Rtv of {what} needs `render_target: true` in its flags (EB-4)"
         )),
+        (Resource::Texture(t), ViewKind::Uav) if t.swap_chain => Some(swap_chain_uav(what)),
         (Resource::Texture(t), ViewKind::Uav) if !t.flags.unordered_access => Some(format!(
             "a Uav of {what} needs `unordered_access: true` in its flags"
         )),
         _ => None,
     }
+}
+
+/// A swap chain has no `flags`: the runtime makes its buffers render targets, which a
+/// compute shader cannot write through a UAV.
+fn swap_chain_uav(what: &str) -> String {
+    format!(
+        "{what} cannot be written through a UAV: its buffers are render targets (a swap chain has no flags to add `unordered_access` to); write a texture with `unordered_access: true` and copy or draw it into the swap chain"
+    )
 }
 
 /// The view kind with its article, as read aloud: "an Rtv", "a Dsv".
@@ -162,6 +171,7 @@ fn texture_access(access: UseAccess, t: &TextureFacts, what: &str) -> Option<Str
         UseAccess::DepthWrite | UseAccess::DepthRead if !t.flags.depth_stencil => Some(format!(
             "a {access:?} use of {what} needs `depth_stencil: true` in its flags (EB-4)"
         )),
+        UseAccess::UnorderedAccess if t.swap_chain => Some(swap_chain_uav(what)),
         UseAccess::UnorderedAccess if !t.flags.unordered_access => Some(format!(
             "an UnorderedAccess use of {what} needs `unordered_access: true` in its flags"
         )),
@@ -226,6 +236,7 @@ mod tests {
 
     fn tex(format: Format, flags: TextureFlags) -> Resource<'static> {
         Resource::Texture(TextureFacts {
+            swap_chain: false,
             format,
             flags,
             mips: 4,
