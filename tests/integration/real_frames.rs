@@ -92,3 +92,12 @@ fn legacy_leaves_a_transient_compressed_after_its_last_use() {
         assert_eq!(json["sync"]["decompressions"], 30, "{barriers:?}");
     }
 }
+
+/// FS-1, EB-11 (V0513, V0804): a texture read by the graphics queue and by async compute in
+/// one read phase. Legacy: the writer moves it into the phase's combined read state before
+/// its fence, so no reader transitions it while the other queue reads. Conservative: a queue
+/// that reads a texture another queue moved into the layout declares its own access first.
+#[test]
+fn a_texture_read_by_two_queues_is_not_transitioned_under_a_reader() {
+    clean_everywhere("shared_read.ron");
+}

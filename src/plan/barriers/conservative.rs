@@ -100,7 +100,18 @@ pub fn plan_conservative(
         last: Option<usize>,
         queues: Vec<QueueId>,
         transient: bool,
+        /// Per queue, the access the last barrier on it for this texture declared after it
+        /// (EB-11: an access must be declared by the last barrier on its queue).
+        declared: Vec<(QueueId, Access)>,
     }
+    let declare = |t: &mut Track, q: QueueId, access: Access| match t
+        .declared
+        .iter_mut()
+        .find(|d| d.0 == q)
+    {
+        Some(d) => d.1 = access,
+        None => t.declared.push((q, access)),
+    };
     let mut tracks: Vec<(Entity, Track)> = Vec::new();
     for (i, p) in graph.passes.iter().enumerate() {
         for u in &p.uses {
@@ -123,6 +134,7 @@ pub fn plan_conservative(
                             last: None,
                             queues: Vec::new(),
                             transient: s.transient,
+                            declared: Vec::new(),
                         },
                     ));
                     tracks.len() - 1
@@ -139,6 +151,16 @@ pub fn plan_conservative(
                 .fold(Access::empty(), |a, x| a | x.access.access());
             let to = (want, access);
             if t.layout == want {
+                // Another queue moved it into this layout declaring nothing this queue does
+                // (a handover's NO_ACCESS): declare this queue's access before it reads.
+                let undeclared = (t.declared.iter())
+                    .find(|d| d.0 == p.queue)
+                    .filter(|d| !d.1.contains(access));
+                if let Some(&(_, before)) = undeclared {
+                    let e = u.resource;
+                    bb.texture(i, false, transition(e, (want, before), to, false));
+                    declare(t, p.queue, access);
+                }
                 t.access = to.1;
                 t.last = Some(i);
                 continue;
@@ -157,6 +179,7 @@ pub fn plan_conservative(
                     true,
                     transition(e, from, (want, Access::NO_ACCESS), discard),
                 );
+                declare(t, graph.passes[prev].queue, Access::NO_ACCESS);
                 bb.texture(
                     i,
                     false,
@@ -168,6 +191,7 @@ pub fn plan_conservative(
             {
                 let parked = (Layout::Common, Access::NO_ACCESS);
                 bb.texture(prev, true, transition(e, from, parked, discard));
+                declare(t, graph.passes[prev].queue, Access::NO_ACCESS);
                 if want != Layout::Common {
                     bb.texture(i, false, transition(e, parked, to, false));
                 }
@@ -181,6 +205,7 @@ pub fn plan_conservative(
                     from: from.0,
                 });
             }
+            declare(t, p.queue, to.1);
             t.layout = want;
             t.access = to.1;
             t.last = Some(i);

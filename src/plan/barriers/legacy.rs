@@ -72,6 +72,38 @@ fn pass_state<'a>(
     Some(out)
 }
 
+/// Per pass, the combined read state of the read phase it belongs to when that phase spans
+/// several queues (barrier-spec B: read states combine), `None` elsewhere. A read phase is a
+/// run of passes using `e` that only read it; one state for all of it means no queue changes
+/// the state while another reads.
+fn shared_phases(graph: &CompiledGraph, e: Entity) -> Vec<Option<S>> {
+    let mut out = vec![None; graph.passes.len()];
+    let mut run: Vec<(usize, QueueId, S)> = Vec::new();
+    let close = |run: &mut Vec<(usize, QueueId, S)>, out: &mut Vec<Option<S>>| {
+        let shared = run.iter().any(|r| r.1 != run[0].1);
+        let combined = run.iter().fold(S::COMMON, |a, r| a | r.2);
+        if shared && S::GENERIC_READ.contains(combined) {
+            for r in run.iter() {
+                out[r.0] = Some(combined);
+            }
+        }
+        run.clear();
+    };
+    for (i, p) in graph.passes.iter().enumerate() {
+        let Some((access, state)) = pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)
+        else {
+            continue;
+        };
+        if access.is_write() {
+            close(&mut run, &mut out);
+        } else {
+            run.push((i, p.queue, state));
+        }
+    }
+    close(&mut run, &mut out);
+    out
+}
+
 /// States a compute queue may transition (no render-target, depth or index states).
 fn compute_may(s: S) -> bool {
     !s.intersects(
@@ -119,13 +151,46 @@ fn walk(
         let s = start(e);
         let mut last: Option<(usize, QueueId, UseAccess)> = None;
         let mut queues: Vec<QueueId> = Vec::new();
+        let phases = shared_phases(graph, e);
+        // In a shared read phase the writer moved into its state: the writer's queue, and the
+        // other queues whose caches were invalidated for it since.
+        let mut phase_writer: Option<QueueId> = None;
+        let mut invalidated: Vec<QueueId> = Vec::new();
         for (i, p) in graph.passes.iter().enumerate() {
             let Some((access, want)) =
                 pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)
             else {
                 continue;
             };
+            let want = phases[i].unwrap_or(want);
             let q = p.queue;
+            // The first read of a phase several queues share, after a write: the writer moves
+            // the resource into the phase's combined read state at the end of its pass, before
+            // the fences that order the readers after it, so no reader changes the state while
+            // another queue reads (FS-1: a transition is a write).
+            if let Some((j, lq, la)) = last
+                && la.is_write()
+                && phases[i].is_some()
+                && *state != want
+                && may(lq, *state, want)
+            {
+                fp.legacy_after[j].push(transition(e, *state, want));
+                *state = want;
+                phase_writer = Some(lq);
+                invalidated.clear();
+            }
+            if phases[i].is_none() {
+                phase_writer = None;
+            } else if phase_writer.is_some_and(|w| w != q) && !invalidated.contains(&q) {
+                // The reader's queue keeps no state change of its own to invalidate its caches
+                // with after the fence, so a flush does it (FS-2; legacy barriers cannot name a
+                // cache, and an aliasing barrier is the one that flushes them all).
+                fp.legacy_before[i].push(LegacyBarrier::Aliasing {
+                    before: None,
+                    after: None,
+                });
+                invalidated.push(q);
+            }
             if !queues.contains(&q) {
                 queues.push(q);
             }
@@ -148,7 +213,7 @@ fn walk(
                         before: Some(e),
                         after: None,
                     });
-                } else if lq != q && *state != S::COMMON {
+                } else if lq != q && *state != S::COMMON && *state != want {
                     // Hand over through COMMON, written back by the producer (EB-10).
                     if !may(lq, *state, S::COMMON) {
                         return Err(PlanError::LegacyRelease {
