@@ -1,7 +1,10 @@
 //! Patterns of real frames (issue 15), each a scene in `tests/data/real_frames/` that must
 //! validate clean under every barrier strategy, with async compute on and off: a UAV cleared
 //! and then written in one pass (FS-3), a texture a vertex shader reads (FS-3), a dispatch on
-//! the graphics queue with its stages left to the default (barrier-spec A1).
+//! the graphics queue with its stages left to the default (barrier-spec A1), a buffer that is
+//! both index buffer and indirect arguments (barrier-spec B), transients that nothing should
+//! decompress after their last use (EB-4, EB-5), and a texture read by two queues at once
+//! (FS-1). `scenes/gpu_driven.ron` puts them together in one frame.
 
 use fastframe::Runtime;
 use fastframe::model::BarrierMode;

@@ -262,7 +262,17 @@ fn walk(
             // start from. A transient of one queue stays as it is: its next frame activates it
             // with an aliasing barrier and discards what it held, so a transition now would
             // only decompress what nobody reads (EB-4, EB-5).
-            let shared = queues.len() > 1;
+            // A frame that ends in a read phase several queues share stays in its read state
+            // when the frame's first use can take it from there: the last reader's queue does
+            // not wait for the other queues' reads, so a transition there would race them
+            // (FS-1); the next frame's writer waits for them before its own transition.
+            let first = (graph.passes.iter().enumerate()).find_map(|(i, p)| {
+                let (_, want) = pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)?;
+                Some((p.queue, phases[i].unwrap_or(want)))
+            });
+            let stays = phases[j].is_some()
+                && first.is_some_and(|(fq, fw)| *state == fw || may(fq, *state, fw));
+            let shared = queues.len() > 1 && !stays;
             if !s.chain && shared && *state != S::COMMON && may(lq, *state, S::COMMON) {
                 fp.legacy_after[j].push(transition(e, *state, S::COMMON));
                 *state = S::COMMON;
