@@ -6,10 +6,15 @@
 //! Per resource, in compiled order: a transition wherever the state changes (on the queue of
 //! the use, or at the end of the producer's pass when the consumer's queue cannot name the
 //! state), a UAV barrier between consecutive unordered-access uses, an aliasing barrier to
-//! activate a transient at its first use each frame. Resources shared between queues go back
-//! to COMMON after their last use in the frame, the state every queue may start from; a
-//! handover from a copy engine, which writes in COMMON, is flushed with an aliasing barrier.
-//! The back buffer is left to the present stage.
+//! activate a transient at its first use each frame. A pass's uses of one resource give it one
+//! state, its read states combined. A read phase several queues share is entered by its
+//! writer, in the phase's combined read state, before the fences that order the readers, so
+//! no reader transitions it under another queue's read (FS-1). Resources shared between
+//! queues go back to COMMON after their last use in the frame, the state every queue may
+//! start from, unless the frame ends in such a shared read phase that the next frame's first
+//! use can leave; a transient of one queue stays as its last use left it, since its next
+//! activation discards it (EB-5). A handover from a copy engine, which writes in COMMON, is
+//! flushed with an aliasing barrier. The back buffer is left to the present stage.
 
 use bevy_ecs::prelude::*;
 
