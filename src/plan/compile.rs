@@ -14,7 +14,7 @@ use super::order::{self as graph, GraphNode};
 use crate::barrier::{Layout, Sync};
 use crate::device::QueueId;
 use crate::model::*;
-use crate::plan::{CompiledGraph, CompiledPass, PlanError, PlannedUse};
+use crate::plan::{CompiledGraph, CompiledPass, CycleEdge, PlanError, PlannedUse};
 
 /// What a use's target turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -58,6 +58,27 @@ fn clear_stage(u: &crate::model::Use) -> Sync {
     } else {
         Sync::empty()
     }
+}
+
+/// Why node `a` runs before node `b` by the ordering rules (an `after` edge, a writer before
+/// its readers, writers in declaration order), for a cycle's error.
+fn cycle_edge(nodes: &[GraphNode], a: usize, b: usize) -> Option<CycleEdge> {
+    if nodes[b].after.contains(&a) {
+        return Some(CycleEdge::After);
+    }
+    let written = |r: &&Entity| nodes[a].writes.contains(r);
+    (nodes[b]
+        .reads
+        .iter()
+        .find(written)
+        .map(|&r| CycleEdge::Reads(r)))
+    .or_else(|| {
+        nodes[b]
+            .writes
+            .iter()
+            .find(written)
+            .map(|&r| CycleEdge::BothWrite(r))
+    })
 }
 
 /// The queue a pass runs on (CC-1: compute falls back to graphics without async compute).
@@ -194,6 +215,9 @@ pub fn compile_graph(
     }
     let order = graph::order(&nodes).map_err(|c| PlanError::Cycle {
         passes: c.0.iter().map(|&i| planned[i].0).collect(),
+        because: (0..c.0.len())
+            .map(|k| cycle_edge(&nodes, c.0[k], c.0[(k + 1) % c.0.len()]))
+            .collect(),
     })?;
 
     // Cull: walk backwards keeping passes whose results persist or feed a kept pass.

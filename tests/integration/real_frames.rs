@@ -104,3 +104,27 @@ fn legacy_leaves_a_transient_compressed_after_its_last_use() {
 fn a_texture_read_by_two_queues_is_not_transitioned_under_a_reader() {
     clean_everywhere("shared_read.ron");
 }
+
+/// A cycle that appears at run time (a timeline enables a pass) names each edge's resource
+/// and ordering rule, as a cycle found at load does.
+#[test]
+fn a_run_time_cycle_names_the_resource_and_rule_of_each_edge() {
+    let scene = r#"Scene(
+    entities: [
+        (name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
+        (name: "scene_colour", texture: (format: Rgba16Float, extent: (64, 64), flags: (render_target: true))),
+        (name: "blur", pass: (uses: [(target: "scene_colour", access: RenderTarget)], after: ["glass"]), disabled: true),
+        (name: "glass", pass: (uses: [(target: "scene_colour", access: ShaderRead), (target: "swapchain", access: RenderTarget)])),
+    ],
+    timeline: [(frame: 2, event: Enable("blur"))],
+)"#;
+    let mut rt = Runtime::from_str(scene, "cycle.ron").expect("loads: blur is disabled");
+    let err = rt
+        .run(4)
+        .expect_err("enabling blur makes a cycle")
+        .to_string();
+    assert!(
+        err.ends_with(r#"dependency cycle: blur -> glass -> blur ("blur" writes "scene_colour", which "glass" reads (writers run before readers); "blur" is declared `after` "glass")"#),
+        "{err}"
+    );
+}
