@@ -3,7 +3,7 @@
 
 use bevy_ecs::entity::Entity;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use fastframe::barrier::Layout;
+use fastframe::barrier::{Layout, Sync};
 use fastframe::model::TextureState;
 use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
 use fastframe::plan::barriers::EnhancedPlanner;
@@ -23,11 +23,14 @@ fn graph(passes: usize) -> (Vec<(Entity, String, Pass)>, usize) {
         } else {
             QueueKind::Graphics
         };
+        // Graphics passes shade in pixel shaders, as the draws these stand for would (a
+        // dispatch's uses default to compute shading on any queue).
+        let stages = (queue == QueueKind::Graphics).then_some(Sync::PIXEL_SHADING);
         let write = p % resources;
         let mut u = vec![Use {
             target: res(write),
             access: UseAccess::UnorderedAccess,
-            stages: None,
+            stages,
             clear: false,
         }];
         for k in [1, 2] {
@@ -37,7 +40,7 @@ fn graph(passes: usize) -> (Vec<(Entity, String, Pass)>, usize) {
                     u.push(Use {
                         target: res(r),
                         access: UseAccess::ShaderRead,
-                        stages: None,
+                        stages,
                         clear: false,
                     });
                 }

@@ -11,7 +11,7 @@ use crate::device::ObjectKey;
 use crate::error::RuntimeError;
 use crate::frame::{ContextPool, ImplicitViews, RecordedLists};
 use crate::model::*;
-use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
+use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame, clear_barriers};
 use crate::record::{BoundUse, PassRecipe, record_all};
 use crate::validate::resource_info;
 
@@ -71,6 +71,7 @@ pub fn record_passes(
                 .unwrap_or(UVec2::ONE);
             uses.push(BoundUse {
                 access: u.access,
+                stages: u.stages,
                 clear: u.clear,
                 resource,
                 view,
@@ -114,6 +115,7 @@ pub fn record_passes(
                 }
             }
         }
+        let clears = clear_barriers(p, settings.barriers);
         recipes.push(PassRecipe {
             label: p.label,
             queue: p.queue,
@@ -121,6 +123,8 @@ pub fn record_passes(
             uses,
             before,
             after,
+            before_clears: clears.before.map(|e| key_of(*e).unwrap_or_default()),
+            after_clears: clears.after.map(|e| key_of(*e).unwrap_or_default()),
             skip_rebind: settings.fault == Some(Fault::SkipRebind),
         });
     }

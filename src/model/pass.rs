@@ -100,13 +100,9 @@ impl UseAccess {
         }
     }
 
-    /// The stages that perform this use when the pass does not say (barrier-spec A7).
-    pub fn default_stages(self, kind: QueueKind) -> Sync {
-        let shading = match kind {
-            QueueKind::Compute => Sync::COMPUTE_SHADING,
-            QueueKind::Graphics => Sync::PIXEL_SHADING,
-            QueueKind::Copy => Sync::COPY,
-        };
+    /// The stages that perform this use when the pass does not say (barrier-spec A7), given
+    /// the stage that runs the pass's shaders ([`Pass::shading`]).
+    pub fn default_stages(self, shading: Sync) -> Sync {
         match self {
             UseAccess::RenderTarget => Sync::RENDER_TARGET,
             UseAccess::DepthWrite | UseAccess::DepthRead => Sync::DEPTH_STENCIL,
@@ -224,6 +220,18 @@ pub struct Pass {
 }
 
 impl Pass {
+    /// The stage that runs this pass's shaders, which performs its shader reads, UAV and
+    /// constant-buffer accesses unless a use says otherwise: compute shading for a dispatch
+    /// on any queue (barrier-spec A1: Dispatch is in COMPUTE_SHADING), copy on a DMA engine,
+    /// pixel shading for the graphics queue's other work.
+    pub fn shading(&self) -> Sync {
+        match (self.queue, self.work) {
+            (QueueKind::Copy, _) => Sync::COPY,
+            (QueueKind::Compute, _) | (_, Work::Dispatch { .. }) => Sync::COMPUTE_SHADING,
+            (QueueKind::Graphics, _) => Sync::PIXEL_SHADING,
+        }
+    }
+
     /// A pass of one 64-thread dispatch, `order`-th declared, ordered by its uses alone: what
     /// generated graphs (benches, property tests) are built from.
     pub fn dispatch(queue: QueueKind, uses: Vec<Use>, order: u32) -> Pass {

@@ -11,10 +11,10 @@
 use bevy_ecs::prelude::*;
 
 use super::order::{self as graph, GraphNode};
-use crate::barrier::Layout;
+use crate::barrier::{Layout, Sync};
 use crate::device::QueueId;
 use crate::model::*;
-use crate::plan::{CompiledGraph, CompiledPass, PlanError, PlannedUse};
+use crate::plan::{CompiledGraph, CompiledPass, CycleEdge, PlanError, PlannedUse};
 
 /// What a use's target turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,6 +46,39 @@ pub fn view_kind(access: UseAccess) -> Option<ViewKind> {
         UseAccess::UnorderedAccess => Some(ViewKind::Uav),
         _ => None,
     }
+}
+
+/// The stage a use's clear adds to the stages of the use: a UAV clear runs in
+/// CLEAR_UNORDERED_ACCESS_VIEW (barrier-spec A1), so the barriers at the pass's boundary must
+/// cover it as they cover the use (FS-3). Render-target and depth clears run in the stage of
+/// their use already.
+fn clear_stage(u: &crate::model::Use) -> Sync {
+    if u.clear && u.access == UseAccess::UnorderedAccess {
+        Sync::CLEAR_UNORDERED_ACCESS_VIEW
+    } else {
+        Sync::empty()
+    }
+}
+
+/// Why node `a` runs before node `b` by the ordering rules (an `after` edge, a writer before
+/// its readers, writers in declaration order), for a cycle's error.
+fn cycle_edge(nodes: &[GraphNode], a: usize, b: usize) -> Option<CycleEdge> {
+    if nodes[b].after.contains(&a) {
+        return Some(CycleEdge::After);
+    }
+    let written = |r: &&Entity| nodes[a].writes.contains(r);
+    (nodes[b]
+        .reads
+        .iter()
+        .find(written)
+        .map(|&r| CycleEdge::Reads(r)))
+    .or_else(|| {
+        nodes[b]
+            .writes
+            .iter()
+            .find(written)
+            .map(|&r| CycleEdge::BothWrite(r))
+    })
 }
 
 /// The queue a pass runs on (CC-1: compute falls back to graphics without async compute).
@@ -94,6 +127,7 @@ pub fn compile_graph(
     for (e, name, pass) in passes {
         let queue = assign_queue(pass.queue, settings);
         let kind = pass.queue;
+        let shading = pass.shading();
         let mut uses = Vec::new();
         for u in &pass.uses {
             let (resource, is_texture, kind_override, keeps) = match target(u.target) {
@@ -127,7 +161,8 @@ pub fn compile_graph(
                 target: u.target,
                 resource,
                 access: u.access,
-                stages: u.stages.unwrap_or_else(|| u.access.default_stages(kind)),
+                stages: u.stages.unwrap_or_else(|| u.access.default_stages(shading))
+                    | clear_stage(u),
                 layout: is_texture.then(|| u.access.layout(kind)),
                 view_kind: kind_override.or_else(|| view_kind(u.access)),
                 clear: u.clear,
@@ -180,6 +215,9 @@ pub fn compile_graph(
     }
     let order = graph::order(&nodes).map_err(|c| PlanError::Cycle {
         passes: c.0.iter().map(|&i| planned[i].0).collect(),
+        because: (0..c.0.len())
+            .map(|k| cycle_edge(&nodes, c.0[k], c.0[(k + 1) % c.0.len()]))
+            .collect(),
     })?;
 
     // Cull: walk backwards keeping passes whose results persist or feed a kept pass.

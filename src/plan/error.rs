@@ -29,9 +29,13 @@ pub enum PlanError {
         "pass {pass} uses a released or dormant object; disable the pass before releasing what it uses (FS-6)"
     )]
     Unavailable { pass: Entity },
-    /// The passes' dependencies contradict each other; the passes on the cycle, in order.
+    /// The passes' dependencies contradict each other; the passes on the cycle, in order, and
+    /// why each runs before the next.
     #[error("dependency cycle through {} passes", passes.len())]
-    Cycle { passes: Vec<Entity> },
+    Cycle {
+        passes: Vec<Entity>,
+        because: Vec<Option<CycleEdge>>,
+    },
     /// No queue that touches a texture may move it into the layout a pass needs
     /// (barrier-spec A5).
     #[error(
@@ -79,16 +83,58 @@ pub enum PlanError {
     LegacyCopyToSelf { pass: Entity },
 }
 
+/// Why one pass of a dependency cycle runs before the next: the ordering rule and the
+/// resource that applied it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CycleEdge {
+    /// The second is declared `after` the first.
+    After,
+    /// The first writes the resource and the second reads it (writers run before readers).
+    Reads(Entity),
+    /// Both write the resource, the first declared first (writers in declaration order).
+    BothWrite(Entity),
+}
+
+impl CycleEdge {
+    /// `"a" writes "r", which "b" reads (...)`, with entities named by `name`.
+    fn describe(self, a: &str, b: &str, name: impl Fn(Entity) -> String) -> String {
+        match self {
+            CycleEdge::After => format!("{b:?} is declared `after` {a:?}"),
+            CycleEdge::Reads(r) => format!(
+                "{a:?} writes {:?}, which {b:?} reads (writers run before readers)",
+                name(r)
+            ),
+            CycleEdge::BothWrite(r) => format!(
+                "{a:?} and {b:?} both write {:?} (writers run in declaration order)",
+                name(r)
+            ),
+        }
+    }
+}
+
 impl PlanError {
     /// The message for a person, with every pass named by `name`.
     pub fn describe(&self, name: impl Fn(Entity) -> String) -> String {
         use PlanError::*;
         match self {
             TooManyPasses { .. } | TooLargeToPlan { .. } => self.to_string(),
-            Cycle { passes } => {
+            Cycle { passes, because } => {
                 let names: Vec<String> = passes.iter().map(|&p| name(p)).collect();
                 let first = names.first().cloned().unwrap_or_default();
-                format!("dependency cycle: {} -> {first}", names.join(" -> "))
+                let why: Vec<String> = (because.iter().enumerate())
+                    .map(|(i, edge)| {
+                        let (a, b) = (&names[i], &names[(i + 1) % names.len()]);
+                        edge.map_or_else(
+                            || format!("{a:?} runs before {b:?}"),
+                            |e| e.describe(a, b, &name),
+                        )
+                    })
+                    .collect();
+                format!(
+                    "dependency cycle: {} -> {first} ({})",
+                    names.join(" -> "),
+                    why.join("; ")
+                )
             }
             NoCommonReadLayout { passes } => {
                 let names: Vec<String> = passes.iter().map(|&p| name(p)).collect();
@@ -130,10 +176,13 @@ mod tests {
                 "light".into()
             }
         };
-        let e = PlanError::Cycle { passes: vec![a, b] };
+        let e = PlanError::Cycle {
+            passes: vec![a, b],
+            because: vec![Some(CycleEdge::Reads(a)), Some(CycleEdge::After)],
+        };
         assert_eq!(
             e.describe(name),
-            "dependency cycle: gbuffer -> light -> gbuffer"
+            r#"dependency cycle: gbuffer -> light -> gbuffer ("gbuffer" writes "gbuffer", which "light" reads (writers run before readers); "gbuffer" is declared `after` "light")"#
         );
         let e = PlanError::NoTransition {
             pass: b,

@@ -23,9 +23,9 @@ pub mod order;
 
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
-pub use barriers::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureStart};
+pub use barriers::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureStart, clear_barriers};
 pub use compile::{TargetInfo, assign_queue, compile_dispatches, compile_graph, view_kind};
-pub use error::PlanError;
+pub use error::{CycleEdge, PlanError};
 pub use index::ResourceIndex;
 
 /// One use of a pass, resolved: what it touches and how.

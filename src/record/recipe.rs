@@ -8,7 +8,7 @@
 
 use glam::UVec2;
 
-use crate::barrier::BarrierGroup;
+use crate::barrier::{BarrierGroup, Sync};
 use crate::device::{
     Command, CommandList, DeferredContext, DeviceError, MapMode, ObjectKey, QueueId, ShaderStage,
 };
@@ -21,6 +21,9 @@ const SLOTS_PER_CALL: usize = 8;
 #[derive(Clone, Debug)]
 pub struct BoundUse {
     pub access: UseAccess,
+    /// The stages that perform the access (the plan's, defaults resolved): a draw binds the
+    /// use's view or constant buffer on each shader stage named here.
+    pub stages: Sync,
     pub clear: bool,
     pub resource: ObjectKey,
     pub view: Option<ObjectKey>,
@@ -37,6 +40,9 @@ pub struct PassRecipe {
     pub uses: Vec<BoundUse>,
     pub before: BarrierGroup<ObjectKey>,
     pub after: BarrierGroup<ObjectKey>,
+    /// Before and after the pass's UAV clears (FS-3, [`crate::plan::clear_barriers`]).
+    pub before_clears: BarrierGroup<ObjectKey>,
+    pub after_clears: BarrierGroup<ObjectKey>,
     /// Fault injection: clear after setting the targets, without setting them again.
     pub skip_rebind: bool,
 }
@@ -61,6 +67,9 @@ pub fn record_pass(
             mode: MapMode::WriteDiscard,
         })?;
         ctx.push(Command::Unmap(u.resource))?;
+    }
+    if !recipe.before_clears.is_empty() {
+        ctx.push(Command::Barrier(recipe.before_clears.clone()))?;
     }
     let mut clears = Vec::new();
     for u in recipe.uses.iter().filter(|u| u.clear) {
@@ -119,23 +128,25 @@ pub fn record_pass(
         return ctx.finish();
     }
     ctx.push(Command::SetPipelineState(recipe.label))?;
-    let stage = if graphics && !matches!(recipe.work, Work::Dispatch { .. }) {
-        ShaderStage::Pixel
-    } else {
-        ShaderStage::Compute
-    };
-    let views: Vec<ObjectKey> = recipe
-        .uses
-        .iter()
-        .filter(|u| matches!(u.access, UseAccess::ShaderRead | UseAccess::UnorderedAccess))
-        .filter_map(|u| u.view)
-        .collect();
-    for (i, chunk) in views.chunks(SLOTS_PER_CALL).enumerate() {
-        ctx.push(Command::SetResources {
-            stage,
-            first_slot: (i * SLOTS_PER_CALL) as u32,
-            views: chunk.to_vec(),
-        })?;
+    let draw = graphics && !matches!(recipe.work, Work::Dispatch { .. });
+    for stage in [
+        ShaderStage::Vertex,
+        ShaderStage::Pixel,
+        ShaderStage::Compute,
+    ] {
+        let bound_here = |u: &&BoundUse| bound_on(stage, draw, u.stages);
+        let views: Vec<ObjectKey> = (recipe.uses.iter())
+            .filter(|u| matches!(u.access, UseAccess::ShaderRead | UseAccess::UnorderedAccess))
+            .filter(bound_here)
+            .filter_map(|u| u.view)
+            .collect();
+        for (i, chunk) in views.chunks(SLOTS_PER_CALL).enumerate() {
+            ctx.push(Command::SetResources {
+                stage,
+                first_slot: (i * SLOTS_PER_CALL) as u32,
+                views: chunk.to_vec(),
+            })?;
+        }
     }
     let of = |a: UseAccess| {
         recipe
@@ -151,18 +162,47 @@ pub fn record_pass(
     if let Some(ib) = of(UseAccess::IndexBuffer).next() {
         ctx.push(Command::SetIndexBuffer(ib))?;
     }
-    let cbs: Vec<ObjectKey> = of(UseAccess::ConstantBuffer).collect();
-    if !cbs.is_empty() {
-        ctx.push(Command::SetConstantBuffers {
-            stage,
-            buffers: cbs,
-        })?;
+    for stage in [
+        ShaderStage::Vertex,
+        ShaderStage::Pixel,
+        ShaderStage::Compute,
+    ] {
+        let cbs: Vec<ObjectKey> = (recipe.uses.iter())
+            .filter(|u| u.access == UseAccess::ConstantBuffer)
+            .filter(|u| bound_on(stage, draw, u.stages))
+            .map(|u| u.resource)
+            .collect();
+        if !cbs.is_empty() {
+            ctx.push(Command::SetConstantBuffers {
+                stage,
+                buffers: cbs,
+            })?;
+        }
+    }
+    if !recipe.after_clears.is_empty() {
+        ctx.push(Command::Barrier(recipe.after_clears.clone()))?;
     }
     record_work(recipe, ctx)?;
     if !recipe.after.is_empty() {
         ctx.push(Command::Barrier(recipe.after.clone()))?;
     }
     ctx.finish()
+}
+
+/// Whether a use performed by `stages` is bound on shader `stage`: a dispatch binds on the
+/// compute stage alone; a draw on the vertex stage when the use names vertex shading, on the
+/// pixel stage when it names pixel shading or neither shader stage (a use is bound where the
+/// planned barriers made it visible, FS-3).
+fn bound_on(stage: ShaderStage, draw: bool, stages: Sync) -> bool {
+    let stages = stages.expand();
+    match stage {
+        ShaderStage::Compute => !draw,
+        ShaderStage::Vertex => draw && stages.contains(Sync::VERTEX_SHADING),
+        ShaderStage::Pixel => {
+            draw && (stages.contains(Sync::PIXEL_SHADING)
+                || !stages.intersects(Sync::VERTEX_SHADING | Sync::PIXEL_SHADING))
+        }
+    }
 }
 
 fn record_work(recipe: &PassRecipe, ctx: &mut DeferredContext) -> Result<(), DeviceError> {

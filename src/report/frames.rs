@@ -10,6 +10,12 @@
 //! the display). The lower bound is the longer of the critical path and the busiest queue's
 //! busy time: no schedule of the same commands on the same GPU could make the frame shorter
 //! than either. Books stay open while records may still arrive, then shrink to a few numbers.
+//!
+//! The critical path is the frame's longest chain at each command's uncontended duration, as
+//! the timing model rounds it per command; a chain of the frame's commands runs inside the
+//! frame's executing intervals, so a path longer than `work` is the rounding's, not time a
+//! schedule could save, and a frame's critical path is counted at most its `work`. The lower
+//! bound is then at most `work` in every frame, and `gpu.efficiency`, their ratio, at most 1.
 
 use crate::device::{Executed, QUEUE_COUNT, QueueId};
 
@@ -155,6 +161,7 @@ impl FrameBook {
             }
         }
         out.work_ns = all.len_ns();
+        out.critical_ns = out.critical_ns.min(out.work_ns);
         out.overlap_ns = self.queues[0].overlap_ns(&compute);
         out
     }
@@ -163,6 +170,44 @@ impl FrameBook {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn executed(queue: QueueId, start_ns: u64, end_ns: u64, path_ns: u64) -> Executed {
+        Executed {
+            queue,
+            frame: 0,
+            label: 0,
+            name: "Dispatch",
+            issue_ns: start_ns,
+            start_ns,
+            end_ns,
+            stall_ns: 0,
+            stall: Default::default(),
+            cache_ns: 0,
+            decompress_ns: 0,
+            path_ns,
+        }
+    }
+
+    /// A path the model's per-command rounding made longer than the frame's executing time
+    /// (one nanosecond over 100, the excess measured as efficiency 1.0000000777) counts at
+    /// most the frame's work: the lower bound never exceeds the time the frame took.
+    #[test]
+    fn lower_bound_is_at_most_the_frame_work() {
+        let mut book = FrameBook::default();
+        book.add(&executed(QueueId::Graphics, 0, 60, 60));
+        book.add(&executed(QueueId::Graphics, 60, 100, 101));
+        let g = book.close();
+        assert_eq!(g.work_ns, 100);
+        assert_eq!(g.critical_ns, 100);
+        assert!(g.lower_bound_ns() <= g.work_ns);
+        let mut two = g;
+        two.merge(&g);
+        assert!(two.lower_bound_ns() <= two.work_ns);
+        // A path within the frame is kept as it is.
+        let mut short = FrameBook::default();
+        short.add(&executed(QueueId::Graphics, 0, 100, 70));
+        assert_eq!(short.close().critical_ns, 70);
+    }
 
     #[test]
     fn intervals_merge_and_intersect() {

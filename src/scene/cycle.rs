@@ -8,6 +8,10 @@
 //! only passes that are live and not disabled take part, because those are the ones the
 //! first frame compiles. A pass naming itself in `after` is reported as the shortest cycle;
 //! the graph ignores self-edges, but the author surely did not mean it.
+//!
+//! The error says why each pass of the cycle must run before the next, naming the resource
+//! and the ordering rule (or the `after` edge) that put them in that order: the edge to
+//! change is among those.
 
 use bevy_ecs::entity::Entity;
 
@@ -25,28 +29,34 @@ pub fn check(c: &Check) -> Result<(), SceneError> {
         .collect();
     let node_of = |id: usize| passes.iter().position(|&p| p == id);
     let mut nodes = Vec::with_capacity(passes.len());
+    // Per pass, the resources (by definition) it writes and reads, for the explanation.
+    let mut touched: Vec<(usize, Vec<usize>, Vec<usize>)> = Vec::with_capacity(passes.len());
     for &id in &passes {
         let Some(pass) = c.index.def(id).and_then(|d| d.pass.as_ref()) else {
             continue;
         };
         let mut node = GraphNode::default();
+        let (mut writes, mut reads) = (Vec::new(), Vec::new());
         for u in &pass.uses {
             let resource = c.index.id(&u.target).and_then(|t| c.index.resource(t));
-            let Some(key) = resource.and_then(|(r, _)| key(r)) else {
+            let Some((r, key)) = resource.and_then(|(r, _)| Some((r, key(r)?))) else {
                 continue;
             };
             if u.access.is_write() {
                 node.writes.push(key);
+                writes.push(r);
             } else {
                 node.reads.push(key);
+                reads.push(r);
             }
         }
+        touched.push((id, writes, reads));
         for name in &pass.after {
             let Some(before) = c.index.id(name) else {
                 continue;
             };
             if before == id {
-                return Err(cycle(c, &[id]));
+                return Err(cycle(c, &[id], &touched));
             }
             node.after.extend(node_of(before));
         }
@@ -59,7 +69,7 @@ pub fn check(c: &Check) -> Result<(), SceneError> {
                 .iter()
                 .filter_map(|&n| passes.get(n).copied())
                 .collect();
-            Err(cycle(c, &ids))
+            Err(cycle(c, &ids, &touched))
         }
     }
 }
@@ -70,16 +80,49 @@ fn key(id: usize) -> Option<Entity> {
 }
 
 /// The error for a cycle through definitions `ids` (each before the next, the last before
-/// the first), located at the first.
-fn cycle(c: &Check, ids: &[usize]) -> SceneError {
+/// the first), located at the first, with why each runs before the next (`touched`: each
+/// pass's written and read resource definitions).
+fn cycle(c: &Check, ids: &[usize], touched: &[(usize, Vec<usize>, Vec<usize>)]) -> SceneError {
     let mut path: Vec<String> = ids.iter().filter_map(|&id| c.index.name(id)).collect();
     if let Some(first) = path.first().cloned() {
         path.push(first);
     }
+    let because = (0..ids.len())
+        .map(|i| why(c, ids[i], ids[(i + 1) % ids.len()], touched))
+        .collect();
     let first = ids.first().copied();
     SceneError::Cycle {
         location: first.map_or_else(|| c.loc.start(), |id| c.loc.def(id)),
         entity: c.owner(first),
         path,
+        because,
     }
+}
+
+/// Why pass `a` runs before pass `b`: an `after` edge, a resource `a` writes and `b` reads
+/// (writers before readers), or one both write with `a` declared first (writers in
+/// declaration order).
+fn why(c: &Check, a: usize, b: usize, touched: &[(usize, Vec<usize>, Vec<usize>)]) -> String {
+    let name = |id: usize| c.index.name(id).unwrap_or_default();
+    let (pa, pb) = (name(a), name(b));
+    let after = c.index.def(b).and_then(|d| d.pass.as_ref());
+    if after.is_some_and(|p| p.after.iter().any(|n| c.index.id(n) == Some(a))) {
+        return format!("{pb:?} is declared `after` {pa:?}");
+    }
+    let of = |id: usize| touched.iter().find(|t| t.0 == id);
+    if let (Some((_, wa, _)), Some((_, wb, rb))) = (of(a), of(b)) {
+        if let Some(&r) = wa.iter().find(|r| rb.contains(r)) {
+            return format!(
+                "{pa:?} writes {:?}, which {pb:?} reads (writers run before readers)",
+                name(r)
+            );
+        }
+        if let Some(&r) = wa.iter().find(|r| wb.contains(r)) {
+            return format!(
+                "{pa:?} and {pb:?} both write {:?} (writers run in declaration order)",
+                name(r)
+            );
+        }
+    }
+    format!("{pa:?} runs before {pb:?}")
 }

@@ -107,12 +107,19 @@ pub enum SceneError {
         message: String,
     },
     /// The passes enabled at load depend on each other in a circle; `path` lists it by name,
-    /// each pass having to run before the next, the first repeated at the end.
-    #[error("{location}: {}dependency cycle: {}", Prefix(.entity), .path.join(" -> "))]
+    /// each pass having to run before the next, the first repeated at the end, and `because`
+    /// says why each runs before the next (the resource and ordering rule, or `after`).
+    #[error(
+        "{location}: {}dependency cycle: {} ({})",
+        Prefix(.entity),
+        .path.join(" -> "),
+        .because.join("; ")
+    )]
     Cycle {
         location: Location,
         entity: Option<String>,
         path: Vec<String>,
+        because: Vec<String>,
     },
 }
 

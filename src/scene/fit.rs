@@ -14,7 +14,7 @@
 
 use super::format::ViewDef;
 use super::index::{Resource, TextureFacts};
-use crate::model::{UseAccess, ViewKind};
+use crate::model::{UseAccess, ViewKind, Work};
 
 /// Rule: a view kind fits the resource it views. `what` names the resource in messages.
 pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
@@ -49,11 +49,20 @@ pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
         (Resource::Texture(t), ViewKind::Rtv) if !t.flags.render_target => Some(format!(
             "an Rtv of {what} needs `render_target: true` in its flags (EB-4)"
         )),
+        (Resource::Texture(t), ViewKind::Uav) if t.swap_chain => Some(swap_chain_uav(what)),
         (Resource::Texture(t), ViewKind::Uav) if !t.flags.unordered_access => Some(format!(
             "a Uav of {what} needs `unordered_access: true` in its flags"
         )),
         _ => None,
     }
+}
+
+/// A swap chain has no `flags`: the runtime makes its buffers render targets, which a
+/// compute shader cannot write through a UAV.
+fn swap_chain_uav(what: &str) -> String {
+    format!(
+        "{what} cannot be written through a UAV: its buffers are render targets (a swap chain has no flags to add `unordered_access` to); write a texture with `unordered_access: true` and copy or draw it into the swap chain"
+    )
 }
 
 /// The view kind with its article, as read aloud: "an Rtv", "a Dsv".
@@ -162,6 +171,7 @@ fn texture_access(access: UseAccess, t: &TextureFacts, what: &str) -> Option<Str
         UseAccess::DepthWrite | UseAccess::DepthRead if !t.flags.depth_stencil => Some(format!(
             "a {access:?} use of {what} needs `depth_stencil: true` in its flags (EB-4)"
         )),
+        UseAccess::UnorderedAccess if t.swap_chain => Some(swap_chain_uav(what)),
         UseAccess::UnorderedAccess if !t.flags.unordered_access => Some(format!(
             "an UnorderedAccess use of {what} needs `unordered_access: true` in its flags"
         )),
@@ -199,6 +209,26 @@ pub fn clear(access: UseAccess) -> Option<String> {
     })
 }
 
+/// Rule: a dispatch has neither an output merger nor an input assembler (barrier-spec A1:
+/// Dispatch is in COMPUTE_SHADING alone), so it cannot render, test depth or fetch vertices
+/// and indices; it reads and writes through shader views, constant buffers and indirect
+/// arguments.
+pub fn work_access(work: &Work, access: UseAccess) -> Option<String> {
+    let fixed_function = matches!(
+        access,
+        UseAccess::RenderTarget
+            | UseAccess::DepthWrite
+            | UseAccess::DepthRead
+            | UseAccess::VertexBuffer
+            | UseAccess::IndexBuffer
+    );
+    (matches!(work, Work::Dispatch { .. }) && fixed_function).then(|| {
+        format!(
+            "a Dispatch cannot use a target as {access:?} (that is a draw's output merger or input assembler): write it as UnorderedAccess, or make the pass a Draw"
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -206,6 +236,7 @@ mod tests {
 
     fn tex(format: Format, flags: TextureFlags) -> Resource<'static> {
         Resource::Texture(TextureFacts {
+            swap_chain: false,
             format,
             flags,
             mips: 4,

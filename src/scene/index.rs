@@ -90,6 +90,9 @@ pub struct DefRef<'a> {
 pub struct TextureFacts {
     pub format: Format,
     pub flags: TextureFlags,
+    /// A swap chain's back buffer, whose flags the runtime sets (a render target) and a scene
+    /// cannot.
+    pub swap_chain: bool,
     pub mips: u32,
     pub slices: u32,
 }
@@ -197,6 +200,7 @@ impl<'a> SceneIndex<'a> {
                 Resource::Texture(TextureFacts {
                     format: t.format,
                     flags: t.flags,
+                    swap_chain: false,
                     mips: t.mips,
                     slices: t.array_size,
                 })
@@ -210,6 +214,7 @@ impl<'a> SceneIndex<'a> {
                         render_target: true,
                         ..TextureFlags::default()
                     },
+                    swap_chain: true,
                     mips: 1,
                     slices: 1,
                 })

@@ -107,6 +107,9 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
                 ),
             ));
         }
+        if let Some(problem) = fit::work_access(&p.work, u.access) {
+            return Err(c.misuse(c.loc.def_key(id, "access", j), id, problem));
+        }
         if u.clear
             && let Some(problem) = fit::clear(u.access)
         {

@@ -21,6 +21,7 @@ mod generated;
 mod hostile;
 mod planner_memory;
 mod random_graphs;
+mod real_frames;
 mod reliability;
 mod scene_errors;
 mod scene_roundtrip;

@@ -206,6 +206,14 @@ case!(uav_of_buffer_without_flag, Misuse, 10:60, Some("p"), r#"on the buffer"#,
     e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "vb", access: UnorderedAccess)])),"#) => e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "vb", access: CopyDest)])),"#));
 case!(access_not_on_queue, Misuse, 10:70, Some("p"), r#"RenderTarget cannot run on a Compute queue"#,
     e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "albedo", access: RenderTarget)])),"#) => e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "albedo", access: RenderTarget)])),"#));
+case!(dispatch_renders_nothing, Misuse, 10:54, Some("p"), r#"a Dispatch cannot use a target as RenderTarget"#,
+    e(r#"(name: "p", pass: (uses: [(target: "albedo", access: RenderTarget)], work: Dispatch(threads: 64))),"#) => e(r#"(name: "p", pass: (uses: [(target: "albedo", access: RenderTarget)], work: Draw(pixels: 64))),"#));
+case!(dispatch_fetches_no_vertices, Misuse, 10:67, Some("p"), r#"a Dispatch cannot use a target as VertexBuffer"#,
+    e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "vb", access: VertexBuffer)], work: Dispatch(threads: 64))),"#) => e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "vb", access: ConstantBuffer)], work: Dispatch(threads: 64))),"#));
+case!(uav_of_swap_chain, Misuse, 10:60, Some("p"), r#"a swap chain has no flags"#,
+    e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "swapchain", access: UnorderedAccess)])),"#) => e(r#"(name: "t", texture: (format: Rgba8Unorm, extent: (4, 4), flags: (unordered_access: true))), (name: "p", pass: (queue: Compute, uses: [(target: "t", access: UnorderedAccess)])),"#));
+case!(uav_view_of_swap_chain, Misuse, 10:45, Some("v"), r#"a swap chain has no flags"#,
+    e(r#"(name: "v", view: (of: "swapchain", kind: Uav)),"#) => e(r#"(name: "v", view: (of: "swapchain", kind: Rtv)),"#));
 case!(copy_queue_draws_nothing, Misuse, 10:67, Some("p"), r#"on a Copy queue"#,
     e(r#"(name: "p", pass: (queue: Copy, uses: [(target: "albedo", access: ShaderRead)])),"#) => e(r#"(name: "p", pass: (queue: Copy, uses: [(target: "albedo", access: CopySource)])),"#));
 case!(rtv_of_buffer, Misuse, 10:38, Some("v"), r#"an Rtv cannot view buffer "vb""#,
@@ -319,6 +327,41 @@ fn cycles_list_their_passes() {
         panic!("expected a cycle");
     };
     assert_eq!(path, ["a", "b", "a"]);
+}
+
+/// A cycle says why each pass runs before the next: the resource and the ordering rule, or
+/// the `after` edge, so the author sees which declaration to change.
+#[test]
+fn cycles_name_the_resource_and_rule_of_each_edge() {
+    let text = scene(e(
+        r#"(name: "blur", pass: (uses: [(target: "albedo", access: RenderTarget)], after: ["lens"])), (name: "glass", pass: (uses: [(target: "albedo", access: ShaderRead), (target: "vb", access: CopyDest)])), (name: "lens", pass: (uses: [(target: "vb", access: CopyDest)])),"#,
+    ));
+    let err = load(&text).expect_err("a cycle");
+    let shown = err.to_string();
+    let SceneError::Cycle { path, because, .. } = err else {
+        panic!("expected a cycle: {shown}");
+    };
+    assert_eq!(path, ["blur", "glass", "lens", "blur"], "{shown}");
+    assert_eq!(
+        because,
+        [
+            r#""blur" writes "albedo", which "glass" reads (writers run before readers)"#,
+            r#""glass" and "lens" both write "vb" (writers run in declaration order)"#,
+            r#""blur" is declared `after` "lens""#,
+        ],
+        "{shown}"
+    );
+    assert!(shown.contains(&because[0]), "{shown}");
+}
+
+/// A swap chain has no `flags`: its UAV error must not send the author looking for them.
+#[test]
+fn a_swap_chain_uav_error_does_not_mention_flags() {
+    let text = scene(e(
+        r#"(name: "p", pass: (queue: Compute, uses: [(target: "swapchain", access: UnorderedAccess)])),"#,
+    ));
+    let shown = load(&text).expect_err("a misuse").to_string();
+    assert!(!shown.contains("in its flags"), "{shown}");
 }
 
 #[test]

@@ -7,7 +7,10 @@
 //! the consumer's if it can, the producer's otherwise, through COMMON if neither can alone.
 //! Transients are activated from UNDEFINED with DISCARD at their first use each frame (EB-5).
 //! Textures shared between queues are parked in COMMON at the end of the frame so that any
-//! queue can pick them up next frame. No access is ever barrier-free (EB-8a).
+//! queue can pick them up next frame. A read phase several queues share is entered by its
+//! writer, before its fence, and each reading queue declares its own access (EB-11) without
+//! changing the layout under another queue's read (FS-1). No access is ever barrier-free
+//! (EB-8a).
 
 use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
@@ -71,6 +74,29 @@ fn transition(
     }
 }
 
+/// True when pass `i` reads `e` in a read phase (a run of passes that only read it) in which
+/// a pass of another queue reads it in the same layout: one that would read while `i`'s queue
+/// changes the layout.
+fn shared_read(graph: &CompiledGraph, i: usize, e: Entity) -> bool {
+    let uses = |p: &crate::plan::CompiledPass| {
+        let mut it = p.uses.iter().filter(|u| u.resource == e).peekable();
+        it.peek().is_some().then(|| it.any(|u| u.access.is_write()))
+    };
+    let passes = &graph.passes;
+    let reads = |k: &usize| uses(&passes[*k]) == Some(false);
+    let used = |k: &usize| uses(&passes[*k]).is_some();
+    if !reads(&i) {
+        return false;
+    }
+    let before = (0..i).rev().filter(used).take_while(reads);
+    let after = (i + 1..passes.len()).filter(used).take_while(reads);
+    let layout =
+        |k: usize| (passes[k].uses.iter()).find_map(|u| (u.resource == e).then_some(u.layout)?);
+    before
+        .chain(after)
+        .any(|k| passes[k].queue != passes[i].queue && layout(k) == layout(i))
+}
+
 /// Plan conservative barriers for a compiled graph, starting from `start` per texture.
 pub fn plan_conservative(
     graph: &CompiledGraph,
@@ -100,7 +126,18 @@ pub fn plan_conservative(
         last: Option<usize>,
         queues: Vec<QueueId>,
         transient: bool,
+        /// Per queue, the access the last barrier on it for this texture declared after it
+        /// (EB-11: an access must be declared by the last barrier on its queue).
+        declared: Vec<(QueueId, Access)>,
     }
+    let declare = |t: &mut Track, q: QueueId, access: Access| match t
+        .declared
+        .iter_mut()
+        .find(|d| d.0 == q)
+    {
+        Some(d) => d.1 = access,
+        None => t.declared.push((q, access)),
+    };
     let mut tracks: Vec<(Entity, Track)> = Vec::new();
     for (i, p) in graph.passes.iter().enumerate() {
         for u in &p.uses {
@@ -123,6 +160,7 @@ pub fn plan_conservative(
                             last: None,
                             queues: Vec::new(),
                             transient: s.transient,
+                            declared: Vec::new(),
                         },
                     ));
                     tracks.len() - 1
@@ -139,6 +177,16 @@ pub fn plan_conservative(
                 .fold(Access::empty(), |a, x| a | x.access.access());
             let to = (want, access);
             if t.layout == want {
+                // Another queue moved it into this layout declaring nothing this queue does
+                // (a handover's NO_ACCESS): declare this queue's access before it reads.
+                let undeclared = (t.declared.iter())
+                    .find(|d| d.0 == p.queue)
+                    .filter(|d| !d.1.contains(access));
+                if let Some(&(_, before)) = undeclared {
+                    let e = u.resource;
+                    bb.texture(i, false, transition(e, (want, before), to, false));
+                    declare(t, p.queue, access);
+                }
                 t.access = to.1;
                 t.last = Some(i);
                 continue;
@@ -146,17 +194,30 @@ pub fn plan_conservative(
             let from = (t.layout, t.access);
             let discard = t.layout == Layout::Undefined;
             let e = u.resource;
-            if can_transition(p.queue, from.0, want) {
+            // Queues other than the ones this transition involves declared accesses of the
+            // old layout: they declare again before they use the new one.
+            for d in &mut t.declared {
+                d.1 = Access::NO_ACCESS;
+            }
+            // A read phase several queues share is entered by its writer, at the end of its
+            // pass and so before the fences that order the readers after it: a reader's
+            // transition would be a write racing another queue's read (FS-1).
+            let by_writer = shared_read(graph, i, e)
+                .then_some(t.last)
+                .flatten()
+                .filter(|&l| can_transition(graph.passes[l].queue, from.0, want));
+            if by_writer.is_none() && can_transition(p.queue, from.0, want) {
                 bb.texture(i, false, transition(e, from, to, discard));
-            } else if let Some(prev) = t
+            } else if let Some(prev) = by_writer.or(t
                 .last
-                .filter(|&l| can_transition(graph.passes[l].queue, from.0, want))
+                .filter(|&l| can_transition(graph.passes[l].queue, from.0, want)))
             {
                 bb.texture(
                     prev,
                     true,
                     transition(e, from, (want, Access::NO_ACCESS), discard),
                 );
+                declare(t, graph.passes[prev].queue, Access::NO_ACCESS);
                 bb.texture(
                     i,
                     false,
@@ -168,6 +229,7 @@ pub fn plan_conservative(
             {
                 let parked = (Layout::Common, Access::NO_ACCESS);
                 bb.texture(prev, true, transition(e, from, parked, discard));
+                declare(t, graph.passes[prev].queue, Access::NO_ACCESS);
                 if want != Layout::Common {
                     bb.texture(i, false, transition(e, parked, to, false));
                 }
@@ -181,6 +243,7 @@ pub fn plan_conservative(
                     from: from.0,
                 });
             }
+            declare(t, p.queue, to.1);
             t.layout = want;
             t.access = to.1;
             t.last = Some(i);
@@ -192,7 +255,17 @@ pub fn plan_conservative(
         let last = t
             .last
             .filter(|&l| can_transition(graph.passes[l].queue, t.layout, Layout::Common));
+        // One that ends in a read phase several queues share stays in its layout when the
+        // frame's first use can take it from there: the last reader's queue does not wait for
+        // the other queues' reads, so a transition there would race them (FS-1).
+        let first = (graph.passes.iter()).find_map(|p| {
+            let u = p.uses.iter().find(|u| u.resource == e)?;
+            Some((p.queue, u.layout?))
+        });
+        let stays = t.last.is_some_and(|l| shared_read(graph, l, e))
+            && first.is_some_and(|(q, want)| t.layout == want || can_transition(q, t.layout, want));
         if !t.transient
+            && !stays
             && t.queues.len() > 1
             && t.layout != Layout::Common
             && let Some(last) = last

@@ -6,10 +6,15 @@
 //! Per resource, in compiled order: a transition wherever the state changes (on the queue of
 //! the use, or at the end of the producer's pass when the consumer's queue cannot name the
 //! state), a UAV barrier between consecutive unordered-access uses, an aliasing barrier to
-//! activate a transient at its first use each frame. Resources shared between queues go back
-//! to COMMON after their last use in the frame, the state every queue may start from; a
-//! handover from a copy engine, which writes in COMMON, is flushed with an aliasing barrier.
-//! The back buffer is left to the present stage.
+//! activate a transient at its first use each frame. A pass's uses of one resource give it one
+//! state, its read states combined. A read phase several queues share is entered by its
+//! writer, in the phase's combined read state, before the fences that order the readers, so
+//! no reader transitions it under another queue's read (FS-1). Resources shared between
+//! queues go back to COMMON after their last use in the frame, the state every queue may
+//! start from, unless the frame ends in such a shared read phase that the next frame's first
+//! use can leave; a transient of one queue stays as its last use left it, since its next
+//! activation discards it (EB-5). A handover from a copy engine, which writes in COMMON, is
+//! flushed with an aliasing barrier. The back buffer is left to the present stage.
 
 use bevy_ecs::prelude::*;
 
@@ -46,6 +51,62 @@ pub fn legacy_state(access: UseAccess, queue: QueueId, stages: crate::barrier::S
         UseAccess::IndexBuffer => S::INDEX_BUFFER,
         UseAccess::IndirectArgument => S::INDIRECT_ARGUMENT,
     }
+}
+
+/// The state one pass needs a resource in, from all its uses of it, and the access that
+/// stands for them (a write if there is one): read states combine (barrier-spec B: a
+/// resource may be in several read states at once, as an index buffer that is also the
+/// indirect arguments of the draw), a write's state stands alone.
+fn pass_state<'a>(
+    mut uses: impl Iterator<Item = &'a crate::plan::PlannedUse>,
+    queue: QueueId,
+) -> Option<(UseAccess, S)> {
+    let first = uses.next()?;
+    let mut out = (
+        first.access,
+        legacy_state(first.access, queue, first.stages),
+    );
+    for u in uses {
+        let state = legacy_state(u.access, queue, u.stages);
+        if u.access.is_write() {
+            out = (u.access, state);
+        } else if !out.0.is_write() {
+            out.1 |= state;
+        }
+    }
+    Some(out)
+}
+
+/// Per pass, the combined read state of the read phase it belongs to when that phase spans
+/// several queues (barrier-spec B: read states combine), `None` elsewhere. A read phase is a
+/// run of passes using `e` that only read it; one state for all of it means no queue changes
+/// the state while another reads.
+fn shared_phases(graph: &CompiledGraph, e: Entity) -> Vec<Option<S>> {
+    let mut out = vec![None; graph.passes.len()];
+    let mut run: Vec<(usize, QueueId, S)> = Vec::new();
+    let close = |run: &mut Vec<(usize, QueueId, S)>, out: &mut Vec<Option<S>>| {
+        let shared = run.iter().any(|r| r.1 != run[0].1);
+        let combined = run.iter().fold(S::COMMON, |a, r| a | r.2);
+        if shared && S::GENERIC_READ.contains(combined) {
+            for r in run.iter() {
+                out[r.0] = Some(combined);
+            }
+        }
+        run.clear();
+    };
+    for (i, p) in graph.passes.iter().enumerate() {
+        let Some((access, state)) = pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)
+        else {
+            continue;
+        };
+        if access.is_write() {
+            close(&mut run, &mut out);
+        } else {
+            run.push((i, p.queue, state));
+        }
+    }
+    close(&mut run, &mut out);
+    out
 }
 
 /// States a compute queue may transition (no render-target, depth or index states).
@@ -95,15 +156,49 @@ fn walk(
         let s = start(e);
         let mut last: Option<(usize, QueueId, UseAccess)> = None;
         let mut queues: Vec<QueueId> = Vec::new();
+        let phases = shared_phases(graph, e);
+        // In a shared read phase the writer moved into its state: the writer's queue, and the
+        // other queues whose caches were invalidated for it since.
+        let mut phase_writer: Option<QueueId> = None;
+        let mut invalidated: Vec<QueueId> = Vec::new();
         for (i, p) in graph.passes.iter().enumerate() {
-            let Some(u) = p.uses.iter().find(|u| u.resource == e) else {
+            let Some((access, want)) =
+                pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)
+            else {
                 continue;
             };
+            let want = phases[i].unwrap_or(want);
             let q = p.queue;
+            // The first read of a phase several queues share, after a write: the writer moves
+            // the resource into the phase's combined read state at the end of its pass, before
+            // the fences that order the readers after it, so no reader changes the state while
+            // another queue reads (FS-1: a transition is a write).
+            if let Some((j, lq, la)) = last
+                && la.is_write()
+                && phases[i].is_some()
+                && *state != want
+                && may(lq, *state, want)
+            {
+                fp.legacy_after[j].push(transition(e, *state, want));
+                *state = want;
+                phase_writer = Some(lq);
+                invalidated.clear();
+            }
+            if phases[i].is_none() {
+                phase_writer = None;
+            } else if phase_writer.is_some_and(|w| w != q) && !invalidated.contains(&q) {
+                // The reader's queue keeps no state change of its own to invalidate its caches
+                // with after the fence, so a flush does it (FS-2; legacy barriers cannot name a
+                // cache, and an aliasing barrier is the one that flushes them all).
+                fp.legacy_before[i].push(LegacyBarrier::Aliasing {
+                    before: None,
+                    after: None,
+                });
+                invalidated.push(q);
+            }
             if !queues.contains(&q) {
                 queues.push(q);
             }
-            let want = legacy_state(u.access, q, u.stages);
             if last.is_none() && s.transient {
                 // Activation: the memory may have held anything (EB-9d).
                 fp.legacy_before[i].push(LegacyBarrier::Aliasing {
@@ -123,7 +218,7 @@ fn walk(
                         before: Some(e),
                         after: None,
                     });
-                } else if lq != q && *state != S::COMMON {
+                } else if lq != q && *state != S::COMMON && *state != want {
                     // Hand over through COMMON, written back by the producer (EB-10).
                     if !may(lq, *state, S::COMMON) {
                         return Err(PlanError::LegacyRelease {
@@ -137,7 +232,7 @@ fn walk(
                 } else if lq == q
                     && *state == want
                     && want == S::UNORDERED_ACCESS
-                    && (la.is_write() || u.access.is_write())
+                    && (la.is_write() || access.is_write())
                 {
                     fp.legacy_before[i].push(LegacyBarrier::Uav { resource: Some(e) });
                 }
@@ -160,7 +255,7 @@ fn walk(
                 fp.legacy_before[i].push(transition(e, *state, want));
                 *state = want;
             }
-            last = Some((i, q, u.access));
+            last = Some((i, q, access));
         }
         if s.chain && *state == S::RENDER_TARGET {
             // The present stage moves the back buffer out of RENDER_TARGET (barrier-spec B).
@@ -168,9 +263,21 @@ fn walk(
                 .push((e, Layout::RenderTarget, Access::RENDER_TARGET));
         }
         if let Some((j, lq, _)) = last {
-            // Resources shared between queues (and transients, whose next frame starts with an
-            // aliasing barrier) go back to COMMON, the state every queue may start from.
-            let shared = queues.len() > 1 || s.transient;
+            // Resources shared between queues go back to COMMON, the state every queue may
+            // start from. A transient of one queue stays as it is: its next frame activates it
+            // with an aliasing barrier and discards what it held, so a transition now would
+            // only decompress what nobody reads (EB-4, EB-5).
+            // A frame that ends in a read phase several queues share stays in its read state
+            // when the frame's first use can take it from there: the last reader's queue does
+            // not wait for the other queues' reads, so a transition there would race them
+            // (FS-1); the next frame's writer waits for them before its own transition.
+            let first = (graph.passes.iter().enumerate()).find_map(|(i, p)| {
+                let (_, want) = pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)?;
+                Some((p.queue, phases[i].unwrap_or(want)))
+            });
+            let stays = phases[j].is_some()
+                && first.is_some_and(|(fq, fw)| *state == fw || may(fq, *state, fw));
+            let shared = queues.len() > 1 && !stays;
             if !s.chain && shared && *state != S::COMMON && may(lq, *state, S::COMMON) {
                 fp.legacy_after[j].push(transition(e, *state, S::COMMON));
                 *state = S::COMMON;

@@ -16,12 +16,14 @@ use crate::device::QueueId;
 use crate::model::TextureState;
 
 mod builder;
+mod clears;
 mod conservative;
 mod enhanced;
 mod frame;
 mod legacy;
 
 pub use builder::{Mark, PassBarriersBuilder};
+pub use clears::{ClearBarriers, clear_barriers};
 pub use conservative::{full_flush, plan_conservative};
 pub use enhanced::{EnhancedPlanner, plan_enhanced};
 pub use frame::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureRecord, WholeTexture};

@@ -39,10 +39,15 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
                     (QueueKind::Graphics, true, 1) => UseAccess::VertexBuffer,
                     _ => UseAccess::ShaderRead,
                 };
+                // Graphics passes shade in pixel shaders, as the draws they stand for would,
+                // so the graphs mix pixel and compute shading (a dispatch's uses default to
+                // compute shading on any queue).
+                let shader = matches!(access, UseAccess::ShaderRead | UseAccess::UnorderedAccess);
+                let pixel = queue == QueueKind::Graphics && shader;
                 uses.push(Use {
                     target: res(r),
                     access,
-                    stages: None,
+                    stages: pixel.then_some(crate::barrier::Sync::PIXEL_SHADING),
                     clear: false,
                 });
             }
