@@ -18,8 +18,8 @@ use super::{ObjectKey, ReferenceType};
 use crate::barrier::{BarrierGroup, Sync};
 use crate::model::Semantics;
 
-/// Shader stages with binding slots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Shader stages with binding slots, ordered as the pipeline runs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ShaderStage {
     Vertex,
     Pixel,

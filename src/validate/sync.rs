@@ -35,17 +35,6 @@ impl SyncCheck {
         self.bindings[queue].bind(cmd)
     }
 
-    /// A pipeline reads the resources bound for it: the recorder (and a script) binds them
-    /// after choosing the pipeline, so older shader bindings no longer count as inputs.
-    pub fn pipeline_set(&mut self, queue: QueueId) {
-        let bind = &mut self.bindings[queue];
-        *bind = Bindings {
-            rtvs: std::mem::take(&mut bind.rtvs),
-            dsv: bind.dsv,
-            ..Default::default()
-        };
-    }
-
     /// Present, Resume and ClearState unbind everything (FS-11).
     pub fn reset(&mut self, queue: QueueId) {
         self.bindings[queue] = Bindings::default();

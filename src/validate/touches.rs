@@ -1,23 +1,25 @@
 //! What a command touches, given what is bound: the validator's own reading of the command
 //! set, so that hazards are found from the stream alone.
 
-use hashbrown::HashMap;
+use std::collections::BTreeMap;
 
 use super::hazard::Touch;
 use crate::barrier::{Access, Layout, Sync};
 use crate::device::{Command, Device, ObjectDesc, ObjectKey, ShaderStage};
 use crate::model::ViewKind;
 
-/// Bindings of one queue. They persist across command lists (FS-12) and are cleared by
-/// Present, Resume and ClearState (FS-11).
+/// Bindings of one queue. They persist across command lists (FS-12) and pipeline-state
+/// changes (root arguments outlive a PSO change), and are cleared by Present, Resume and
+/// ClearState (FS-11). Ordered maps: a draw's accesses come out in slot order, so its
+/// findings do too, run after run.
 #[derive(Clone, Debug, Default)]
 pub struct Bindings {
     pub rtvs: Vec<ObjectKey>,
     pub dsv: Option<ObjectKey>,
-    pub views: HashMap<(ShaderStage, u32), ObjectKey>,
+    pub views: BTreeMap<(ShaderStage, u32), ObjectKey>,
     pub vertex_buffers: Vec<ObjectKey>,
     pub index_buffer: Option<ObjectKey>,
-    pub constant_buffers: HashMap<ShaderStage, Vec<ObjectKey>>,
+    pub constant_buffers: BTreeMap<ShaderStage, Vec<ObjectKey>>,
 }
 
 impl Bindings {

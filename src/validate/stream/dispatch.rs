@@ -56,10 +56,6 @@ impl Validator {
             return;
         }
         let found = match cmd {
-            Command::SetPipelineState(_) => {
-                self.sync.pipeline_set(ctx.queue);
-                Vec::new()
-            }
             Command::ClearState | Command::Resume | Command::Present(_) => {
                 let shown = match cmd {
                     Command::Present(chain) => ctx
