@@ -95,6 +95,10 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         #[serde(default)]
         first_slot: u32,
         views: Vec<R>,
+        /// Whether the shaders write the UAVs among `views`: true unless the scene says
+        /// `writes: false`, for the common read-only use of a UAV (SRVs are read either way).
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        writes: bool,
     },
     /// A scene writes the list alone: `SetVertexBuffers(["vb"])`.
     #[serde(
@@ -374,6 +378,10 @@ fn one() -> u32 {
 
 fn yes() -> bool {
     true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// A recorded list: commands from one deferred context, labelled with the pass they came

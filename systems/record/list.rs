@@ -142,6 +142,8 @@ pub fn record_pass(
             stage,
             first_slot: (i * SLOTS_PER_CALL) as u32,
             views: chunk.to_vec(),
+            // A pass's UnorderedAccess use writes (UseAccess::is_write).
+            writes: true,
         })?;
     }
     let of = |a: UseAccess| {

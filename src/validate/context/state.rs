@@ -82,6 +82,7 @@ impl StateShadow {
                 stage,
                 first_slot,
                 views,
+                ..
             } => {
                 for (i, v) in views.iter().enumerate() {
                     let slot = first_slot.saturating_add(i as u32);
