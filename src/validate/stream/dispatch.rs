@@ -77,7 +77,7 @@ impl Validator {
                 self.aliasing
                     .barrier(ctx, i, group, self.sync.tracker(), out);
                 self.barriers.declare(ctx.queue, group);
-                self.layouts.barrier(group);
+                self.layouts.barrier(ctx.device, group);
                 self.sync.barrier(at, group)
             }
             Command::InsertFence { fence, .. } => {
