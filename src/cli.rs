@@ -363,6 +363,18 @@ pub fn main_with(cli: Cli) -> i32 {
         } => {
             let mut rt = match load(&scene, Some(&overrides)) {
                 Ok(rt) => rt,
+                // A consumer of --json reads one object whatever happened: a scene that does
+                // not load is a fatal error with no diagnostics (exit 2 all the same).
+                Err(e) if json => {
+                    let v = serde_json::json!({
+                        "diagnostics": [],
+                        "errors": 1,
+                        "warnings": 0,
+                        "fatal": e.to_string(),
+                    });
+                    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                    return e.exit_code();
+                }
                 Err(e) => return fail(&e),
             };
             rt.set_validation(true);

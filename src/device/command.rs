@@ -18,8 +18,8 @@ use super::{ObjectKey, ReferenceType};
 use crate::barrier::{BarrierGroup, Sync};
 use crate::model::Semantics;
 
-/// Shader stages with binding slots.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+/// Shader stages with binding slots, ordered as the pipeline runs them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum ShaderStage {
     Vertex,
     Pixel,
@@ -95,6 +95,10 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         #[serde(default)]
         first_slot: u32,
         views: Vec<R>,
+        /// Whether the shaders write the UAVs among `views`: true unless the scene says
+        /// `writes: false`, for the common read-only use of a UAV (SRVs are read either way).
+        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        writes: bool,
     },
     /// A scene writes the list alone: `SetVertexBuffers(["vb"])`.
     #[serde(
@@ -374,6 +378,10 @@ fn one() -> u32 {
 
 fn yes() -> bool {
     true
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 /// A recorded list: commands from one deferred context, labelled with the pass they came

@@ -48,10 +48,12 @@ impl<R: ReferenceType> Command<R> {
                 stage,
                 first_slot,
                 views,
+                writes,
             } => C::SetResources {
                 stage: *stage,
                 first_slot: *first_slot,
                 views: all(Slot::View, views, to)?,
+                writes: *writes,
             },
             C::SetVertexBuffers { buffers } => C::SetVertexBuffers {
                 buffers: all(Slot::Buffer, buffers, to)?,

@@ -2,8 +2,10 @@
 //! objects.
 //!
 //! A list sets every piece of state it relies on (FS-12: nothing is reset between lists, and
-//! a fast list cannot count on what a previous one left bound). Clears come before the
-//! render targets are set, because a clear unbinds its view (FS-8). Dynamic buffers are
+//! a fast list cannot count on what a previous one left bound). A list that binds starts
+//! with ClearState (FS-11): bindings outlive a pipeline-state change, so a slot the previous
+//! pass on the queue bound and this one does not would otherwise still be read by its
+//! draws and dispatches. Clears come before the render targets are set, because a clear unbinds its view (FS-8). Dynamic buffers are
 //! mapped write-discard and filled at every recording before they are set (FS-10, CTX-5).
 
 use glam::UVec2;
@@ -53,8 +55,13 @@ pub fn record_pass(
     ctx: &mut DeferredContext,
 ) -> Result<CommandList, DeviceError> {
     ctx.begin(recipe.label)?;
+    let copy =
+        matches!(recipe.queue, QueueId::Dma { .. }) || matches!(recipe.work, Work::Copy { .. });
     if !recipe.before.is_empty() {
         ctx.push(Command::Barrier(recipe.before.clone()))?;
+    }
+    if !copy {
+        ctx.push(Command::ClearState)?;
     }
     let graphics = recipe.queue == QueueId::Graphics;
     for u in recipe
@@ -119,7 +126,7 @@ pub fn record_pass(
             height: extent.y,
         })?;
     }
-    if matches!(recipe.queue, QueueId::Dma { .. }) || matches!(recipe.work, Work::Copy { .. }) {
+    if copy {
         // Copy engines have no pipeline state or bindings: a copy names its resources.
         record_work(recipe, ctx)?;
         if !recipe.after.is_empty() {
@@ -145,6 +152,8 @@ pub fn record_pass(
                 stage,
                 first_slot: (i * SLOTS_PER_CALL) as u32,
                 views: chunk.to_vec(),
+                // A pass's UnorderedAccess use writes (UseAccess::is_write).
+                writes: true,
             })?;
         }
     }

@@ -11,7 +11,7 @@
 use hashbrown::HashMap;
 
 use super::hazard::Touch;
-use super::layouts::Layouts;
+use super::layouts::{Layouts, barrier_subresources};
 use super::queues::PerQueue;
 use super::stream::Ctx;
 use super::{Code, Diagnostic, Severity};
@@ -74,13 +74,14 @@ impl BarrierCalls {
                 tracker.forget(&r);
             }
         }
-        // A texture has one layout whatever the queue: tell this queue's history where other
-        // queues' barriers left it, so LayoutBefore is checked against the truth (A9).
+        // A texture has one layout per subresource whatever the queue: tell this queue's
+        // history where other queues' barriers left the subresources this barrier's range
+        // names, so LayoutBefore is checked against the truth (A9, EB-6 ranges).
         for t in &group.textures {
-            if let (Some(known), Some(info)) =
-                (layouts.get(t.resource), resource_info(device, t.resource))
-            {
-                tracker.set_layout(t.resource, &info, known);
+            for i in barrier_subresources(device, t) {
+                if let Some(known) = layouts.subresource(t.resource, i) {
+                    tracker.set_subresource_layout(t.resource, i, known);
+                }
             }
         }
         // One barrier at a time, so that each finding names its resource.

@@ -4,20 +4,38 @@
 //! created in COMMON, and transients leave UNDEFINED only through a barrier. Every access
 //! must be one its layout admits (EB-1, V0403), and a presented buffer must be in the
 //! PRESENT (COMMON) layout (RL-1, V0402). The barrier-call checks read the layouts too, so
-//! that LayoutBefore is checked against where other queues' barriers left a texture.
+//! that LayoutBefore is checked against where other queues' barriers left a texture: per
+//! subresource, as each barrier's range moved it (EB-6, EB-11). Accesses are checked against
+//! the layout the last barrier left (device views carry no subresource range).
 
 use hashbrown::HashMap;
+use std::collections::BTreeMap;
 
 use super::hazard::Touch;
 use super::stream::Ctx;
 use super::{Code, Diagnostic};
-use crate::barrier::{BarrierGroup, Layout, layout_allows};
-use crate::device::{ObjectDesc, ObjectKey};
+use crate::barrier::{
+    BarrierGroup, Layout, ResourceInfo, Subresources, TextureBarrier, layout_allows,
+};
+use crate::device::{Device, ObjectDesc, ObjectKey};
 
 /// Each texture's layout after the last barrier that moved it.
 #[derive(Default)]
 pub(super) struct Layouts {
     layouts: HashMap<ObjectKey, Layout>,
+    /// Each subresource's layout after the last barrier whose range held it.
+    subresources: BTreeMap<(ObjectKey, u64), Layout>,
+}
+
+/// The subresources a texture barrier's range names (none when it is out of bounds, which
+/// the barrier-call checks report).
+pub(super) fn barrier_subresources(device: &Device, t: &TextureBarrier<ObjectKey>) -> Vec<u64> {
+    match device.memory.resource_info(t.resource) {
+        Some(ResourceInfo::Texture(tex)) => Subresources::resolve(&t.range, &tex)
+            .map(|subs| subs.indices(&tex).collect())
+            .unwrap_or_default(),
+        _ => Vec::new(),
+    }
 }
 
 impl Layouts {
@@ -26,10 +44,19 @@ impl Layouts {
         self.layouts.get(&resource).copied()
     }
 
-    /// A Barrier call: each texture barrier leaves its texture in LayoutAfter.
-    pub fn barrier(&mut self, group: &BarrierGroup<ObjectKey>) {
+    /// The layout the last barrier whose range held `subresource` left it in.
+    pub fn subresource(&self, resource: ObjectKey, subresource: u64) -> Option<Layout> {
+        self.subresources.get(&(resource, subresource)).copied()
+    }
+
+    /// A Barrier call: each texture barrier leaves the subresources of its range in
+    /// LayoutAfter.
+    pub fn barrier(&mut self, device: &Device, group: &BarrierGroup<ObjectKey>) {
         for t in &group.textures {
             self.layouts.insert(t.resource, t.layout_after);
+            for i in barrier_subresources(device, t) {
+                self.subresources.insert((t.resource, i), t.layout_after);
+            }
         }
     }
 

@@ -35,17 +35,6 @@ impl SyncCheck {
         self.bindings[queue].bind(cmd)
     }
 
-    /// A pipeline reads the resources bound for it: the recorder (and a script) binds them
-    /// after choosing the pipeline, so older shader bindings no longer count as inputs.
-    pub fn pipeline_set(&mut self, queue: QueueId) {
-        let bind = &mut self.bindings[queue];
-        *bind = Bindings {
-            rtvs: std::mem::take(&mut bind.rtvs),
-            dsv: bind.dsv,
-            ..Default::default()
-        };
-    }
-
     /// Present, Resume and ClearState unbind everything (FS-11).
     pub fn reset(&mut self, queue: QueueId) {
         self.bindings[queue] = Bindings::default();
@@ -146,9 +135,13 @@ impl SyncCheck {
                 Code::WriteRacingWrite,
                 "insert a fence after the first write and wait on it before the second",
             ),
+            HazardKind::WriteNotVisible if h.earlier_queue == ctx.queue => (
+                Code::WriteNotVisible,
+                "a barrier between them must write the cache back (AccessBefore naming the write) and invalidate for this access (AccessAfter naming it); caches are never flushed by themselves",
+            ),
             HazardKind::WriteNotVisible => (
                 Code::WriteNotVisible,
-                "write the producer's cache back (AccessBefore) and invalidate the consumer's (AccessAfter) in a barrier",
+                "the producer writes its caches back before the fence (a barrier whose AccessBefore names the write) and this queue invalidates its own after waiting (a barrier from SyncBefore NONE whose AccessAfter names this access); a DMA engine reading has no caches to invalidate and owes only the fence",
             ),
             HazardKind::PresentAfterWrite => (
                 Code::PresentAfterWrite,
@@ -156,8 +149,12 @@ impl SyncCheck {
             ),
         };
         let earlier = ctx.device.label_name(h.earlier_label).to_owned();
+        let (before, after) = match h.kind {
+            HazardKind::WriteNotVisible => ("is ordered after the write of", "but does not see it"),
+            _ => ("conflicts with", "with nothing ordering them"),
+        };
         let message = format!(
-            "{}: this access conflicts with pass {earlier} (frame {}, queue {}) with nothing ordering them: {advice}",
+            "{}: this access {before} pass {earlier} (frame {}, queue {}) {after}: {advice}",
             h.kind.name(),
             h.earlier_frame,
             h.earlier_queue

@@ -1,23 +1,26 @@
 //! What a command touches, given what is bound: the validator's own reading of the command
 //! set, so that hazards are found from the stream alone.
 
-use hashbrown::HashMap;
+use std::collections::BTreeMap;
 
 use super::hazard::Touch;
 use crate::barrier::{Access, Layout, Sync};
 use crate::device::{Command, Device, ObjectDesc, ObjectKey, ShaderStage};
 use crate::model::ViewKind;
 
-/// Bindings of one queue. They persist across command lists (FS-12) and are cleared by
-/// Present, Resume and ClearState (FS-11).
+/// Bindings of one queue. They persist across command lists (FS-12) and pipeline-state
+/// changes (root arguments outlive a PSO change), and are cleared by Present, Resume and
+/// ClearState (FS-11). Ordered maps: a draw's accesses come out in slot order, so its
+/// findings do too, run after run.
 #[derive(Clone, Debug, Default)]
 pub struct Bindings {
     pub rtvs: Vec<ObjectKey>,
     pub dsv: Option<ObjectKey>,
-    pub views: HashMap<(ShaderStage, u32), ObjectKey>,
+    /// Views per stage and slot, each with whether its shaders write it when it is a UAV.
+    pub views: BTreeMap<(ShaderStage, u32), (ObjectKey, bool)>,
     pub vertex_buffers: Vec<ObjectKey>,
     pub index_buffer: Option<ObjectKey>,
-    pub constant_buffers: HashMap<ShaderStage, Vec<ObjectKey>>,
+    pub constant_buffers: BTreeMap<ShaderStage, Vec<ObjectKey>>,
 }
 
 impl Bindings {
@@ -32,9 +35,11 @@ impl Bindings {
                 stage,
                 first_slot,
                 views,
+                writes,
             } => {
                 for (i, v) in views.iter().enumerate() {
-                    self.views.insert((*stage, first_slot + i as u32), *v);
+                    self.views
+                        .insert((*stage, first_slot + i as u32), (*v, *writes));
                 }
             }
             Command::SetVertexBuffers { buffers } => self.vertex_buffers = buffers.clone(),
@@ -52,7 +57,7 @@ impl Bindings {
         self.rtvs
             .iter()
             .chain(self.dsv.iter())
-            .chain(self.views.values())
+            .chain(self.views.values().map(|(v, _)| v))
             .chain(self.vertex_buffers.iter())
             .chain(self.index_buffer.iter())
             .chain(self.constant_buffers.values().flatten())
@@ -89,14 +94,17 @@ pub fn touches(
     };
     let shader = |stages: &[ShaderStage]| {
         let mut out = Vec::new();
-        for ((stage, _), v) in bind.views.iter().filter(|((s, _), _)| stages.contains(s)) {
-            let write = view_kind(*v) == Some(ViewKind::Uav);
-            let access = if write {
+        for ((stage, _), (v, writes)) in bind.views.iter().filter(|((s, _), _)| stages.contains(s))
+        {
+            // A UAV is an unordered access whether read or written; only a written one is a
+            // write for the hazard checks (barrier-spec D).
+            let uav = view_kind(*v) == Some(ViewKind::Uav);
+            let access = if uav {
                 Access::UNORDERED_ACCESS
             } else {
                 Access::SHADER_RESOURCE
             };
-            out.push(t(*v, access, stage_sync(*stage), write));
+            out.push(t(*v, access, stage_sync(*stage), uav && *writes));
         }
         for (stage, bufs) in bind
             .constant_buffers

@@ -150,6 +150,18 @@ fn bad_input_exits_2_with_a_location() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("bad.ron:3:"), "{cmd}: {err}");
     }
+    // check --json answers in JSON even when the scene does not load: the load error is
+    // the fatal error, located like on stderr.
+    let out = fastframe(&["check", bad.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(2));
+    let v = json_of(&out);
+    assert_eq!(v["errors"], 1, "{v}");
+    assert!(
+        v["diagnostics"].as_array().is_some_and(|d| d.is_empty()),
+        "{v}"
+    );
+    let fatal = v["fatal"].as_str().unwrap_or_default();
+    assert!(fatal.contains("bad.ron:3:"), "{v}");
     let out = fastframe(&["run"]);
     assert_eq!(out.status.code(), Some(2), "usage error");
     let _ = std::fs::remove_dir_all(dir);

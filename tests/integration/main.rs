@@ -14,6 +14,7 @@ mod common;
 mod barrier_tables;
 mod clean_scenes;
 mod cli;
+mod determinism;
 mod device;
 mod faults;
 mod frames;

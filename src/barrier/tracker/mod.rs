@@ -55,6 +55,12 @@ impl<R: Clone + Ord> BarrierTracker<R> {
         self.for_all(resource, info, |s| s.layout = Some(layout));
     }
 
+    /// Record where one subresource's layout is known to be (another queue's barrier left it
+    /// there): LayoutBefore is checked against it (A9).
+    pub fn set_subresource_layout(&mut self, resource: R, subresource: u64, layout: Layout) {
+        self.subs.entry((resource, subresource)).or_default().layout = Some(layout);
+    }
+
     /// Forget everything about `resource`: its history restarts at the next barrier, whose
     /// Before half is then assumed (A9). Used when another queue took it over behind a fence.
     pub fn forget(&mut self, resource: &R) {

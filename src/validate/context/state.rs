@@ -9,13 +9,14 @@
 //! what was set, compared as plain numbers. Present, Resume and ClearState reset it all
 //! (FS-11), back to the defaults: triangle lists, 32-bit indices, reset index 0xFFFFFFFF.
 
-use hashbrown::HashMap;
 use slotmap::Key;
+use std::collections::BTreeMap;
 
 use crate::device::{Command, IndexFormat, ObjectKey, ShaderStage, Topology};
 
-/// One piece of pipeline state.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// One piece of pipeline state, ordered so that findings about several pieces come out in
+/// one order every run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum StateKey {
     Targets,
     Viewport,
@@ -51,7 +52,7 @@ impl StateKey {
 /// The state set on one context since its last reset, piece by piece.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StateShadow {
-    values: HashMap<StateKey, Vec<u64>>,
+    values: BTreeMap<StateKey, Vec<u64>>,
 }
 
 fn keys(list: &[ObjectKey]) -> Vec<u64> {
@@ -81,6 +82,7 @@ impl StateShadow {
                 stage,
                 first_slot,
                 views,
+                ..
             } => {
                 for (i, v) in views.iter().enumerate() {
                     let slot = first_slot.saturating_add(i as u32);

@@ -11,7 +11,12 @@
 //!   its AccessAfter covers the read (FS-2, EB-3);
 //! - across queues, only through a fence inserted after the first access and waited on
 //!   before the second, tracked with vector clocks so that chains of waits count (FN-2); a
-//!   write must also have been written back before the fence.
+//!   write must also have been written back before the fence, and the reading queue must
+//!   invalidate its caches after it;
+//! - a DMA engine reads memory through no caches of its own (its accesses are COPY only,
+//!   barrier-spec A5; EB-3's caches are the shader and output-merger engines'), so what it
+//!   reads after a fence needs no invalidate there; the producer's write-back before the
+//!   fence is demanded on every engine, DMA included.
 //!
 //! A texture layout transition counts as a read-modify-write at the barrier (barrier-spec D).
 
@@ -128,6 +133,12 @@ pub struct At {
     pub frame: u64,
 }
 
+/// True for a queue with no caches to invalidate before it reads: a DMA engine (FS-2 is
+/// about caches).
+fn cacheless(q: usize) -> bool {
+    matches!(QueueId::from_index(q), Some(QueueId::Dma { .. }))
+}
+
 impl HazardTracker {
     fn ordered(&self, earlier: &Record, q: usize, stages: Sync) -> bool {
         if earlier.queue == q && self.completed[q] > earlier.pos {
@@ -149,11 +160,12 @@ impl HazardTracker {
             // Output-merger reads of what the same back end wrote go through its own cache.
             true
         } else if earlier.queue == q {
-            earlier.written_back && (earlier.visible_all || earlier.visible.contains(access))
+            earlier.written_back
+                && (earlier.visible_all || earlier.visible.contains(access) || cacheless(q))
         } else {
             // Across queues: written back by the producer, invalidated by the consumer after
-            // the fence (FS-2: neither happens by itself).
-            earlier.written_back && earlier.visible_on & (1 << q) != 0
+            // the fence (FS-2: neither happens by itself), where there are caches.
+            earlier.written_back && (earlier.visible_on & (1 << q) != 0 || cacheless(q))
         }
     }
 

@@ -56,10 +56,6 @@ impl Validator {
             return;
         }
         let found = match cmd {
-            Command::SetPipelineState(_) => {
-                self.sync.pipeline_set(ctx.queue);
-                Vec::new()
-            }
             Command::ClearState | Command::Resume | Command::Present(_) => {
                 let shown = match cmd {
                     Command::Present(chain) => ctx
@@ -81,7 +77,7 @@ impl Validator {
                 self.aliasing
                     .barrier(ctx, i, group, self.sync.tracker(), out);
                 self.barriers.declare(ctx.queue, group);
-                self.layouts.barrier(group);
+                self.layouts.barrier(ctx.device, group);
                 self.sync.barrier(at, group)
             }
             Command::InsertFence { fence, .. } => {

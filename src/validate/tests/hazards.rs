@@ -54,6 +54,7 @@ fn write(h: &H) -> Vec<Command> {
             stage: ShaderStage::Compute,
             first_slot: 0,
             views: vec![h.uav],
+            writes: true,
         },
         Command::Dispatch {
             dispatches: 1,
@@ -69,6 +70,7 @@ fn read(h: &H) -> Vec<Command> {
             stage: ShaderStage::Compute,
             first_slot: 0,
             views: vec![h.srv],
+            writes: true,
         },
         Command::Dispatch {
             dispatches: 1,
@@ -168,6 +170,7 @@ fn across_queues_only_a_fence_orders() {
         stage: ShaderStage::Compute,
         first_slot: 0,
         views: vec![h.srv],
+        writes: true,
     };
     // No fence: the read races the write.
     assert_eq!(

@@ -80,8 +80,9 @@ pub(super) fn walk_copy<const TEXTURE: bool>(
                 t.written_back = true;
             }
             // Writes need no invalidation, only the fence compile plans; across queues the
-            // fence orders every stage, so one acquire per queue makes the write visible.
-            acquire = !u.write && !t.acquired(q);
+            // fence orders every stage, so one acquire per queue makes the write visible. A
+            // DMA engine reads memory through no caches of its own: nothing to invalidate.
+            acquire = !u.write && !t.acquired(q) && q.kind() != QueueType::Copy;
         }
         // A read on the writer's own queue needs the write ordered before its stages and
         // visible to its access; an earlier barrier may have covered other stages only.
