@@ -13,149 +13,122 @@ use std::fmt;
 
 use super::Severity;
 
-/// What the validation layer found; [`Code::as_str`] is its stable string.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-#[non_exhaustive]
-pub enum Code {
+/// Declares [`Code`] and its table at once: each variant with its doc line, its stable
+/// string, its rule and its severity, so that adding a code is one row.
+macro_rules! codes {
+    ($($(#[doc = $doc:literal])* $variant:ident = ($code:literal, $rule:expr, $severity:expr),)*) => {
+        /// What the validation layer found; [`Code::as_str`] is its stable string.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[non_exhaustive]
+        pub enum Code {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl Code {
+            /// Every code, in the order of their strings.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)*];
+
+            fn describe(self) -> (&'static str, Option<&'static str>, Option<Severity>) {
+                use Severity::*;
+                match self {
+                    $(Code::$variant => ($code, $rule, $severity),)*
+                }
+            }
+        }
+    };
+}
+
+codes! {
     /// V0101 (FS-5): a back buffer written with no wait on present since it was last presented.
-    BackBufferWriteWithoutWait,
+    BackBufferWriteWithoutWait = ("V0101", Some("FS-5"), Some(Error)),
     /// V0102 (RL-2): a wait on present for a buffer already presented this frame (hangs the GPU).
-    WaitOnPresentAfterPresent,
+    WaitOnPresentAfterPresent = ("V0102", Some("RL-2"), Some(Error)),
     /// V0103 (FS-9): a swap-chain buffer written that is not at index 0 (view not rotated).
-    SwapChainViewNotRotated,
+    SwapChainViewNotRotated = ("V0103", Some("FS-9"), Some(Error)),
     /// V0201 (FS-11): a draw or dispatch with state not set since the last present or clear-state.
-    StateNotSet,
+    StateNotSet = ("V0201", Some("FS-11"), Some(Error)),
     /// V0202 (FS-8): a draw or dispatch through a view not set again after a clear, map or
     /// decompression.
-    ViewNotSetAgain,
+    ViewNotSetAgain = ("V0202", Some("FS-8"), Some(Error)),
     /// V0203 (FS-7): a Get* call (GetState) on a fast context.
-    GetOnFastContext,
+    GetOnFastContext = ("V0203", Some("FS-7"), Some(Error)),
     /// V0204 (FS-14): UpdateSubresource on a fast context.
-    UpdateSubresourceOnFastContext,
+    UpdateSubresourceOnFastContext = ("V0204", Some("FS-14"), Some(Error)),
     /// V0205 (FS-14): the primitive-reset index 0xFFFF set on a legacy context.
-    ResetIndexOnLegacyContext,
+    ResetIndexOnLegacyContext = ("V0205", Some("FS-14"), Some(Error)),
     /// V0206 (FS-12, warning): a draw relying on immediate-context state a fast list changed.
-    StateChangedByFastList,
+    StateChangedByFastList = ("V0206", Some("FS-12"), Some(Warning)),
     /// V0207 (FS-14, warning): a 16-bit indexed strip without primitive-reset index 0xFFFF.
-    StripWithoutResetIndex,
+    StripWithoutResetIndex = ("V0207", Some("FS-14"), Some(Warning)),
     /// V0301 (FS-10): a dynamic buffer bound without a write-discard map this frame.
-    DynamicBufferNotMapped,
+    DynamicBufferNotMapped = ("V0301", Some("FS-10"), Some(Error)),
     /// V0302 (CTX-5): the first map of a resource in a list is not write-discard.
-    FirstMapNotDiscard,
+    FirstMapNotDiscard = ("V0302", Some("CTX-5"), Some(Error)),
     /// V0303 (CC-1): a dynamic resource bound on a compute context.
-    DynamicOnCompute,
+    DynamicOnCompute = ("V0303", Some("CC-1"), Some(Error)),
     /// V0305 (CC-6): a raw memory copy or fill whose size is not a multiple of 4.
-    RawSizeNotMultipleOf4,
+    RawSizeNotMultipleOf4 = ("V0305", Some("CC-6"), Some(Error)),
     /// V0306 (CC-6): a raw memory copy or fill of non-graphics memory (a dynamic buffer).
-    RawOnDynamicMemory,
+    RawOnDynamicMemory = ("V0306", Some("CC-6"), Some(Error)),
     /// V0401 (FS-4): a buffer presented without a decompression since it was last written.
-    PresentCompressed,
+    PresentCompressed = ("V0401", Some("FS-4"), Some(Error)),
     /// V0402 (RL-1): a buffer presented while not in the PRESENT/COMMON layout.
-    PresentInWrongLayout,
+    PresentInWrongLayout = ("V0402", Some("RL-1"), Some(Error)),
     /// V0403 (EB-1): a texture accessed in a layout that does not allow the access.
-    LayoutDisallowsAccess,
+    LayoutDisallowsAccess = ("V0403", Some("EB-1"), Some(Error)),
     /// V0501 (FS-3): a read after a write on one queue with no barrier ordering them.
-    ReadAfterWrite,
+    ReadAfterWrite = ("V0501", Some("FS-3"), Some(Error)),
     /// V0502 (FS-3): a write after a read on one queue with no barrier ordering them.
-    WriteAfterRead,
+    WriteAfterRead = ("V0502", Some("FS-3"), Some(Error)),
     /// V0503 (FS-3): a write after a write on one queue with no barrier ordering them.
-    WriteAfterWrite,
+    WriteAfterWrite = ("V0503", Some("FS-3"), Some(Error)),
     /// V0511 (FS-1): a read racing a write on another queue (no fence).
-    ReadRacingWrite,
+    ReadRacingWrite = ("V0511", Some("FS-1"), Some(Error)),
     /// V0512 (FS-1): a write racing a read on another queue (no fence).
-    WriteRacingRead,
+    WriteRacingRead = ("V0512", Some("FS-1"), Some(Error)),
     /// V0513 (FS-1): a write racing a write on another queue (no fence).
-    WriteRacingWrite,
+    WriteRacingWrite = ("V0513", Some("FS-1"), Some(Error)),
     /// V0521 (FS-2): an ordered read of a write never written back and made visible.
-    WriteNotVisible,
+    WriteNotVisible = ("V0521", Some("FS-2"), Some(Error)),
     /// V0531 (RL-1): a present of a buffer written on another queue with no fence before it.
-    PresentAfterWrite,
+    PresentAfterWrite = ("V0531", Some("RL-1"), Some(Error)),
     /// V0601 (FN-3): a wait on a fence that was never inserted.
-    WaitOnUninsertedFence,
+    WaitOnUninsertedFence = ("V0601", Some("FN-3"), Some(Error)),
     /// V0701 (RL-3): an object released while still bound.
-    ReleasedWhileBound,
+    ReleasedWhileBound = ("V0701", Some("RL-3"), Some(Error)),
     /// V0702 (FS-6): an object released before a fence covering its GPU use has passed.
-    ReleasedBeforeFence,
+    ReleasedBeforeFence = ("V0702", Some("FS-6"), Some(Error)),
     /// V0801 (EB-6, EB-7, EB-9 or EB-11, by finding): a barrier call the stream's barrier
     /// history does not admit.
-    BarrierCall,
+    BarrierCall = ("V0801", None, None),
     /// V0804 (EB-11): an access the last barrier on its queue did not declare in AccessAfter.
-    AccessNotDeclared,
+    AccessNotDeclared = ("V0804", Some("EB-11"), Some(Error)),
     /// V0811 (EB-5): a placed resource used without activation after an overlapping one's use
     /// and deactivation.
-    AliasNotActivated,
+    AliasNotActivated = ("V0811", Some("EB-5"), Some(Error)),
     /// V0812 (EB-9d, warning): a placed resource read after activation before any write.
-    AliasReadBeforeWrite,
+    AliasReadBeforeWrite = ("V0812", Some("EB-9d"), Some(Warning)),
     /// V0813 (EB-9c): a resource copied onto itself whole or between intersecting regions.
-    SelfCopyOverlap,
+    SelfCopyOverlap = ("V0813", Some("EB-9c"), Some(Error)),
     /// V0814 (EB-5): an aliased hand-over between queues with no fence ordering it.
-    AliasHandOverUnfenced,
+    AliasHandOverUnfenced = ("V0814", Some("EB-5"), Some(Error)),
     /// V0901 (CTX-3): a second command-list playback begun while one is in progress.
-    TwoPlaybacks,
+    TwoPlaybacks = ("V0901", Some("CTX-3"), Some(Error)),
     /// V0902 (CTX-4): fast and legacy lists inside one Begin/EndCommandListExecution scope.
-    MixedListsInScope,
+    MixedListsInScope = ("V0902", Some("CTX-4"), Some(Error)),
     /// V0903 (CTX-6): query data read on a deferred context.
-    QueryReadOnDeferred,
+    QueryReadOnDeferred = ("V0903", Some("CTX-6"), Some(Error)),
     /// V0904 (CTX-6): query data read before the list ending the query was played back.
-    QueryReadBeforePlayback,
+    QueryReadBeforePlayback = ("V0904", Some("CTX-6"), Some(Error)),
     /// V0905 (CTX-6): query data read before the GPU processed the query's end.
-    QueryReadBeforeProcessed,
+    QueryReadBeforeProcessed = ("V0905", Some("CTX-6"), Some(Error)),
     /// V0906 (CTX-3): EndCommandListExecution with no playback scope open on its queue.
-    EndWithoutScope,
+    EndWithoutScope = ("V0906", Some("CTX-3"), Some(Error)),
     /// V0907 (CTX-3): a playback scope still open at Present on its queue.
-    ScopeOpenAtPresent,
+    ScopeOpenAtPresent = ("V0907", Some("CTX-3"), Some(Error)),
 }
 
 impl Code {
-    /// Every code, in the order of their strings.
-    pub const ALL: [Code; 42] = {
-        use Code::*;
-        [
-            BackBufferWriteWithoutWait,
-            WaitOnPresentAfterPresent,
-            SwapChainViewNotRotated,
-            StateNotSet,
-            ViewNotSetAgain,
-            GetOnFastContext,
-            UpdateSubresourceOnFastContext,
-            ResetIndexOnLegacyContext,
-            StateChangedByFastList,
-            StripWithoutResetIndex,
-            DynamicBufferNotMapped,
-            FirstMapNotDiscard,
-            DynamicOnCompute,
-            RawSizeNotMultipleOf4,
-            RawOnDynamicMemory,
-            PresentCompressed,
-            PresentInWrongLayout,
-            LayoutDisallowsAccess,
-            ReadAfterWrite,
-            WriteAfterRead,
-            WriteAfterWrite,
-            ReadRacingWrite,
-            WriteRacingRead,
-            WriteRacingWrite,
-            WriteNotVisible,
-            PresentAfterWrite,
-            WaitOnUninsertedFence,
-            ReleasedWhileBound,
-            ReleasedBeforeFence,
-            BarrierCall,
-            AccessNotDeclared,
-            AliasNotActivated,
-            AliasReadBeforeWrite,
-            SelfCopyOverlap,
-            AliasHandOverUnfenced,
-            TwoPlaybacks,
-            MixedListsInScope,
-            QueryReadOnDeferred,
-            QueryReadBeforePlayback,
-            QueryReadBeforeProcessed,
-            EndWithoutScope,
-            ScopeOpenAtPresent,
-        ]
-    };
-
     /// The stable string, e.g. `"V0101"`.
     pub fn as_str(self) -> &'static str {
         self.describe().0
@@ -171,55 +144,6 @@ impl Code {
     /// finding.
     pub fn severity(self) -> Option<Severity> {
         self.describe().2
-    }
-
-    fn describe(self) -> (&'static str, Option<&'static str>, Option<Severity>) {
-        use Code::*;
-        let (code, rule, severity) = match self {
-            BackBufferWriteWithoutWait => ("V0101", "FS-5", Severity::Error),
-            WaitOnPresentAfterPresent => ("V0102", "RL-2", Severity::Error),
-            SwapChainViewNotRotated => ("V0103", "FS-9", Severity::Error),
-            StateNotSet => ("V0201", "FS-11", Severity::Error),
-            ViewNotSetAgain => ("V0202", "FS-8", Severity::Error),
-            GetOnFastContext => ("V0203", "FS-7", Severity::Error),
-            UpdateSubresourceOnFastContext => ("V0204", "FS-14", Severity::Error),
-            ResetIndexOnLegacyContext => ("V0205", "FS-14", Severity::Error),
-            StateChangedByFastList => ("V0206", "FS-12", Severity::Warning),
-            StripWithoutResetIndex => ("V0207", "FS-14", Severity::Warning),
-            DynamicBufferNotMapped => ("V0301", "FS-10", Severity::Error),
-            FirstMapNotDiscard => ("V0302", "CTX-5", Severity::Error),
-            DynamicOnCompute => ("V0303", "CC-1", Severity::Error),
-            RawSizeNotMultipleOf4 => ("V0305", "CC-6", Severity::Error),
-            RawOnDynamicMemory => ("V0306", "CC-6", Severity::Error),
-            PresentCompressed => ("V0401", "FS-4", Severity::Error),
-            PresentInWrongLayout => ("V0402", "RL-1", Severity::Error),
-            LayoutDisallowsAccess => ("V0403", "EB-1", Severity::Error),
-            ReadAfterWrite => ("V0501", "FS-3", Severity::Error),
-            WriteAfterRead => ("V0502", "FS-3", Severity::Error),
-            WriteAfterWrite => ("V0503", "FS-3", Severity::Error),
-            ReadRacingWrite => ("V0511", "FS-1", Severity::Error),
-            WriteRacingRead => ("V0512", "FS-1", Severity::Error),
-            WriteRacingWrite => ("V0513", "FS-1", Severity::Error),
-            WriteNotVisible => ("V0521", "FS-2", Severity::Error),
-            PresentAfterWrite => ("V0531", "RL-1", Severity::Error),
-            WaitOnUninsertedFence => ("V0601", "FN-3", Severity::Error),
-            ReleasedWhileBound => ("V0701", "RL-3", Severity::Error),
-            ReleasedBeforeFence => ("V0702", "FS-6", Severity::Error),
-            BarrierCall => return ("V0801", None, None),
-            AccessNotDeclared => ("V0804", "EB-11", Severity::Error),
-            AliasNotActivated => ("V0811", "EB-5", Severity::Error),
-            AliasReadBeforeWrite => ("V0812", "EB-9d", Severity::Warning),
-            SelfCopyOverlap => ("V0813", "EB-9c", Severity::Error),
-            AliasHandOverUnfenced => ("V0814", "EB-5", Severity::Error),
-            TwoPlaybacks => ("V0901", "CTX-3", Severity::Error),
-            MixedListsInScope => ("V0902", "CTX-4", Severity::Error),
-            QueryReadOnDeferred => ("V0903", "CTX-6", Severity::Error),
-            QueryReadBeforePlayback => ("V0904", "CTX-6", Severity::Error),
-            QueryReadBeforeProcessed => ("V0905", "CTX-6", Severity::Error),
-            EndWithoutScope => ("V0906", "CTX-3", Severity::Error),
-            ScopeOpenAtPresent => ("V0907", "CTX-3", Severity::Error),
-        };
-        (code, Some(rule), Some(severity))
     }
 }
 
@@ -245,14 +169,14 @@ mod tests {
         let strings: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
         assert!(strings.windows(2).all(|w| w[0] < w[1]), "{strings:?}");
         assert!(strings.iter().all(|s| s.len() == 5 && s.starts_with('V')));
-        let mut sorted = Code::ALL;
+        let mut sorted = Code::ALL.to_vec();
         sorted.sort();
         assert_eq!(sorted, Code::ALL, "variants are declared in string order");
     }
 
     #[test]
     fn only_barrier_calls_take_their_rule_and_severity_from_the_finding() {
-        for code in Code::ALL {
+        for &code in Code::ALL {
             let fixed = code.rule().is_some() && code.severity().is_some();
             assert_eq!(fixed, code != Code::BarrierCall, "{code}");
         }
