@@ -1,11 +1,19 @@
-//! The compiled pass graph as Graphviz DOT: one cluster per queue, solid edges for
-//! dependencies, dashed red edges where a fence synchronises two queues.
+//! The compiled pass graph as Graphviz DOT: one cluster per queue; solid edges for
+//! dependencies on one queue; red dashed edges for the fence waits the runtime inserts
+//! (FS-1, FN-2), red dotted ones for waits on the previous frame's pass; grey dotted edges
+//! for cross-queue dependencies that need no wait of their own (another wait or the queue's
+//! order already covers them).
 
 use crate::plan::CompiledGraph;
 use std::fmt::Write;
 
+/// `s` as a DOT string: quotes and backslashes escaped, line breaks as DOT's `\n`.
 fn quote(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+    let escaped = s
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace('\n', "\\n");
+    format!("\"{escaped}\"")
 }
 
 /// Render `graph` (from the scene named `title`) as DOT.
@@ -32,26 +40,34 @@ pub fn to_dot(title: &str, graph: &CompiledGraph) -> String {
             let _ = writeln!(
                 out,
                 "    p{i} [label={}];",
-                quote(&format!("{}\\n#{i}", p.name))
+                quote(&format!("{}\n#{i}", p.name))
             );
         }
         let _ = writeln!(out, "  }}");
     }
     for &(a, b) in &graph.edges {
         let cross = graph.passes[a].queue != graph.passes[b].queue;
-        let style = if cross {
-            " [style=dashed, color=red, label=\"fence\"]"
-        } else {
-            ""
+        let style = match (cross, graph.passes[b].waits.contains(&a)) {
+            (false, _) => "",
+            (true, true) => " [style=dashed, color=red, label=\"fence\"]",
+            (true, false) => " [style=dotted, color=grey]",
         };
         let _ = writeln!(out, "  p{a} -> p{b}{style};");
+    }
+    for (b, p) in graph.passes.iter().enumerate() {
+        for &a in &p.waits_previous {
+            let _ = writeln!(
+                out,
+                "  p{a} -> p{b} [style=dotted, color=red, label=\"fence, previous frame\", constraint=false];"
+            );
+        }
     }
     for name in &graph.culled {
         let _ = writeln!(
             out,
             "  {} [style=dotted, label={}];",
             quote(&format!("culled:{name}")),
-            quote(&format!("{name}\\n(culled)"))
+            quote(&format!("{name}\n(culled)"))
         );
     }
     out.push_str("}\n");

@@ -178,11 +178,20 @@ fn graph_prints_dot_with_queues_and_fences() {
             && dot.contains("cluster_compute0.0")
             && dot.contains("cluster_dma0")
     );
-    assert!(
-        dot.contains("label=\"fence\""),
-        "cross-queue edges are marked"
-    );
     assert!(dot.contains("lighting"));
+    // Exactly the fence waits the runtime inserts are drawn as fences, the previous frame's
+    // apart; labels break lines with DOT's `\n`, not a literal backslash.
+    let mut rt = fastframe::Runtime::from_scene("scenes/deferred.ron").expect("loads");
+    rt.tick().expect("ticks");
+    let waits: usize = rt.graph().passes.iter().map(|p| p.waits.len()).sum();
+    let previous: usize = (rt.graph().passes.iter())
+        .map(|p| p.waits_previous.len())
+        .sum();
+    assert!(waits > 0 && previous > 0, "deferred.ron waits both ways");
+    assert_eq!(dot.matches("label=\"fence\"").count(), waits, "{dot}");
+    assert_eq!(dot.matches("previous frame").count(), previous, "{dot}");
+    assert!(dot.contains("label=\"lighting\\n#"), "{dot}");
+    assert!(!dot.contains("\\\\n"), "a doubly escaped line break: {dot}");
 }
 
 #[test]
