@@ -1,6 +1,6 @@
 //! The command line: `run`, `check`, `graph` and `gen`. Exit codes: 0 success, 1 validation or
 //! device error, 2 bad input or usage, a failed write included (a closed pipe is not one:
-//! see [`out`]).
+//! see `cli/out.rs`).
 //!
 //! An override may not say what the scene format refuses: `--frames-in-flight` has the
 //! setting's range and `--fault` must aim at a pass the scene has, else exit 2 with the

@@ -1,7 +1,12 @@
 //! The verbs: one bevy_ecs system (or a few tightly related ones) per file, in frame order.
+//! Systems are glue: they read components, call the nouns and algorithms of `src/` (the
+//! compiler and planners in `plan/`, the recorder in `record/`, the device, the validator),
+//! and store the result as the stage's output resource.
 //!
 //! One tick of the runtime is this chain of system sets. Each set reads what the previous
-//! ones wrote (plans, recorded lists, fences) and nothing runs out of order:
+//! ones wrote (plans, recorded lists, fences) and nothing runs out of order. Every stream goes
+//! to the device through the [`Submitter`], which shows it to the validation layer first; a
+//! system that fails returns its error to one handler, which stops the run:
 //!
 //! | set | what happens | rules |
 //! |---|---|---|

@@ -2,11 +2,11 @@
 //!
 //! `println!` panics when standard output cannot be written, so `fastframe graph big.ron |
 //! head` or `run --json > /dev/full` ended with exit code 101. Here a write goes through
-//! [`print`]: a reader that closed the pipe (EPIPE; Rust ignores SIGPIPE, so the write
+//! [`print()`]: a reader that closed the pipe (EPIPE; Rust ignores SIGPIPE, so the write
 //! returns the error) has taken what it wanted, so the rest of the output is dropped
 //! quietly and the exit code stays the run's own; any other failure (a full disk, an I/O
 //! error) is said on standard error and makes the exit code 2. Standard error itself is
-//! written with [`eprint`], which ignores failures: there is nowhere left to report them.
+//! written with [`eprint()`], which ignores failures: there is nowhere left to report them.
 
 use std::io::{ErrorKind, Write};
 

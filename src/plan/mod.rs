@@ -4,7 +4,7 @@
 //!
 //! - [`order`]: the dependency rules of a frame graph and a topological order;
 //! - [`compile`](compile_graph): cull, order, assign queues, resolve uses;
-//! - [`fences`]: cross-queue fence waits, minimal (FS-1, FN-2);
+//! - `fences`: cross-queue fence waits, minimal (FS-1, FN-2);
 //! - [`barriers`]: the enhanced, legacy and conservative barrier planners (EB-1..EB-11).
 //!
 //! Plans are data: what compile and barrier planning decided, as plain structs that tests can

@@ -1,7 +1,7 @@
 //! Rule: the passes enabled at load can be ordered.
 //!
 //! Order is derived from the declarations (writers before readers, writers in declaration
-//! order, explicit `after` edges), by the same [`crate::graph::order`] the runtime compiles
+//! order, explicit `after` edges), by the same [`crate::plan::order::order`] the runtime compiles
 //! with, so a scene that loads is a scene the runtime can order. The graph is built here
 //! before any entity exists: each resource is keyed by its definition number (a view counts
 //! as the resource it views, a swap chain as itself, exactly as the runtime keys them), and
