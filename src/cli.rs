@@ -221,6 +221,27 @@ fn async_gain(
     })
 }
 
+/// Create (or truncate) the file at `path`, if one is given; exit code 2 with a message if it
+/// cannot be.
+fn create(path: Option<&PathBuf>) -> Result<Option<std::fs::File>, i32> {
+    path.map(|p| {
+        std::fs::File::create(p).map_err(|e| {
+            out::eprint(&format!("error: cannot write {}: {e}\n", p.display()));
+            2
+        })
+    })
+    .transpose()
+}
+
+/// Write `text` to `file` (opened from `path`); exit code 2 with a message on failure.
+fn write_file(path: &std::path::Path, mut file: std::fs::File, text: &str) -> Result<(), i32> {
+    use std::io::Write;
+    file.write_all(text.as_bytes()).map_err(|e| {
+        out::eprint(&format!("error: cannot write {}: {e}\n", path.display()));
+        2
+    })
+}
+
 fn fail(err: &RuntimeError) -> i32 {
     out::eprint(&format!("error: {err}\n"));
     err.exit_code()
@@ -252,13 +273,17 @@ pub fn main_with(cli: Cli) -> i32 {
             if validate {
                 rt.set_validation(true);
             }
+            // Files are opened before the run: a bad path fails now, not after it.
+            let (trace_file, out_file) = match (create(trace.as_ref()), create(out.as_ref())) {
+                (Ok(t), Ok(o)) => (t, o),
+                (Err(code), _) | (_, Err(code)) => return code,
+            };
             rt.record_gpu_trace(trace.is_some());
             let result = rt.run(frames);
-            if let Some(path) = &trace {
+            if let (Some(path), Some(file)) = (&trace, trace_file) {
                 let text = serde_json::to_string(&rt.gpu_trace()).unwrap_or_default();
-                if let Err(e) = std::fs::write(path, text) {
-                    out::eprint(&format!("error: cannot write {}: {e}\n", path.display()));
-                    return 2;
+                if let Err(code) = write_file(path, file, &text) {
+                    return code;
                 }
             }
             let summary = rt.summary();
@@ -281,11 +306,10 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
             }
             let text = serde_json::to_string_pretty(&value).unwrap_or_default();
-            if let Some(path) = out
-                && let Err(e) = std::fs::write(&path, &text)
+            if let (Some(path), Some(file)) = (&out, out_file)
+                && let Err(code) = write_file(path, file, &text)
             {
-                out::eprint(&format!("error: cannot write {}: {e}\n", path.display()));
-                return 2;
+                return code;
             }
             let written = if json {
                 out::print(&format!("{text}\n"))

@@ -324,3 +324,39 @@ fn trace_writes_the_gpu_timeline_for_perfetto() {
     }
     assert_eq!(v, trace("b"), "the same run gives the same trace");
 }
+
+/// `--out` and `--trace` are opened before the run: a path that cannot be written ends a run
+/// of a billion frames at once, with exit code 2 and the path named (the process is killed,
+/// and the test fails, if it is still running after a minute).
+#[test]
+fn unwritable_outputs_fail_before_the_run() {
+    for flag in ["--out", "--trace"] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fastframe"))
+            .args(["run", "scenes/deferred.ron", "--frames", "1000000000"])
+            .args([flag, "/nonexistent-dir/summary.json"])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("starts");
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("waits") {
+                break Some(status);
+            }
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        let status = status.unwrap_or_else(|| panic!("{flag}: the run started anyway"));
+        assert_eq!(status.code(), Some(2), "{flag}");
+        let mut stderr = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().expect("piped"), &mut stderr)
+            .expect("reads");
+        assert!(
+            stderr.contains("/nonexistent-dir/summary.json"),
+            "{flag}: {stderr}"
+        );
+    }
+}
