@@ -1,23 +1,20 @@
 //! The command line: `run`, `check`, `graph` and `gen`. Exit codes: 0 success, 1 validation or
 //! device error, 2 bad input or usage, a failed write included (a closed pipe is not one:
 //! see `cli/out.rs`).
-//!
-//! An override may not say what the scene format refuses: `--frames-in-flight` has the
-//! setting's range and `--fault` must aim at a pass the scene has, else exit 2 with the
-//! range or the closest names (a fault aimed at nothing would run clean and look like the
-//! validator missing it).
+//! Overrides of the scene's settings, and what they may not say, are in `cli/overrides.rs`.
 
 mod generate;
 mod out;
+mod overrides;
 
 pub use generate::{MAX_GEN_PASSES, ShapeArg};
+use overrides::load;
+pub use overrides::{BarriersArg, Overrides, RotationArg, Switch};
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
-use crate::Runtime;
 use crate::error::RuntimeError;
-use crate::model::Rotation;
 
 /// fastframe: a frame-graph runtime for a simulated console GPU with fast semantics.
 #[derive(Parser, Debug)]
@@ -25,75 +22,6 @@ use crate::model::Rotation;
 pub struct Cli {
     #[command(subcommand)]
     pub command: Commands,
-}
-
-/// Swap-chain rotation strategies (RL-5..RL-7).
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum RotationArg {
-    SavedViews,
-    FencedRing,
-    PlaceView,
-}
-
-impl From<RotationArg> for Rotation {
-    fn from(r: RotationArg) -> Self {
-        match r {
-            RotationArg::SavedViews => Rotation::SavedViews,
-            RotationArg::FencedRing => Rotation::FencedRing,
-            RotationArg::PlaceView => Rotation::PlaceView,
-        }
-    }
-}
-
-/// Barrier strategies.
-#[derive(ValueEnum, Clone, Copy, Debug)]
-pub enum BarriersArg {
-    Enhanced,
-    Conservative,
-    Legacy,
-}
-
-impl From<BarriersArg> for crate::model::BarrierMode {
-    fn from(b: BarriersArg) -> Self {
-        match b {
-            BarriersArg::Enhanced => crate::model::BarrierMode::Enhanced,
-            BarriersArg::Conservative => crate::model::BarrierMode::Conservative,
-            BarriersArg::Legacy => crate::model::BarrierMode::Legacy,
-        }
-    }
-}
-
-/// On or off.
-#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Switch {
-    On,
-    Off,
-}
-
-/// Settings the command line may override.
-#[derive(clap::Args, Debug, Clone)]
-pub struct Overrides {
-    /// Rotation strategy for every swap chain.
-    #[arg(long, value_enum)]
-    pub rotation: Option<RotationArg>,
-    /// Run compute passes on an asynchronous compute queue (off: on graphics).
-    #[arg(long, value_enum)]
-    pub async_compute: Option<Switch>,
-    /// Frames the CPU may run ahead of the GPU (1 to 8, as the scene setting).
-    #[arg(long, value_parser = clap::value_parser!(u32)
-        .range(1..=i64::from(crate::scene::MAX_FRAMES_IN_FLIGHT)))]
-    pub frames_in_flight: Option<u32>,
-    /// Barrier strategy: minimal enhanced barriers, or full flushes (the baseline).
-    #[arg(long, value_enum)]
-    pub barriers: Option<BarriersArg>,
-    /// The simulated GPU (the scene's `profile` setting otherwise).
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(crate::device::PROFILE_NAMES))]
-    pub profile: Option<String>,
-    /// Omit one kind of step to see validation catch it: skip-wait-on-present,
-    /// skip-rotation, drop-barrier[=PASS], drop-fence-wait[=PASS], early-release,
-    /// skip-decompress, skip-rebind, skip-cache-flush.
-    #[arg(long)]
-    pub fault: Option<crate::model::Fault>,
 }
 
 /// The subcommands.
@@ -159,46 +87,6 @@ pub enum Commands {
         #[arg(short = 'o', long)]
         out: Option<PathBuf>,
     },
-}
-
-fn load(scene: &PathBuf, overrides: Option<&Overrides>) -> Result<Runtime, RuntimeError> {
-    let mut rt = Runtime::from_scene(scene)?;
-    if let Some(fault) = overrides.and_then(|o| o.fault.as_ref()) {
-        let mut passes = rt
-            .world
-            .query_filtered::<&bevy_ecs::name::Name, bevy_ecs::query::With<crate::model::Pass>>();
-        let names: Vec<&str> = passes.iter(&rt.world).map(|n| n.as_str()).collect();
-        if let Some(problem) = crate::scene::fault_problem(fault, &names) {
-            return Err(crate::scene::SceneError::OutOfRange {
-                location: crate::scene::Location::file_only(&scene.display().to_string()),
-                entity: None,
-                message: format!("--fault: {problem}"),
-            }
-            .into());
-        }
-    }
-    if let Some(o) = overrides {
-        let mut s = rt.settings_mut();
-        if let Some(r) = o.rotation {
-            s.rotation = Some(r.into());
-        }
-        if let Some(a) = o.async_compute {
-            s.async_compute = a == Switch::On;
-        }
-        if let Some(f) = o.frames_in_flight {
-            s.frames_in_flight = f;
-        }
-        if let Some(p) = &o.profile {
-            s.profile = p.clone();
-        }
-        if let Some(b) = o.barriers {
-            s.barriers = b.into();
-        }
-        if let Some(f) = &o.fault {
-            s.fault = Some(f.clone());
-        }
-    }
-    Ok(rt)
 }
 
 /// Run the scene again with asynchronous compute the other way round; the gain of having it

@@ -329,7 +329,7 @@ mod tests {
 
     #[test]
     fn definitions_and_references_have_line_and_column() {
-        let scene = parse(TEXT, "t.ron").unwrap();
+        let scene = parse(TEXT, "t.ron").expect("the test scene parses");
         let loc = Locator::new("t.ron", TEXT, &scene);
         assert_eq!((loc.def(0).line, loc.def(0).column), (4, 6));
         assert_eq!((loc.def(1).line, loc.def(1).column), (5, 6));
@@ -345,7 +345,7 @@ mod tests {
 
     #[test]
     fn missing_things_fall_back_without_panicking() {
-        let scene = parse(TEXT, "t.ron").unwrap();
+        let scene = parse(TEXT, "t.ron").expect("the test scene parses");
         let loc = Locator::new("t.ron", TEXT, &scene);
         assert_eq!(loc.def(99), loc.start());
         assert_eq!(loc.def_key(0, "nothing", 0), loc.def(0));
