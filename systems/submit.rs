@@ -5,10 +5,13 @@
 use bevy_ecs::prelude::*;
 
 use super::submitter::Submitter;
+use crate::barrier::BarrierGroup;
 use crate::device::{Command, QueueId};
 use crate::error::RuntimeError;
 use crate::frame::{ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLists};
-use crate::model::{BackBuffer, FrameIndex, Injector, Settings, SwapChain, TextureState};
+use crate::model::{
+    BackBuffer, FrameIndex, GpuObject, Injector, Settings, SwapChain, TextureState,
+};
 use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
 
 /// Submit every recorded list.
@@ -26,14 +29,47 @@ pub fn submit_passes(
     settings: Res<Settings>,
     chains: Query<&BackBuffer, With<SwapChain>>,
     mut states: Query<&mut TextureState>,
+    objects: Query<&GpuObject>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("submit");
     let mut injector = settings.fault.as_ref().map(|f| Injector::new(f, frame.0));
     let previous = std::mem::take(&mut fences.current);
     fences.previous = previous;
+    // The plan's prologue, before every pass: other queues wait for its fence at their first
+    // pass (FS-1).
+    let prologue = plan
+        .frame_at(this.0)
+        .map_or(&[][..], |f| f.prologue.as_slice());
+    let mut prologue_fence = None;
+    if !prologue.is_empty() {
+        let textures = (prologue.iter())
+            .filter_map(|t| Some(t.on(objects.get(t.resource).ok()?.0)))
+            .collect();
+        let fence = submitter.device().next_fence(QueueId::Graphics);
+        let commands = vec![
+            Command::Barrier(BarrierGroup {
+                textures,
+                ..BarrierGroup::default()
+            }),
+            Command::InsertFence {
+                fence,
+                kickoff: true,
+            },
+        ];
+        let label = submitter.device().label("prologue");
+        work.queue(QueueId::Graphics);
+        submitter.submit(QueueId::Graphics, label, commands, clock.cpu_ns)?;
+        prologue_fence = Some(fence);
+    }
+    let mut waited = [false; crate::device::QUEUE_COUNT];
     let mut prologues = std::mem::take(&mut prologues.0);
     for (p, list) in graph.passes.iter().zip(std::mem::take(&mut lists.0)) {
         let mut commands = Vec::with_capacity(list.commands.len() + 4);
+        if let Some(f) = prologue_fence.filter(|_| p.queue != QueueId::Graphics)
+            && !std::mem::replace(&mut waited[p.queue.index()], true)
+        {
+            commands.push(Command::WaitFence(f));
+        }
         for &w in &p.waits {
             if let Some(f) = fences.current.get(&graph.passes[w].entity) {
                 commands.push(Command::WaitFence(*f));

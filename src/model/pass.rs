@@ -207,8 +207,8 @@ impl CopyBox {
     }
 }
 
-/// A pass entity. Order among passes comes from their uses: every writer of a resource runs
-/// before its readers, writers in declaration order (`order`), plus explicit `after` edges.
+/// A pass entity. Order among passes comes from their uses, each resource's in declaration
+/// order (`order`; see [`crate::plan::order`]), plus explicit `after` edges.
 #[derive(Component, Clone, Debug, PartialEq)]
 pub struct Pass {
     pub queue: QueueKind,

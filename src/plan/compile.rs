@@ -14,7 +14,7 @@ use super::order::{self as graph, GraphNode};
 use crate::barrier::{Layout, Sync};
 use crate::device::QueueId;
 use crate::model::*;
-use crate::plan::{CompiledGraph, CompiledPass, CycleEdge, PlanError, PlannedUse};
+use crate::plan::{CompiledGraph, CompiledPass, PlanError, PlannedUse};
 
 /// What a use's target turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,27 +60,6 @@ fn clear_stage(u: &crate::model::Use) -> Sync {
     }
 }
 
-/// Why node `a` runs before node `b` by the ordering rules (an `after` edge, a writer before
-/// its readers, writers in declaration order), for a cycle's error.
-fn cycle_edge(nodes: &[GraphNode], a: usize, b: usize) -> Option<CycleEdge> {
-    if nodes[b].after.contains(&a) {
-        return Some(CycleEdge::After);
-    }
-    let written = |r: &&Entity| nodes[a].writes.contains(r);
-    (nodes[b]
-        .reads
-        .iter()
-        .find(written)
-        .map(|&r| CycleEdge::Reads(r)))
-    .or_else(|| {
-        nodes[b]
-            .writes
-            .iter()
-            .find(written)
-            .map(|&r| CycleEdge::BothWrite(r))
-    })
-}
-
 /// The queue a pass runs on (CC-1: compute falls back to graphics without async compute).
 pub fn assign_queue(kind: QueueKind, settings: &Settings) -> QueueId {
     match kind {
@@ -124,38 +103,42 @@ pub fn compile_graph(
 ) -> Result<CompiledGraph, PlanError> {
     let mut planned: Vec<(Entity, String, QueueId, Vec<PlannedUse>)> = Vec::new();
     let mut persistent = Vec::new();
+    let mut history = hashbrown::HashSet::new();
     for (e, name, pass) in passes {
         let queue = assign_queue(pass.queue, settings);
         let kind = pass.queue;
         let shading = pass.shading();
         let mut uses = Vec::new();
         for u in &pass.uses {
-            let (resource, is_texture, kind_override, keeps) = match target(u.target) {
-                TargetInfo::Texture { lifetime } => {
-                    (u.target, true, None, lifetime == Lifetime::Imported)
-                }
-                TargetInfo::Buffer { lifetime } => {
-                    (u.target, false, None, lifetime == Lifetime::Imported)
-                }
+            // The lifetime is None for a swap chain, which persists but keeps nothing for the
+            // next frame's reads: its buffer is a different one each frame.
+            let (resource, is_texture, kind_override, lifetime) = match target(u.target) {
+                TargetInfo::Texture { lifetime } => (u.target, true, None, Some(lifetime)),
+                TargetInfo::Buffer { lifetime } => (u.target, false, None, Some(lifetime)),
                 TargetInfo::View { resource, kind } => match target(resource) {
                     TargetInfo::Texture { lifetime } => {
-                        (resource, true, Some(kind), lifetime == Lifetime::Imported)
+                        (resource, true, Some(kind), Some(lifetime))
                     }
                     TargetInfo::Buffer { lifetime } => {
-                        (resource, false, Some(kind), lifetime == Lifetime::Imported)
+                        (resource, false, Some(kind), Some(lifetime))
                     }
-                    TargetInfo::SwapChain => (resource, true, Some(kind), true),
+                    TargetInfo::SwapChain => (resource, true, Some(kind), None),
                     _ => {
                         return Err(PlanError::ViewOfMissing { pass: *e });
                     }
                 },
-                TargetInfo::SwapChain => (u.target, true, None, true),
+                TargetInfo::SwapChain => (u.target, true, None, None),
                 TargetInfo::Unavailable => {
                     return Err(PlanError::Unavailable { pass: *e });
                 }
             };
+            let keeps = lifetime != Some(Lifetime::Transient);
             if keeps && u.access.is_write() {
                 persistent.push(resource);
+            }
+            // Only an imported resource keeps last frame's contents for a read to see.
+            if lifetime == Some(Lifetime::Imported) {
+                history.insert(resource);
             }
             uses.push(PlannedUse {
                 target: u.target,
@@ -213,10 +196,11 @@ pub fn compile_graph(
             followed[a] = true;
         }
     }
-    let order = graph::order(&nodes).map_err(|c| PlanError::Cycle {
+    let keeps = |r: Entity| history.contains(&r);
+    let order = graph::order(&nodes, keeps).map_err(|c| PlanError::Cycle {
         passes: c.0.iter().map(|&i| planned[i].0).collect(),
         because: (0..c.0.len())
-            .map(|k| cycle_edge(&nodes, c.0[k], c.0[(k + 1) % c.0.len()]))
+            .map(|k| graph::reason(&nodes, c.0[k], c.0[(k + 1) % c.0.len()]))
             .collect(),
     })?;
 
@@ -253,7 +237,7 @@ pub fn compile_graph(
             after: Vec::new(),
         })
         .collect();
-    let mut edges = graph::edges(&kept_nodes);
+    let mut edges = graph::edges(&kept_nodes, keeps);
     let mut kept_index = vec![usize::MAX; planned.len()];
     for (k, &i) in kept.iter().enumerate() {
         kept_index[i] = k;
@@ -293,4 +277,57 @@ pub fn compile_graph(
         resources,
         generation: 0,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read_then_write(lifetime: Lifetime) -> CompiledGraph {
+        let [a, out] = [100, 101].map(|i| Entity::from_raw_u32(i).expect("valid index"));
+        let with = |target, access| Use {
+            target,
+            access,
+            stages: None,
+            clear: false,
+        };
+        // Each pass also writes an imported `out`, so neither is culled.
+        let passes = [
+            (
+                QueueKind::Compute,
+                vec![
+                    with(a, UseAccess::ShaderRead),
+                    with(out, UseAccess::UnorderedAccess),
+                ],
+            ),
+            (
+                QueueKind::Graphics,
+                vec![with(a, UseAccess::UnorderedAccess)],
+            ),
+        ];
+        let target = |e| TargetInfo::Texture {
+            lifetime: if e == a { lifetime } else { Lifetime::Imported },
+        };
+        compile_dispatches(passes, target, &Settings::default()).expect("compiles")
+    }
+
+    /// A history read on one queue, rewritten later on another: the rewrite waits for the
+    /// read, and the next frame's read for the rewrite (FS-1 across the frame boundary).
+    #[test]
+    fn a_history_read_waits_for_the_previous_frames_rewrite() {
+        let g = read_then_write(Lifetime::Imported);
+        let names: Vec<&str> = g.passes.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["p0", "p1"]);
+        assert_eq!(g.passes[1].waits, [0]);
+        assert_eq!(g.passes[0].waits_previous, [1]);
+    }
+
+    /// A transient keeps nothing: the read sees the frame's own write.
+    #[test]
+    fn a_transient_read_declared_first_reads_the_frames_write() {
+        let g = read_then_write(Lifetime::Transient);
+        let names: Vec<&str> = g.passes.iter().map(|p| p.name.as_str()).collect();
+        assert_eq!(names, ["p1", "p0"]);
+        assert_eq!(g.passes[1].waits, [0]);
+    }
 }

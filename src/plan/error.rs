@@ -89,23 +89,36 @@ pub enum PlanError {
 pub enum CycleEdge {
     /// The second is declared `after` the first.
     After,
-    /// The first writes the resource and the second reads it (writers run before readers).
+    /// The first writes the resource and the second, declared later, reads that version.
     Reads(Entity),
-    /// Both write the resource, the first declared first (writers in declaration order).
+    /// The first reads the resource and the second, declared later, writes its next version.
+    Rewrites(Entity),
+    /// The first writes a resource that keeps nothing between frames and the second, declared
+    /// earlier, reads it before any write: it reads the frame's final version.
+    ReadsFinal(Entity),
+    /// Both write the resource, the first declared first.
     BothWrite(Entity),
 }
 
 impl CycleEdge {
     /// `"a" writes "r", which "b" reads (...)`, with entities named by `name`.
-    fn describe(self, a: &str, b: &str, name: impl Fn(Entity) -> String) -> String {
+    pub(crate) fn describe(self, a: &str, b: &str, name: impl Fn(Entity) -> String) -> String {
         match self {
             CycleEdge::After => format!("{b:?} is declared `after` {a:?}"),
             CycleEdge::Reads(r) => format!(
-                "{a:?} writes {:?}, which {b:?} reads (writers run before readers)",
+                "{a:?} writes {:?}, which {b:?} reads (a read sees the latest earlier write)",
+                name(r)
+            ),
+            CycleEdge::Rewrites(r) => format!(
+                "{a:?} reads {:?} before {b:?} writes it again (uses run in declaration order)",
+                name(r)
+            ),
+            CycleEdge::ReadsFinal(r) => format!(
+                "{b:?} reads {:?} before any pass writes it, and it keeps nothing between frames, so it reads the version {a:?} writes last (declare {b:?} after the write, or import the resource to read the previous frame's)",
                 name(r)
             ),
             CycleEdge::BothWrite(r) => format!(
-                "{a:?} and {b:?} both write {:?} (writers run in declaration order)",
+                "{a:?} and {b:?} both write {:?} (writes run in declaration order)",
                 name(r)
             ),
         }
@@ -182,7 +195,7 @@ mod tests {
         };
         assert_eq!(
             e.describe(name),
-            r#"dependency cycle: gbuffer -> light -> gbuffer ("gbuffer" writes "gbuffer", which "light" reads (writers run before readers); "gbuffer" is declared `after` "light")"#
+            r#"dependency cycle: gbuffer -> light -> gbuffer ("gbuffer" writes "gbuffer", which "light" reads (a read sees the latest earlier write); "gbuffer" is declared `after` "light")"#
         );
         let e = PlanError::NoTransition {
             pass: b,

@@ -1,14 +1,28 @@
 //! Pass ordering: the dependency rules of a frame graph, as a pure function.
 //!
-//! Within a frame a resource is written first and read afterwards: every writer of a resource
-//! runs before every pure reader of it, writers among themselves in declaration order, plus
-//! any explicit `after` edges. A pass that reads and writes a resource counts as a writer.
-//! With these rules a cycle means the declarations contradict each other (A reads what B
-//! writes while B reads what A writes); it is reported with the passes on it.
+//! Uses of one resource are ordered as they are declared, as a frame graph that renames a
+//! resource on every write does (Frostbite's): each write makes a new version, a read sees
+//! the latest version written before it in declaration order, and a write waits for the
+//! reads of the version it replaces. So "post reads HDR, then the UI composites into HDR" is
+//! two versions of HDR, not a cycle. A pass that reads and writes a resource counts as a
+//! writer. Explicit `after` edges add to these.
+//!
+//! A read declared before any write of the frame sees what was there when the frame began:
+//! for a resource that keeps its contents (imported), the previous frame's last version, which
+//! is how history is read (TAA, the previous depth pyramid); the next write of the frame waits
+//! for it. A transient or a swap chain's buffer keeps nothing from the previous frame, so such
+//! a read sees the frame's final version instead, as if declared after the last write.
+//!
+//! With these rules a cycle means the declarations contradict each other (an `after` edge
+//! against declaration order, or a transient read late by the rule above feeding a pass that
+//! its writer depends on); it is reported with the passes on it and, through [`reason`], the
+//! resource and rule behind each step.
 
 use bevy_ecs::entity::Entity;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+use crate::plan::CycleEdge;
 
 /// One pass as the ordering sees it. The index in the slice is its declaration order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -25,27 +39,45 @@ pub struct GraphNode {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cycle(pub Vec<usize>);
 
-/// Every edge `(before, after)` implied by the nodes, deduplicated, sorted.
-pub fn edges(nodes: &[GraphNode]) -> Vec<(usize, usize)> {
-    let mut writers: hashbrown::HashMap<Entity, Vec<usize>> = hashbrown::HashMap::new();
-    let mut readers: hashbrown::HashMap<Entity, Vec<usize>> = hashbrown::HashMap::new();
+/// One resource's versions so far, in the walk over the nodes.
+#[derive(Default)]
+struct Versions {
+    /// The pass that wrote the latest version.
+    writer: Option<usize>,
+    /// Passes that read the latest version (or the frame's starting contents) since.
+    readers: Vec<usize>,
+    /// Reads of a resource that keeps nothing, declared before its first write: they see
+    /// the frame's final version.
+    late: Vec<usize>,
+}
+
+/// Every edge `(before, after)` implied by the nodes, deduplicated, sorted. `keeps` says
+/// whether a resource keeps its contents across frames (see the module notes).
+pub fn edges(nodes: &[GraphNode], keeps: impl Fn(Entity) -> bool) -> Vec<(usize, usize)> {
+    let mut versions: hashbrown::HashMap<Entity, Versions> = hashbrown::HashMap::new();
+    let mut out = Vec::new();
     for (i, n) in nodes.iter().enumerate() {
         for &w in &n.writes {
-            writers.entry(w).or_default().push(i);
+            let v = versions.entry(w).or_default();
+            out.extend(v.writer.map(|p| (p, i)));
+            out.extend(v.readers.drain(..).map(|r| (r, i)));
+            v.writer = Some(i);
         }
-        for &r in &n.reads {
-            if !n.writes.contains(&r) {
-                readers.entry(r).or_default().push(i);
+        for &r in n.reads.iter().filter(|r| !n.writes.contains(r)) {
+            let v = versions.entry(r).or_default();
+            match v.writer {
+                Some(p) => {
+                    out.push((p, i));
+                    v.readers.push(i);
+                }
+                None if keeps(r) => v.readers.push(i),
+                None => v.late.push(i),
             }
         }
     }
-    let mut out = Vec::new();
-    for (res, ws) in &writers {
-        for pair in ws.windows(2) {
-            out.push((pair[0], pair[1]));
-        }
-        if let (Some(&last), Some(rs)) = (ws.last(), readers.get(res)) {
-            out.extend(rs.iter().map(|&r| (last, r)));
+    for v in versions.values() {
+        if let Some(last) = v.writer {
+            out.extend(v.late.iter().map(|&r| (last, r)));
         }
     }
     for (i, n) in nodes.iter().enumerate() {
@@ -62,11 +94,32 @@ pub fn edges(nodes: &[GraphNode]) -> Vec<(usize, usize)> {
     out
 }
 
+/// Why node `a` runs before node `b` by the rules above, for a cycle's error: the `after`
+/// edge, or the resource the two share and how.
+pub fn reason(nodes: &[GraphNode], a: usize, b: usize) -> Option<CycleEdge> {
+    if nodes[b].after.contains(&a) {
+        return Some(CycleEdge::After);
+    }
+    let (na, nb) = (&nodes[a], &nodes[b]);
+    let writes_a = |r: &&Entity| na.writes.contains(r);
+    if let Some(&r) = nb.writes.iter().find(writes_a) {
+        return Some(CycleEdge::BothWrite(r));
+    }
+    if let Some(&r) = nb.reads.iter().find(writes_a) {
+        return Some(if a < b {
+            CycleEdge::Reads(r)
+        } else {
+            CycleEdge::ReadsFinal(r)
+        });
+    }
+    (nb.writes.iter().find(|r| na.reads.contains(r))).map(|&r| CycleEdge::Rewrites(r))
+}
+
 /// A topological order of the nodes, preferring declaration order, or the cycle that
 /// prevents one.
-pub fn order(nodes: &[GraphNode]) -> Result<Vec<usize>, Cycle> {
+pub fn order(nodes: &[GraphNode], keeps: impl Fn(Entity) -> bool) -> Result<Vec<usize>, Cycle> {
     let n = nodes.len();
-    let edges = edges(nodes);
+    let edges = edges(nodes, keeps);
     let mut succ = vec![Vec::new(); n];
     let mut indegree = vec![0usize; n];
     for &(a, b) in &edges {
@@ -121,46 +174,70 @@ mod tests {
         Entity::from_raw_u32(i).unwrap()
     }
 
+    fn node(reads: &[u32], writes: &[u32]) -> GraphNode {
+        GraphNode {
+            reads: reads.iter().map(|&i| e(i)).collect(),
+            writes: writes.iter().map(|&i| e(i)).collect(),
+            ..Default::default()
+        }
+    }
+
+    const TRANSIENT: fn(Entity) -> bool = |_| false;
+    const IMPORTED: fn(Entity) -> bool = |_| true;
+
     #[test]
-    fn writers_precede_readers_and_keep_declaration_order() {
+    fn uses_of_a_resource_keep_declaration_order() {
+        // Post reads HDR, then the UI composites into it, then present reads it: three
+        // versions, no cycle, and the UI waits for post's read.
+        let nodes = vec![
+            node(&[], &[1]),
+            node(&[1], &[2]),
+            node(&[], &[1]),
+            node(&[1], &[]),
+        ];
+        assert_eq!(
+            edges(&nodes, TRANSIENT),
+            vec![(0, 1), (0, 2), (1, 2), (2, 3)]
+        );
+        assert_eq!(order(&nodes, TRANSIENT).unwrap(), vec![0, 1, 2, 3]);
+    }
+
+    #[test]
+    fn a_read_before_the_first_write_sees_history_or_the_final_version() {
         // 0 reads A, 1 writes A, 2 writes A, 3 unrelated.
         let nodes = vec![
-            GraphNode {
-                reads: vec![e(1)],
-                ..Default::default()
-            },
-            GraphNode {
-                writes: vec![e(1)],
-                ..Default::default()
-            },
-            GraphNode {
-                writes: vec![e(1)],
-                ..Default::default()
-            },
-            GraphNode::default(),
+            node(&[1], &[]),
+            node(&[], &[1]),
+            node(&[], &[1]),
+            node(&[], &[]),
         ];
-        assert_eq!(order(&nodes).unwrap(), vec![1, 2, 0, 3]);
+        // Imported: 0 reads the previous frame's A, and the writes wait for it.
+        assert_eq!(order(&nodes, IMPORTED).unwrap(), vec![0, 1, 2, 3]);
+        assert_eq!(edges(&nodes, IMPORTED), vec![(0, 1), (1, 2)]);
+        // Transient: nothing survives the frame, so 0 reads the last version.
+        assert_eq!(order(&nodes, TRANSIENT).unwrap(), vec![1, 2, 0, 3]);
+        assert_eq!(edges(&nodes, TRANSIENT), vec![(1, 2), (2, 0)]);
     }
 
     #[test]
     fn contradicting_declarations_are_a_cycle() {
-        let nodes = vec![
-            GraphNode {
-                reads: vec![e(1)],
-                writes: vec![e(2)],
-                ..Default::default()
-            },
-            GraphNode {
-                reads: vec![e(2)],
-                writes: vec![e(1)],
-                ..Default::default()
-            },
-            GraphNode::default(),
-        ];
-        let cycle = order(&nodes).unwrap_err();
+        // 0 reads B and writes A; 1 reads A and writes B. With history, 0 reads last frame's
+        // B and 1 rewrites it: ordered. Transient, 0 must read the B that 1 writes: a cycle.
+        let nodes = vec![node(&[2], &[1]), node(&[1], &[2]), node(&[], &[])];
+        assert_eq!(order(&nodes, IMPORTED).unwrap(), vec![0, 1, 2]);
+        let cycle = order(&nodes, TRANSIENT).unwrap_err();
         let mut members = cycle.0.clone();
         members.sort();
         assert_eq!(members, vec![0, 1]);
+        assert_eq!(reason(&nodes, 0, 1), Some(CycleEdge::Reads(e(1))));
+        assert_eq!(reason(&nodes, 1, 0), Some(CycleEdge::ReadsFinal(e(2))));
+    }
+
+    #[test]
+    fn reasons_name_the_rule() {
+        let nodes = vec![node(&[1], &[]), node(&[], &[1]), node(&[], &[1])];
+        assert_eq!(reason(&nodes, 0, 1), Some(CycleEdge::Rewrites(e(1))));
+        assert_eq!(reason(&nodes, 1, 2), Some(CycleEdge::BothWrite(e(1))));
     }
 
     #[test]
@@ -172,7 +249,7 @@ mod tests {
             },
             GraphNode::default(),
         ];
-        assert_eq!(order(&nodes).unwrap(), vec![1, 0]);
+        assert_eq!(order(&nodes, TRANSIENT).unwrap(), vec![1, 0]);
         let looped = vec![
             GraphNode {
                 after: vec![1],
@@ -183,6 +260,6 @@ mod tests {
                 ..Default::default()
             },
         ];
-        assert!(order(&looped).is_err());
+        assert!(order(&looped, TRANSIENT).is_err());
     }
 }

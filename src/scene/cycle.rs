@@ -1,7 +1,7 @@
 //! Rule: the passes enabled at load can be ordered.
 //!
-//! Order is derived from the declarations (writers before readers, writers in declaration
-//! order, explicit `after` edges), by the same [`crate::plan::order::order`] the runtime compiles
+//! Order is derived from the declarations (uses of a resource in declaration order, reads of
+//! history first, explicit `after` edges), by the same [`crate::plan::order::order`] the runtime compiles
 //! with, so a scene that loads is a scene the runtime can order. The graph is built here
 //! before any entity exists: each resource is keyed by its definition number (a view counts
 //! as the resource it views, a swap chain as itself, exactly as the runtime keys them), and
@@ -18,7 +18,8 @@ use bevy_ecs::entity::Entity;
 use super::check::Check;
 use super::error::SceneError;
 use super::index::Kind;
-use crate::plan::order::{Cycle, GraphNode, order};
+use crate::model::Lifetime;
+use crate::plan::order::{Cycle, GraphNode, order, reason};
 
 /// Reports the first dependency cycle among the passes enabled at load.
 pub fn check(c: &Check) -> Result<(), SceneError> {
@@ -29,49 +30,66 @@ pub fn check(c: &Check) -> Result<(), SceneError> {
         .collect();
     let node_of = |id: usize| passes.iter().position(|&p| p == id);
     let mut nodes = Vec::with_capacity(passes.len());
-    // Per pass, the resources (by definition) it writes and reads, for the explanation.
-    let mut touched: Vec<(usize, Vec<usize>, Vec<usize>)> = Vec::with_capacity(passes.len());
     for &id in &passes {
+        let mut node = GraphNode::default();
         let Some(pass) = c.index.def(id).and_then(|d| d.pass.as_ref()) else {
+            nodes.push(node);
             continue;
         };
-        let mut node = GraphNode::default();
-        let (mut writes, mut reads) = (Vec::new(), Vec::new());
         for u in &pass.uses {
             let resource = c.index.id(&u.target).and_then(|t| c.index.resource(t));
-            let Some((r, key)) = resource.and_then(|(r, _)| Some((r, key(r)?))) else {
+            let Some(key) = resource.and_then(|(r, _)| key(r)) else {
                 continue;
             };
             if u.access.is_write() {
                 node.writes.push(key);
-                writes.push(r);
             } else {
                 node.reads.push(key);
-                reads.push(r);
             }
         }
-        touched.push((id, writes, reads));
         for name in &pass.after {
             let Some(before) = c.index.id(name) else {
                 continue;
             };
             if before == id {
-                return Err(cycle(c, &[id], &touched));
+                let p = c.index.name(id).unwrap_or_default();
+                return Err(cycle(
+                    c,
+                    &[id],
+                    vec![format!("{p:?} is declared `after` itself")],
+                ));
             }
             node.after.extend(node_of(before));
         }
         nodes.push(node);
     }
-    match order(&nodes) {
-        Ok(_) => Ok(()),
-        Err(Cycle(members)) => {
-            let ids: Vec<usize> = members
-                .iter()
-                .filter_map(|&n| passes.get(n).copied())
-                .collect();
-            Err(cycle(c, &ids, &touched))
-        }
-    }
+    // Imported textures and buffers keep last frame's contents (a read before the frame's
+    // first write sees them); transients and swap chains do not.
+    let keeps = |k: Entity| {
+        let id = k.index_u32() as usize;
+        c.index
+            .kind(id)
+            .is_some_and(|kind| matches!(kind, Kind::Texture | Kind::Buffer))
+            && c.index
+                .def(id)
+                .is_some_and(|d| d.lifetime != Some(Lifetime::Transient))
+    };
+    let Err(Cycle(members)) = order(&nodes, keeps) else {
+        return Ok(());
+    };
+    let name = |id: usize| c.index.name(id).unwrap_or_default();
+    let because = (0..members.len())
+        .map(|i| {
+            let (a, b) = (members[i], members[(i + 1) % members.len()]);
+            let (pa, pb) = (name(passes[a]), name(passes[b]));
+            reason(&nodes, a, b).map_or_else(
+                || format!("{pa:?} runs before {pb:?}"),
+                |r| r.describe(&pa, &pb, |k| name(k.index_u32() as usize)),
+            )
+        })
+        .collect();
+    let ids: Vec<usize> = members.iter().map(|&n| passes[n]).collect();
+    Err(cycle(c, &ids, because))
 }
 
 /// A stand-in entity for resource definition `id`: only identity matters to the ordering.
@@ -80,16 +98,12 @@ fn key(id: usize) -> Option<Entity> {
 }
 
 /// The error for a cycle through definitions `ids` (each before the next, the last before
-/// the first), located at the first, with why each runs before the next (`touched`: each
-/// pass's written and read resource definitions).
-fn cycle(c: &Check, ids: &[usize], touched: &[(usize, Vec<usize>, Vec<usize>)]) -> SceneError {
+/// the first), located at the first, with why each runs before the next.
+fn cycle(c: &Check, ids: &[usize], because: Vec<String>) -> SceneError {
     let mut path: Vec<String> = ids.iter().filter_map(|&id| c.index.name(id)).collect();
     if let Some(first) = path.first().cloned() {
         path.push(first);
     }
-    let because = (0..ids.len())
-        .map(|i| why(c, ids[i], ids[(i + 1) % ids.len()], touched))
-        .collect();
     let first = ids.first().copied();
     SceneError::Cycle {
         location: first.map_or_else(|| c.loc.start(), |id| c.loc.def(id)),
@@ -97,32 +111,4 @@ fn cycle(c: &Check, ids: &[usize], touched: &[(usize, Vec<usize>, Vec<usize>)]) 
         path,
         because,
     }
-}
-
-/// Why pass `a` runs before pass `b`: an `after` edge, a resource `a` writes and `b` reads
-/// (writers before readers), or one both write with `a` declared first (writers in
-/// declaration order).
-fn why(c: &Check, a: usize, b: usize, touched: &[(usize, Vec<usize>, Vec<usize>)]) -> String {
-    let name = |id: usize| c.index.name(id).unwrap_or_default();
-    let (pa, pb) = (name(a), name(b));
-    let after = c.index.def(b).and_then(|d| d.pass.as_ref());
-    if after.is_some_and(|p| p.after.iter().any(|n| c.index.id(n) == Some(a))) {
-        return format!("{pb:?} is declared `after` {pa:?}");
-    }
-    let of = |id: usize| touched.iter().find(|t| t.0 == id);
-    if let (Some((_, wa, _)), Some((_, wb, rb))) = (of(a), of(b)) {
-        if let Some(&r) = wa.iter().find(|r| rb.contains(r)) {
-            return format!(
-                "{pa:?} writes {:?}, which {pb:?} reads (writers run before readers)",
-                name(r)
-            );
-        }
-        if let Some(&r) = wa.iter().find(|r| wb.contains(r)) {
-            return format!(
-                "{pa:?} and {pb:?} both write {:?} (writers run in declaration order)",
-                name(r)
-            );
-        }
-    }
-    format!("{pa:?} runs before {pb:?}")
 }

@@ -37,7 +37,9 @@ enum Phase {
     Frozen,
 }
 
-/// A random scene: resources written before they are read, on random queues.
+/// A random scene on random queues: resources are written, read, and often written again
+/// after being read (a new version), and imported ones are sometimes read before their
+/// first write of the frame (history: the previous frame's version).
 fn scene(seed: u64) -> String {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut out = String::from("Scene(\n    settings: (frames_in_flight: 2),\n    entities: [\n");
@@ -49,6 +51,7 @@ fn scene(seed: u64) -> String {
     );
     let nres = 3 + rng.below(6);
     let mut kinds = Vec::new();
+    let mut imported = Vec::new();
     for i in 0..nres {
         let kind = [Kind::Color, Kind::Color, Kind::Depth, Kind::Buffer][rng.below(4)];
         let lifetime = if rng.chance(50) {
@@ -63,6 +66,7 @@ fn scene(seed: u64) -> String {
         };
         out += &format!("        (name: \"r{i}\", {def}, lifetime: {lifetime}),\n");
         kinds.push(kind);
+        imported.push(lifetime == "Imported");
     }
     let mut phase = vec![Phase::Fresh; nres];
     let npasses = 3 + rng.below(8);
@@ -75,8 +79,9 @@ fn scene(seed: u64) -> String {
         let mut uses = Vec::new();
         let mut work = "None".to_owned();
         // One write.
+        let rewrite = rng.chance(30);
         let writable: Vec<usize> = (0..nres)
-            .filter(|&r| phase[r] != Phase::Frozen)
+            .filter(|&r| phase[r] != Phase::Frozen || rewrite)
             .filter(|&r| !matches!((queue, kinds[r]), ("Compute" | "Copy", Kind::Depth)))
             .collect();
         if let Some(&w) = writable.get(rng.below(writable.len().max(1))) {
@@ -90,6 +95,7 @@ fn scene(seed: u64) -> String {
             uses.push(format!(
                 "(target: \"r{w}\", access: {access}, clear: {clear})"
             ));
+            let before = phase[w];
             phase[w] = Phase::Written;
             if queue == "Copy" {
                 let src: Vec<usize> = (0..nres)
@@ -104,7 +110,7 @@ fn scene(seed: u64) -> String {
                     }
                     None => {
                         uses.pop();
-                        phase[w] = Phase::Fresh;
+                        phase[w] = before;
                     }
                 }
             }
@@ -112,9 +118,10 @@ fn scene(seed: u64) -> String {
         // Some reads.
         if queue != "Copy" {
             for _ in 0..rng.below(3) {
+                let history = rng.chance(20);
                 let readable: Vec<usize> = (0..nres)
                     .filter(|&r| {
-                        phase[r] != Phase::Fresh
+                        (phase[r] != Phase::Fresh || history && imported[r])
                             && !uses
                                 .iter()
                                 .any(|u: &String| u.contains(&format!("\"r{r}\"")))

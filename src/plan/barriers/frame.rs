@@ -117,6 +117,10 @@ impl TextureRecord for WholeTexture {
 /// The barriers of one frame of a plan, around each compiled pass (same index).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FramePlan {
+    /// Transitions made before any pass of the frame, on the graphics queue, which every
+    /// other queue waits for: textures read by several queues before anything writes them
+    /// in a plan's first frame, whose layout no reader may change under another (FS-1).
+    pub prologue: Vec<TextureBarrier<Entity>>,
     /// Issued at the start of each pass, on its queue, and at its end, before its fence
     /// (write-backs for other queues, transitions the next queue cannot do).
     pub barriers: PassBarriers,

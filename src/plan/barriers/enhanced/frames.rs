@@ -200,7 +200,9 @@ pub(super) fn walk_resource(
     let s = start(e);
     let mut later = Later::Walked;
     let texture = planned.iter().any(|u| u.layout.is_some());
-    let (uses, one_queue) = resource_uses(graph, planned, texture, s.compressible)?;
+    let wraps = !s.transient && !s.chain;
+    w.prologue_allowed = wraps;
+    let (uses, one_queue) = resource_uses(graph, planned, texture, s.compressible, wraps)?;
     let last_access = uses.last().map_or(Access::NO_ACCESS, |u| u.access);
     let initial = if s.chain {
         Layout::PRESENT

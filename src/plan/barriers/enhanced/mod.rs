@@ -15,6 +15,10 @@
 //!   generic read if depth is involved; a render target read only on the graphics engine goes
 //!   to DIRECT_QUEUE_SHADER_RESOURCE so it stays compressed (EB-4); DMA sees only COMMON;
 //! - transients are activated from UNDEFINED with DISCARD (EB-5);
+//! - a texture that keeps its contents and both ends and begins the frame with reads has one
+//!   read phase across the boundary; when several queues read it before anything in the plan
+//!   wrote it, the plan's first frame moves it in a prologue on the graphics queue that the
+//!   other queues wait for, and before a DMA write several queues read it in COMMON (FS-1);
 //!
 //! All barriers at one pass boundary go out as one call, one group per barrier type. The
 //! frame repeats, so the walk runs over three copies of it, each starting where the previous
@@ -79,6 +83,11 @@ pub(super) struct Walk<'a> {
     pub(super) wrap_end: Option<(Layout, Access)>,
     pub(super) walk_steady: bool,
     steady: &'a mut Steady,
+    /// Transitions the plan's first frame makes before any pass (see `walk_copy`).
+    pub(super) prologue: &'a mut Vec<WholeTexture>,
+    /// The resource being walked may be moved in the prologue: it keeps its contents and
+    /// is not a swap chain's buffer.
+    pub(super) prologue_allowed: bool,
 }
 
 #[derive(Clone, Copy, Debug)]

@@ -144,6 +144,7 @@ pub(super) fn resource_uses<'a>(
     planned: &'a mut [ResUse],
     texture: bool,
     compressible: bool,
+    wraps: bool,
 ) -> Result<(&'a [ResUse], bool), crate::plan::PlanError> {
     let Some(first) = planned.first() else {
         return Ok((planned, true));
@@ -164,7 +165,7 @@ pub(super) fn resource_uses<'a>(
     };
     let out = &mut planned[..len];
     if texture {
-        read_phases(graph, out, compressible)?;
+        read_phases(graph, out, compressible, wraps)?;
     }
     Ok((out, one_queue))
 }
@@ -196,42 +197,87 @@ fn merge_passes(planned: &mut [ResUse]) -> usize {
     len
 }
 
-/// Give each read phase of a texture's (merged) uses its layout.
+/// The layout of a read phase whose first read is on `first` and that follows the write
+/// `writer`, if any: the writer's layout when it already serves every read of the phase on
+/// the writer's queue (depth read through a read-only view in DEPTH_STENCIL_WRITE), so there
+/// is no transition at all; also when several queues read it, since no transition means none
+/// to order among them (a DMA writer's COMMON serves shader reads on every queue). Before a
+/// DMA write, a phase several queues read takes the DMA's COMMON when it serves them: a DMA
+/// engine cannot change a layout, and a reader that did would race the other queue's reads
+/// (FS-1). Otherwise the best layout every reader can use.
+fn phase_layout(
+    phase: &Phase,
+    first: Q,
+    writer: Option<ResUse>,
+    next: Option<ResUse>,
+    compressible: bool,
+) -> Option<Layout> {
+    let keep = writer.and_then(|w| {
+        let l = w.layout?;
+        let here = !phase.shared && first == w.queue;
+        (layout_allows(l).contains(phase.access)
+            && (here || (phase.shared && phase.allowed_everywhere(l))))
+        .then_some(l)
+    });
+    let before_dma = next
+        .filter(|n| phase.shared && n.queue.kind() == QueueType::Copy)
+        .and_then(|n| n.layout)
+        .filter(|&l| layout_allows(l).contains(phase.access) && phase.allowed_everywhere(l));
+    keep.or(before_dma)
+        .or_else(|| read_layout(phase, compressible))
+}
+
+/// Give each read phase of a texture's (merged) uses its layout. When the texture keeps its
+/// contents between frames (`wraps`) and both begins and ends the frame with reads, those
+/// reads are one phase across the frame boundary (history read at the start of the next
+/// frame, nothing written between): they share a layout, so no reader changes it under
+/// another queue's reads (FS-1).
 fn read_phases(
     graph: &CompiledGraph,
     out: &mut [ResUse],
     compressible: bool,
+    wraps: bool,
 ) -> Result<(), crate::plan::PlanError> {
-    let mut start = 0;
-    while start < out.len() {
+    let conflict = |range: &[ResUse]| crate::plan::PlanError::NoCommonReadLayout {
+        passes: (range.iter())
+            .map(|u| graph.passes[u.pass as usize].entity)
+            .collect(),
+    };
+    let (mut start, mut stop) = (0, out.len());
+    let last_write = out.iter().rposition(|u| u.write);
+    if let Some(w) = last_write.filter(|&w| wraps && !out[0].write && w + 1 < out.len()) {
+        let (head, head_end) = Phase::scan(out, 0);
+        let (tail, _) = Phase::scan(out, w + 1);
+        let phase = Phase {
+            access: head.access | tail.access,
+            graphics: head.graphics || tail.graphics,
+            compute: head.compute || tail.compute,
+            dma: head.dma || tail.dma,
+            shared: head.shared || tail.shared || out[0].queue != out[w + 1].queue,
+        };
+        let next = Some(out[head_end]);
+        let layout = phase_layout(&phase, out[w + 1].queue, Some(out[w]), next, compressible)
+            .ok_or_else(|| conflict(out))?;
+        let (front, back) = out.split_at_mut(w + 1);
+        for u in front[..head_end].iter_mut().chain(back) {
+            u.layout = Some(layout);
+            u.shared = phase.shared;
+        }
+        (start, stop) = (head_end, w + 1);
+    }
+    while start < stop {
         if out[start].write {
             start += 1;
             continue;
         }
-        let (phase, end) = Phase::scan(out, start);
-        // Keep the writer's layout when it already serves every read of the phase on the
-        // writer's queue (depth read through a read-only view in DEPTH_STENCIL_WRITE):
-        // no transition at all. Also when several queues read it: no transition means
-        // none to order among them (a DMA writer's COMMON serves shader reads on every
-        // queue).
-        let keep = start.checked_sub(1).map(|w| out[w]).and_then(|w| {
-            let l = w.layout?;
-            let here = !phase.shared && out[start].queue == w.queue;
-            (layout_allows(l).contains(phase.access)
-                && (here || (phase.shared && phase.allowed_everywhere(l))))
-            .then_some(l)
-        });
-        let layout = keep
-            .or_else(|| read_layout(&phase, compressible))
-            .ok_or_else(|| crate::plan::PlanError::NoCommonReadLayout {
-                passes: (out[start..end].iter())
-                    .map(|u| graph.passes[u.pass as usize].entity)
-                    .collect(),
-            })?;
-        let shared = phase.shared;
+        let (phase, end) = Phase::scan(&out[..stop], start);
+        let writer = start.checked_sub(1).map(|w| out[w]);
+        let next = out[..stop].get(end).copied();
+        let layout = phase_layout(&phase, out[start].queue, writer, next, compressible)
+            .ok_or_else(|| conflict(&out[start..end]))?;
         for u in &mut out[start..end] {
             u.layout = Some(layout);
-            u.shared = shared;
+            u.shared = phase.shared;
         }
         start = end;
     }
@@ -273,7 +319,8 @@ mod tests {
             use_(1, QueueId::Graphics, Access::SHADER_RESOURCE, srv),
             use_(2, compute, Access::SHADER_RESOURCE, srv),
         ];
-        let (merged, one_queue) = resource_uses(&graph, &mut uses, true, false).expect("plans");
+        let (merged, one_queue) =
+            resource_uses(&graph, &mut uses, true, false, true).expect("plans");
         assert!(!one_queue);
         assert_eq!(merged.len(), 3, "{merged:?}");
         let w = merged[0];
@@ -288,7 +335,7 @@ mod tests {
             use_(0, QueueId::Graphics, Access::UNORDERED_ACCESS, uav),
             use_(1, QueueId::Graphics, Access::SHADER_RESOURCE, srv),
         ];
-        let (kept, one_queue) = resource_uses(&graph, &mut once, true, true).expect("plans");
+        let (kept, one_queue) = resource_uses(&graph, &mut once, true, true, true).expect("plans");
         assert!(one_queue && kept.len() == 2 && !kept[1].shared);
         assert_eq!(
             kept[1].layout,

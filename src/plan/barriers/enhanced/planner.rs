@@ -13,7 +13,7 @@ use super::COPIES;
 use super::gather::ByResource;
 use super::worker::{Share, Worker};
 use crate::device::QUEUE_COUNT;
-use crate::plan::barriers::{TextureStart, full_flush};
+use crate::plan::barriers::{TextureRecord, TextureStart, full_flush};
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlanError};
 use std::sync::mpsc::TryRecvError;
 
@@ -222,6 +222,10 @@ impl EnhancedPlanner {
         }
         let kept = if two { COPIES - 1 } else { COPIES };
         for (k, f) in frames.iter_mut().enumerate().take(kept) {
+            f.prologue.clear();
+            if k == 0 {
+                f.prologue.extend(w.prologue.iter().map(|t| t.texture()));
+            }
             w.frames[k].finish_into(&mut f.barriers);
             // The plan takes the bounds; the worker keeps the old plan's memory for its next.
             std::mem::swap(&mut f.start, &mut w.bounds.start[k]);

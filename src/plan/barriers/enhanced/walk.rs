@@ -6,6 +6,7 @@ use super::phases::ResUse;
 use super::track::{Acc, Track};
 use super::{Walk, barrier};
 use crate::barrier::*;
+use crate::plan::barriers::WholeTexture;
 use crate::plan::{CompiledGraph, PlanError};
 
 /// A barrier at the end of `after`'s pass on its queue: it completes that queue's accesses
@@ -50,6 +51,35 @@ pub(super) fn walk_copy<const TEXTURE: bool>(
         } else {
             Layout::Undefined
         };
+        // A read phase shared by several queues with nothing written before it in the plan
+        // (a first frame reading history, or a texture no pass writes) has no writer to move
+        // the layout before the readers' fences, and a reader's transition would race the
+        // other queue's reads (FS-1): the plan's first frame moves it in its prologue, on the
+        // graphics queue, which every other queue waits for.
+        if TEXTURE
+            && copy == 0
+            && w.prologue_allowed
+            && u.shared
+            && t.last_write.is_none()
+            && t.layout != want
+            && t.layout != Layout::Undefined
+            && crate::plan::barriers::can_transition(
+                crate::device::QueueId::Graphics,
+                t.layout,
+                want,
+            )
+        {
+            w.prologue.push(WholeTexture {
+                sync_before: Sync::ALL,
+                sync_after: Sync::NONE,
+                access_before: Access::NO_ACCESS,
+                access_after: Access::NO_ACCESS,
+                layout_before: t.layout,
+                layout_after: want,
+                resource: e,
+            });
+            t.layout = want;
+        }
         // Activating a transient discards its contents: nothing to write back or acquire.
         let discard = TEXTURE && t.layout == Layout::Undefined;
         // A read phase shared by several queues changes layout once, at the end of the writer's

@@ -12,13 +12,15 @@ use super::track::Track;
 use super::{Barrier, COPIES, Walk};
 use crate::barrier::Layout;
 use crate::plan::CompiledGraph;
-use crate::plan::barriers::TextureStart;
+use crate::plan::barriers::{TextureStart, WholeTexture};
 
 pub(super) struct Worker {
     /// Each copy's own barriers.
     pub(super) frames: [Builder; COPIES],
     /// Hand-overs into the first and second frames (see [`Walk::handovers`]).
     pub(super) handovers: [Vec<(usize, Barrier)>; COPIES - 1],
+    /// Transitions before the plan's first frame (see [`Walk::prologue`]).
+    pub(super) prologue: Vec<WholeTexture>,
     pub(super) steady: Steady,
     pub(super) bounds: Bounds,
     /// Resources whose steady copy repeated the second, and those of them whose second
@@ -35,6 +37,7 @@ impl Default for Worker {
         Worker {
             frames: Default::default(),
             handovers: Default::default(),
+            prologue: Vec::new(),
             steady: Steady::default(),
             bounds: Bounds::default(),
             repeated: 0,
@@ -70,6 +73,7 @@ impl Worker {
         for h in &mut self.handovers {
             h.clear();
         }
+        self.prologue.clear();
         self.steady.reset();
         self.bounds.clear();
         self.repeated = 0;
@@ -84,6 +88,8 @@ impl Worker {
             wrap_end: None,
             walk_steady,
             steady: &mut self.steady,
+            prologue: &mut self.prologue,
+            prologue_allowed: false,
         };
         let base = share.spans.first().copied().unwrap_or(0);
         for (r, &e) in share.order.iter().enumerate() {
@@ -117,6 +123,7 @@ impl Worker {
         for (mine, theirs) in self.handovers.iter_mut().zip(&later.handovers) {
             mine.extend_from_slice(theirs);
         }
+        self.prologue.extend_from_slice(&later.prologue);
         self.bounds.append(&later.bounds);
         self.repeated += later.repeated;
         self.converged += later.converged;
