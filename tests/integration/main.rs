@@ -12,6 +12,7 @@
 mod common;
 
 mod barrier_tables;
+mod calibration;
 mod clean_scenes;
 mod cli;
 mod determinism;
