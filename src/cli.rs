@@ -181,12 +181,15 @@ pub fn main_with(cli: Cli) -> i32 {
                 match async_gain(&scene, &overrides, frames, &summary) {
                     Ok(gain) => {
                         gain_row = Some(format!(
-                            "  {:<26} {:.1} us/frame ({:.1}%): {:.1} on, {:.1} off\n",
+                            "  {:<26} {:.1} us/frame ({:.1}%): {:.1} on, {:.1} off; \
+                             {:.0}% of {:.1} available\n",
                             "async compute gain",
                             gain["gain_us"].as_f64().unwrap_or(0.0),
                             gain["gain_percent"].as_f64().unwrap_or(0.0),
                             gain["frame_work_us"].as_f64().unwrap_or(0.0),
                             gain["baseline_frame_work_us"].as_f64().unwrap_or(0.0),
+                            gain["taken_percent"].as_f64().unwrap_or(0.0),
+                            gain["available_us"].as_f64().unwrap_or(0.0),
                         ));
                         value["async_compute_gain"] = gain;
                     }

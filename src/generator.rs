@@ -263,6 +263,8 @@ fn pass(name: String, queue: QueueKind, uses: Vec<UseDef>, work: Work) -> Entity
             work,
             after: Vec::new(),
             script: None,
+            cost: None,
+            compute_queue: None,
         }),
         ..Default::default()
     }

@@ -31,10 +31,11 @@ fn configure_device(
     } else {
         settings.semantics
     });
-    if let Some(cus) = settings.compute_cu_limit {
-        for index in 0..crate::device::COMPUTE_QUEUES_PER_PIPE[0] {
-            device.set_compute_unit_limit(QueueId::Compute { pipe: 0, index }, cus)?;
-        }
+    // Pipe-0 queues start at 4 CUs (CC-2); unless the scene says otherwise the runtime lets
+    // them use every CU, as engines do: priority alone keeps them below graphics.
+    let cus = (settings.compute_cu_limit).unwrap_or(device.profile.compute_units);
+    for index in 0..crate::device::COMPUTE_QUEUES_PER_PIPE[0] {
+        device.set_compute_unit_limit(QueueId::Compute { pipe: 0, index }, cus)?;
     }
     Ok(())
 }

@@ -119,6 +119,7 @@ mod tests {
                     dont_sync_on_copy: false,
                     shown: None,
                     compression: &mut compression,
+                    shader: None,
                 };
                 match op_for(cmd, &mut ctx) {
                     Op::Barrier(b) => b.decompress_ns,

@@ -15,6 +15,7 @@
 //! events; waits, suspend and resume act on the front end.
 
 use super::barrier_cost::{BarrierWork, barrier_work};
+use super::pipeline::ShaderCost;
 use super::{
     Command, Compression, FenceId, Memory, ObjectDesc, ObjectKey, Profile, QueueId, SwapChainKey,
 };
@@ -104,6 +105,9 @@ pub struct OpContext<'a> {
     /// What each surface's compression is (FS-4, EB-4): barriers and decompressions read
     /// and change it.
     pub compression: &'a mut Compression,
+    /// The cost of the bound pipeline's shaders, when the title gave one
+    /// ([`super::pipeline`]); the profile's fixed cycles otherwise.
+    pub shader: Option<ShaderCost>,
 }
 
 /// The op a command becomes on `ctx.queue`.
@@ -184,6 +188,7 @@ fn cap_for(work: u64, floor_ns: u64, capacity: u32) -> u32 {
 
 fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
     let p = ctx.profile;
+    let shader = ctx.shader;
     let capacity = p.capacity_mcu();
     let dma = matches!(ctx.queue, QueueId::Dma { .. });
     let serial = if dma || !ctx.dont_sync_on_copy {
@@ -211,13 +216,15 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
         } => {
             // Saturating throughout: the loader bounds every amount (MAX_WORK), a world
             // built by hand need not.
+            let pixel_cycles = shader.and_then(|c| c.cycles).unwrap_or(p.pixel_cycles);
             let lanes = (vertices.saturating_mul(p.vertex_cycles as u64))
-                .saturating_add(pixels.saturating_mul(p.pixel_cycles as u64));
+                .saturating_add(pixels.saturating_mul(pixel_cycles as u64));
             let work = p.work_mcu_ns(lanes);
             let floor_ns = p
                 .rate_ns(vertices, p.vertices_per_clock)
                 .max(p.rate_ns(pixels, p.pixels_per_clock))
-                .max((draws as u64).saturating_mul(p.draw_ns));
+                .max((draws as u64).saturating_mul(p.draw_ns))
+                .max(shader.map_or(0, |c| c.floor_ns(p)));
             WorkItem {
                 stages: sync_stages(cmd.stages()),
                 work,
@@ -231,8 +238,10 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
             dispatches,
             threads,
         } => {
-            let work = p.work_mcu_ns(threads.saturating_mul(p.thread_cycles as u64));
-            let floor_ns = (dispatches as u64).saturating_mul(p.dispatch_ns);
+            let thread_cycles = shader.and_then(|c| c.cycles).unwrap_or(p.thread_cycles);
+            let work = p.work_mcu_ns(threads.saturating_mul(thread_cycles as u64));
+            let floor_ns = ((dispatches as u64).saturating_mul(p.dispatch_ns))
+                .max(shader.map_or(0, |c| c.floor_ns(p)));
             WorkItem {
                 stages: Stages::COMPUTE,
                 work,
@@ -278,6 +287,7 @@ mod tests {
             dont_sync_on_copy: false,
             shown: None,
             compression: &mut compression,
+            shader: None,
         };
         let draw = Command::Draw {
             draws: 600,
@@ -300,5 +310,46 @@ mod tests {
         };
         assert_eq!(d.cap, p.capacity_mcu());
         assert_eq!(op_for(&Command::Kickoff, &mut ctx), Op::Front);
+    }
+
+    #[test]
+    fn a_shader_cost_replaces_the_fixed_cycles_and_floors_the_item() {
+        let p = Profile::default();
+        let memory = Memory::default();
+        let mut compression = Compression::default();
+        let dispatch = Command::Dispatch {
+            dispatches: 1,
+            threads: 1 << 20,
+        };
+        let mut op = |shader| {
+            let mut ctx = OpContext {
+                queue: QueueId::Graphics,
+                memory: &memory,
+                profile: &p,
+                legacy: false,
+                dont_sync_on_copy: false,
+                shown: None,
+                compression: &mut compression,
+                shader,
+            };
+            match op_for(&dispatch, &mut ctx) {
+                Op::Work(w) => w,
+                other => panic!("a dispatch is a work item, not {other:?}"),
+            }
+        };
+        let fixed = op(None);
+        let costly = op(Some(ShaderCost::new(Some(1280), 0, 0, None)));
+        // Ten times the profile's 128 cycles a thread: ten times the shading work.
+        assert_eq!(costly.work, p.work_mcu_ns((1 << 20) * 1280));
+        assert!(costly.work >= fixed.work * 10 - 10, "{fixed:?} {costly:?}");
+        // A measured millisecond floors the item and spreads its shading over it: it holds
+        // only the CUs it needs (CC-2).
+        let timed = op(Some(ShaderCost::new(None, 0, 0, Some(1000.0))));
+        assert_eq!(timed.floor_ns, 1_000_000);
+        assert_eq!(timed.work, fixed.work);
+        assert!(timed.cap < p.capacity_mcu() / 4, "{timed:?}");
+        // Bytes floor it at the memory bandwidth.
+        let bound = op(Some(ShaderCost::new(None, 560_000, 0, None)));
+        assert_eq!(bound.floor_ns, 1_000);
     }
 }

@@ -24,6 +24,7 @@ mod cost;
 mod error;
 mod fence;
 mod object;
+mod pipeline;
 mod present;
 mod profile;
 mod queue;
@@ -39,6 +40,7 @@ pub use context::{ContextKind, DeferredContext};
 pub use error::DeviceError;
 pub use fence::{FENCE_SEQUENCE_BITS, FenceId};
 pub use object::{HeapInfo, Memory, Object, ObjectDesc, ObjectKey, Placement};
+pub use pipeline::ShaderCost;
 pub use present::{PresentEngine, SwapChainKey, SwapChainState};
 pub use profile::{CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile};
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};
@@ -98,6 +100,10 @@ pub struct Device {
     /// Submissions and destructions asked of the device so far, accepted or not: what the
     /// validation layer must have seen as many of (RL-4).
     calls: DeviceCalls,
+    /// What each pipeline state's shaders cost, by pipeline id, where the title said so.
+    pipeline_costs: hashbrown::HashMap<u32, ShaderCost>,
+    /// The pipeline state each queue has bound, as submission goes (FS-11 unbinds it).
+    bound_pipeline: [Option<u32>; QUEUE_COUNT],
 }
 
 /// How many times the device was asked to submit and to destroy.
@@ -128,7 +134,19 @@ impl Device {
             labels: vec![String::new()],
             label_ids: hashbrown::HashMap::from_iter([(String::new(), 0)]),
             calls: DeviceCalls::default(),
+            pipeline_costs: hashbrown::HashMap::new(),
+            bound_pipeline: [None; QUEUE_COUNT],
         }
+    }
+
+    /// Say what pipeline state `id`'s shaders cost (`None`: the profile's fixed cycles),
+    /// for the draws and dispatches submitted from now on while it is bound
+    /// ([`ShaderCost`]).
+    pub fn set_pipeline_cost(&mut self, id: u32, cost: Option<ShaderCost>) {
+        match cost {
+            Some(c) => self.pipeline_costs.insert(id, c),
+            None => self.pipeline_costs.remove(&id),
+        };
     }
 
     /// Submissions and destructions asked of the device so far.

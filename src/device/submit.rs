@@ -57,10 +57,18 @@ impl Device {
                     let interval = self.present.chain(*chain).map_or(1, |c| c.vsync_interval);
                     refs.push(b);
                     shown = Some((b, self.profile.vsync_period_ns * interval as u64));
+                    // Present resets the state (FS-11).
+                    self.bound_pipeline[queue.index()] = None;
                 }
                 Command::DontSyncOnCopy(on) => dont_sync_on_copy = *on,
+                Command::SetPipelineState(id) => self.bound_pipeline[queue.index()] = Some(*id),
+                Command::ClearState => self.bound_pipeline[queue.index()] = None,
+                // Resume resets every context's state (FS-11).
+                Command::Resume => self.bound_pipeline = [None; super::QUEUE_COUNT],
                 _ => {}
             }
+            let shader = self.bound_pipeline[queue.index()]
+                .and_then(|id| self.pipeline_costs.get(&id).copied());
             let op = op_for(
                 &cmd,
                 &mut OpContext {
@@ -71,6 +79,7 @@ impl Device {
                     dont_sync_on_copy,
                     shown,
                     compression: &mut self.compression,
+                    shader,
                 },
             );
             let kicks = matches!(

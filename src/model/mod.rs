@@ -23,7 +23,7 @@ mod view;
 pub use fault::{Fault, Injector};
 pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
-pub use pass::{CopyBox, Disabled, Pass, QueueKind, Use, UseAccess, Work};
+pub use pass::{ComputeQueue, CopyBox, Disabled, Pass, PassCost, QueueKind, Use, UseAccess, Work};
 pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags, TextureState};
 pub use script::{
     ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptState, Slot, Submission,

@@ -207,6 +207,59 @@ impl CopyBox {
     }
 }
 
+/// What a pass's draw or dispatch costs, where the scene says so: `cost: (cycles: 900,
+/// read_bytes: 120000000, written_bytes: 16588800)` or `cost: (time_us: 1450.0)`. Without
+/// it a pass costs the profile's fixed cycles per vertex, pixel or thread. The device prices
+/// it as the cost of the pass's pipeline state ([`crate::device::ShaderCost`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Cost", deny_unknown_fields)]
+pub struct PassCost {
+    /// Shading lane-cycles per pixel (draws) or per thread (dispatches).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cycles: Option<u32>,
+    /// Bytes the work reads from memory.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub read_bytes: u64,
+    /// Bytes the work writes to memory.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub written_bytes: u64,
+    /// A measured time, microseconds: the work takes at least that long.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_us: Option<f64>,
+}
+
+impl PassCost {
+    /// The device's form of the cost.
+    pub fn shader_cost(&self) -> crate::device::ShaderCost {
+        crate::device::ShaderCost::new(
+            self.cycles,
+            self.read_bytes,
+            self.written_bytes,
+            self.time_us,
+        )
+    }
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+/// The asynchronous compute queue a compute pass asks for: `compute_queue: (pipe: 1, index:
+/// 0)`. The pipe is the priority (CC-2): pipe 1 takes compute units before graphics, pipe 0
+/// only what graphics leaves, within its CU limit; without `pipe`, the `compute_pipe`
+/// setting's. Passes on different queues do not wait behind each other in one in-order
+/// stream; the runtime fences between them where they depend on each other (FS-1).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename = "ComputeQueue", deny_unknown_fields)]
+pub struct ComputeQueue {
+    /// 0 (six queues, below graphics) or 1 (three queues, above graphics).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pipe: Option<u8>,
+    /// The queue on its pipe, from 0.
+    #[serde(default)]
+    pub index: u8,
+}
+
 /// A pass entity. Order among passes comes from their uses, each resource's in declaration
 /// order (`order`; see [`crate::plan::order`]), plus explicit `after` edges.
 #[derive(Component, Clone, Debug, PartialEq)]
@@ -217,6 +270,10 @@ pub struct Pass {
     pub after: Vec<Entity>,
     /// Declaration order in the scene, the tie-breaker of every ordering decision.
     pub order: u32,
+    /// What the work costs, when the scene says so.
+    pub cost: Option<PassCost>,
+    /// Which compute queue a compute pass runs on when async compute is on.
+    pub compute_queue: Option<ComputeQueue>,
 }
 
 impl Pass {
@@ -244,6 +301,8 @@ impl Pass {
             },
             after: Vec::new(),
             order,
+            cost: None,
+            compute_queue: None,
         }
     }
 }

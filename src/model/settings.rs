@@ -39,9 +39,9 @@ pub struct Settings {
     pub async_compute: bool,
     /// Compute pipe (0 below graphics, 1 above, CC-2) of the asynchronous compute queue.
     pub compute_pipe: u8,
-    /// Compute units the asynchronous compute queue may use when it is on pipe 0 (CC-2: the
-    /// device starts pipe-0 queues at 4; `None` keeps that; more than the device has means
-    /// all of them).
+    /// Compute units each pipe-0 compute queue may use (CC-2: the device starts them at 4
+    /// and the limit can be changed); `None` means all of the device's, what an engine sets
+    /// (a limit of 4 starves heavy async passes, README); more than the device has means all.
     pub compute_cu_limit: Option<u32>,
     /// The simulated GPU, by name (`console-2013`, `console-2020`; see `device::Profile`).
     pub profile: String,

@@ -61,13 +61,19 @@ fn clear_stage(u: &crate::model::Use) -> Sync {
 }
 
 /// The queue a pass runs on (CC-1: compute falls back to graphics without async compute).
-pub fn assign_queue(kind: QueueKind, settings: &Settings) -> QueueId {
-    match kind {
+/// A compute pass runs on the compute queue it asks for (CC-2: its pipe is its priority),
+/// by default queue 0 of the `compute_pipe` setting's pipe; the loader refuses queues the
+/// device does not have.
+pub fn assign_queue(pass: &Pass, settings: &Settings) -> QueueId {
+    match pass.queue {
         QueueKind::Graphics => QueueId::Graphics,
-        QueueKind::Compute if settings.async_compute => QueueId::Compute {
-            pipe: settings.compute_pipe.min(1),
-            index: 0,
-        },
+        QueueKind::Compute if settings.async_compute => {
+            let asked = pass.compute_queue.unwrap_or_default();
+            QueueId::Compute {
+                pipe: asked.pipe.unwrap_or(settings.compute_pipe).min(1),
+                index: asked.index,
+            }
+        }
         QueueKind::Compute => QueueId::Graphics,
         QueueKind::Copy => QueueId::Dma { engine: 0 },
     }
@@ -105,7 +111,7 @@ pub fn compile_graph(
     let mut persistent = Vec::new();
     let mut history = hashbrown::HashSet::new();
     for (e, name, pass) in passes {
-        let queue = assign_queue(pass.queue, settings);
+        let queue = assign_queue(pass, settings);
         let kind = pass.queue;
         let shading = pass.shading();
         let mut uses = Vec::new();

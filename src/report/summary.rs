@@ -145,11 +145,16 @@ impl Summary {
 
     /// How much shorter this run's frames are than `baseline`'s (for example async compute
     /// on against off): mean GPU frame time (`frame_work_us`) of both, the gain in
-    /// microseconds and percent (positive: this run is faster), and the overlap gained.
+    /// microseconds and percent (positive: this run is faster), and the overlap gained. What
+    /// was available is the baseline's frame time down to this run's `lower_bound_us` (no
+    /// schedule of this run's work could beat it); `taken_percent` is the gain's share of it.
     pub fn compare(&self, baseline: &Summary) -> Value {
         let (a, b) = (self.gpu_frames(), baseline.gpu_frames());
         let gain = b.work_us.mean - a.work_us.mean;
+        let available = (b.work_us.mean - a.lower_bound_us).max(0.0);
         json!({
+            "available_us": available,
+            "taken_percent": if available > 0.0 { 100.0 * gain / available } else { 0.0 },
             "frame_work_us": a.work_us.mean,
             "baseline_frame_work_us": b.work_us.mean,
             "gain_us": gain,

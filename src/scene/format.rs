@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::barrier::Sync;
 use crate::model::{
-    Buffer, Heap, Lifetime, QueueKind, Script, ScriptCommand, Settings, SwapChain, Texture,
-    UseAccess, ViewKind, Work,
+    Buffer, ComputeQueue, Heap, Lifetime, PassCost, QueueKind, Script, ScriptCommand, Settings,
+    SwapChain, Texture, UseAccess, ViewKind, Work,
 };
 
 /// The RON options scenes are read and written with: `implicit_some` by default, so that
@@ -130,6 +130,12 @@ pub struct PassDef {
     /// generate from the uses and work; planned barriers, fences and waits still surround it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub script: Option<Vec<ScriptCommand<String>>>,
+    /// What the draw or dispatch costs, in place of the profile's fixed cycles.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<PassCost>,
+    /// Compute passes: the asynchronous compute queue to run on (CC-2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compute_queue: Option<ComputeQueue>,
 }
 
 /// One use of a texture, buffer, view or swap chain, by name.

@@ -146,7 +146,8 @@ pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
             work_amounts(&p.work).map_or(Ok(()), |(key, n)| {
                 let at = c.loc.def_key(id, key, 0);
                 Err(c.out_of_range(at, Some(id), too_much(key, n)))
-            })
+            })?;
+            super::costs::pass(c, id, p)
         }),
         _ => Ok(()),
     }

@@ -180,6 +180,8 @@ fn pass(p: &PassDef, order: u32, resolve: &impl Fn(&str) -> Option<Entity>) -> P
         work: p.work,
         after: p.after.iter().filter_map(|a| resolve(a)).collect(),
         order,
+        cost: p.cost,
+        compute_queue: p.compute_queue,
     }
 }
 

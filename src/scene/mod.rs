@@ -45,6 +45,7 @@
 
 mod check;
 mod copies;
+mod costs;
 mod cycle;
 mod error;
 mod fit;
@@ -69,6 +70,7 @@ use std::path::Path;
 use bevy_ecs::world::World;
 
 pub use check::validate;
+pub use costs::{MAX_CYCLES, MAX_TIME_US};
 pub use error::{Location, SceneError};
 pub use format::{
     EntityDef, EventDef, EventKindDef, PassDef, SceneFile, UseDef, ViewDef, ron_options,

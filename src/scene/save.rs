@@ -149,6 +149,8 @@ fn pass_def(world: &World, p: &Pass) -> PassDef {
         work: p.work,
         after: p.after.iter().map(|&a| name_of(world, a)).collect(),
         script: None,
+        cost: p.cost,
+        compute_queue: p.compute_queue,
     }
 }
 

@@ -92,6 +92,12 @@ fn entity(def: &EntityDef, level: usize) -> Result<String, ron::Error> {
     if pass.work != Work::None {
         let _ = writeln!(out, "{inner}work: {},", one_line(&pass.work)?);
     }
+    if let Some(cost) = &pass.cost {
+        let _ = writeln!(out, "{inner}cost: {},", one_line(cost)?);
+    }
+    if let Some(queue) = &pass.compute_queue {
+        let _ = writeln!(out, "{inner}compute_queue: {},", one_line(queue)?);
+    }
     if !pass.after.is_empty() {
         let _ = writeln!(out, "{inner}after: {},", one_line(&pass.after)?);
     }

@@ -1,4 +1,4 @@
-//! Every scene directly in `scenes/` validates clean for 300 frames under every barrier
+//! Every scene directly in `scenes/` and in `scenes/real/` validates clean for 300 frames under every barrier
 //! strategy, with async compute on and off, and with every rotation strategy.
 
 use fastframe::Runtime;
@@ -10,8 +10,9 @@ const LEGACY_REFUSES: &[(&str, &str)] = &[("eb9c_copy_to_self.ron", "EB-9c")];
 
 #[test]
 fn every_bundled_scene_validates_clean_in_every_configuration() {
-    let mut scenes: Vec<_> = std::fs::read_dir("scenes")
-        .expect("scenes/ exists")
+    let mut scenes: Vec<_> = ["scenes", "scenes/real"]
+        .into_iter()
+        .flat_map(|dir| std::fs::read_dir(dir).expect("scenes/ and scenes/real/ exist"))
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "ron"))
         .collect();

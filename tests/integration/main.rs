@@ -12,6 +12,7 @@
 mod common;
 
 mod barrier_tables;
+mod calibration;
 mod clean_scenes;
 mod cli;
 mod determinism;
@@ -20,6 +21,7 @@ mod faults;
 mod frames;
 mod generated;
 mod hostile;
+mod pass_costs;
 mod planner_memory;
 mod random_graphs;
 mod real_frames;

@@ -242,7 +242,12 @@ fn rich_scene_loads_what_it_says() {
 #[test]
 fn every_scene_in_scenes_round_trips() {
     // The bundled scenes, the command-script mistakes and their correct twins.
-    for dir in ["scenes", "scenes/mistakes", "tests/data/scripts"] {
+    for dir in [
+        "scenes",
+        "scenes/real",
+        "scenes/mistakes",
+        "tests/data/scripts",
+    ] {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
