@@ -34,6 +34,7 @@ fn passes(g: &GenGraph) -> Vec<(Entity, String, Pass)> {
         access: UseAccess::ShaderRead,
         stages: None,
         clear: false,
+        range: None,
     };
     (g.reads.iter().enumerate())
         .map(|(i, reads)| {
@@ -46,6 +47,7 @@ fn passes(g: &GenGraph) -> Vec<(Entity, String, Pass)> {
                 access,
                 stages: None,
                 clear: false,
+                range: None,
             };
             let uses = std::iter::once(write).chain(reads.iter().map(|&j| read(j)));
             let entity = Entity::from_raw_u32(i as u32 + 1).expect("a valid index");
@@ -107,9 +109,7 @@ fn pipeline(c: &mut Criterion) {
                 Some(true) => Lifetime::Transient,
                 _ => Lifetime::Imported,
             };
-            let target = |e: Entity| TargetInfo::Texture {
-                lifetime: lifetime(e),
-            };
+            let target = |e: Entity| TargetInfo::texture(lifetime(e));
             let start = |e: Entity| TextureStart {
                 state: TextureState::new(Layout::Common),
                 transient: lifetime(e) == Lifetime::Transient,

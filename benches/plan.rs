@@ -32,6 +32,7 @@ fn graph(passes: usize) -> (Vec<(Entity, String, Pass)>, usize) {
             access: UseAccess::UnorderedAccess,
             stages,
             clear: false,
+            range: None,
         }];
         for k in [1, 2] {
             if p >= k {
@@ -42,6 +43,7 @@ fn graph(passes: usize) -> (Vec<(Entity, String, Pass)>, usize) {
                         access: UseAccess::ShaderRead,
                         stages,
                         clear: false,
+                        range: None,
                     });
                 }
             }
@@ -58,9 +60,7 @@ fn graph(passes: usize) -> (Vec<(Entity, String, Pass)>, usize) {
 
 fn plan(c: &mut Criterion) {
     let settings = Settings::default();
-    let target = |_: Entity| TargetInfo::Texture {
-        lifetime: Lifetime::Imported,
-    };
+    let target = |_: Entity| TargetInfo::texture(Lifetime::Imported);
     let start = |_: Entity| TextureStart {
         state: TextureState::new(Layout::Common),
         transient: false,

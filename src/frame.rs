@@ -51,7 +51,8 @@ pub struct PassFences {
 /// Views the runtime made for uses that name a resource directly.
 #[derive(Resource, Debug, Default)]
 pub struct ImplicitViews {
-    pub views: HashMap<(Entity, ViewKind), ObjectKey>,
+    /// By resource, kind and the subresources the use names (`PlannedUse::view_range`).
+    pub views: HashMap<(Entity, ViewKind, crate::barrier::SubresourceRange), ObjectKey>,
 }
 
 /// The deferred contexts passes record on, one per pass (CTX-2).

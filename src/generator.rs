@@ -204,6 +204,7 @@ pub fn generate(spec: &GenSpec) -> SceneFile {
         access: UseAccess::ShaderRead,
         stages: None,
         clear: false,
+        range: None,
     };
     let pixels = u64::from(SIDE * SIDE);
     for i in 0..n {
@@ -226,6 +227,7 @@ pub fn generate(spec: &GenSpec) -> SceneFile {
             access,
             stages: None,
             clear: false,
+            range: None,
         };
         let uses = std::iter::once(write)
             .chain(reads[i].iter().map(|&j| read(j)))
@@ -238,6 +240,7 @@ pub fn generate(spec: &GenSpec) -> SceneFile {
         access: UseAccess::RenderTarget,
         stages: None,
         clear: true,
+        range: None,
     };
     let last = (n.saturating_sub(8)..n).map(read);
     let work = Work::Draw {

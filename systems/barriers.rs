@@ -10,10 +10,10 @@ use bevy_ecs::prelude::*;
 
 use crate::barrier::Layout;
 use crate::error::RuntimeError;
-use crate::model::TextureState;
 use crate::model::{BarrierMode, Lifetime, Settings, SwapChain, Texture};
+use crate::model::{SubresourceStates, TextureState};
 use crate::plan::barriers::{EnhancedPlanner, TextureStart, plan_conservative, plan_legacy};
-use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
+use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame, range_of};
 
 /// Re-plan when the graph changed or textures start the frame somewhere the plan did not
 /// assume. Steady state costs a comparison.
@@ -28,14 +28,27 @@ pub fn barrier_system(
         Option<&Lifetime>,
         Has<SwapChain>,
         Option<&Texture>,
+        Option<&SubresourceStates>,
     )>,
     mut last: Local<Option<(u64, BarrierMode)>>,
     mut enhanced: Local<EnhancedPlanner>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("barriers");
     let key = (graph.generation, settings.barriers);
+    // A part of a split texture starts where the last frame left that part.
+    let state_of = |e: Entity| {
+        let (texture, cell) = match graph.parts.get(e) {
+            Some((t, cell)) => (t, Some(range_of(cell))),
+            None => (e, None),
+        };
+        let (s, lt, chain, tex, parts) = states.get(texture).ok()?;
+        let s = cell
+            .and_then(|r| parts.and_then(|p| p.get(&r)))
+            .unwrap_or(*s);
+        Some((s, lt, chain, tex))
+    };
     let steady = plan.starts_at(this.0 + 1).iter().all(|(e, l, a)| {
-        states.get(*e).is_ok_and(|(s, lt, chain, _)| {
+        state_of(*e).is_some_and(|(s, lt, chain, _)| {
             chain || lt == Some(&Lifetime::Transient) || (s.layout == *l && s.access == *a)
         })
     });
@@ -43,14 +56,14 @@ pub fn barrier_system(
         this.0 += 1;
         return Ok(());
     }
-    let start = |e: Entity| match states.get(e) {
-        Ok((s, lt, chain, tex)) => TextureStart {
-            state: *s,
+    let start = |e: Entity| match state_of(e) {
+        Some((s, lt, chain, tex)) => TextureStart {
+            state: s,
             transient: lt == Some(&Lifetime::Transient),
             chain,
             compressible: tex.is_some_and(Texture::compressible),
         },
-        Err(_) => TextureStart {
+        None => TextureStart {
             state: TextureState::new(Layout::Common),
             transient: false,
             chain: false,
@@ -77,6 +90,10 @@ pub fn barrier_system(
         pass.map_or_else(|| e.to_string(), |p| p.name.clone())
     };
     let mut planned = planned.map_err(|err| RuntimeError::plan(frame.0, err, name))?;
+    // Barriers on the parts of split textures become barriers on the textures' ranges.
+    for f in &mut planned.frames {
+        f.fold_parts(&graph.parts);
+    }
     planned.generation = generation;
     *plan = planned;
     *this = PlanFrame(0);

@@ -213,7 +213,7 @@ pub fn materialize(
                 Lifetime::Transient => Layout::Undefined,
                 Lifetime::Imported => Layout::Common,
             };
-            ec.insert(TextureState::new(layout));
+            ec.insert((TextureState::new(layout), SubresourceStates::default()));
         }
     }
     for (e, name, view) in &views {
@@ -226,6 +226,7 @@ pub fn materialize(
         let desc = ObjectDesc::View {
             of,
             kind: view.kind,
+            range: view.range,
         };
         let key = device.create(name.as_str(), desc).map_err(&failed)?;
         commands

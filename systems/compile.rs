@@ -44,8 +44,13 @@ pub fn compile_system(
         Ok((_, _, _, _, _, true, _)) | Ok((_, _, _, _, _, _, true)) | Err(_) => {
             TargetInfo::Unavailable
         }
-        Ok((Some(_), _, _, _, l, _, _)) => TargetInfo::Texture {
+        Ok((Some(t), _, _, _, l, _, _)) => TargetInfo::Texture {
             lifetime: l.copied().unwrap_or_default(),
+            dims: [
+                t.mips,
+                t.array_size,
+                if t.format.has_stencil() { 2 } else { 1 },
+            ],
         },
         Ok((_, Some(_), _, _, l, _, _)) => TargetInfo::Buffer {
             lifetime: l.copied().unwrap_or_default(),
@@ -53,6 +58,7 @@ pub fn compile_system(
         Ok((_, _, Some(v), _, _, _, _)) => TargetInfo::View {
             resource: v.of,
             kind: v.kind,
+            range: v.range,
         },
         Ok((_, _, _, Some(_), _, _, _)) => TargetInfo::SwapChain,
         _ => TargetInfo::Unavailable,
@@ -70,16 +76,21 @@ pub fn compile_system(
             if u.target != u.resource || matches!(target(u.resource), TargetInfo::SwapChain) {
                 continue;
             }
-            if implicit.views.contains_key(&(u.resource, kind)) {
+            let key = (u.resource, kind, u.view_range);
+            if implicit.views.contains_key(&key) {
                 continue;
             }
             let Ok((name, obj)) = objects.get(u.resource) else {
                 continue;
             };
-            let desc = ObjectDesc::View { of: obj.0, kind };
+            let desc = ObjectDesc::View {
+                of: obj.0,
+                kind,
+                range: u.view_range,
+            };
             let view = (device.create(&format!("{}.{kind:?}", name.as_str()), desc))
                 .map_err(RuntimeError::device(frame.0))?;
-            implicit.views.insert((u.resource, kind), view);
+            implicit.views.insert(key, view);
         }
     }
     compiled.generation = graph_res.generation + 1;

@@ -50,7 +50,8 @@ pub fn record_passes(
     for (i, p) in graph.passes.iter().enumerate() {
         let pass_work = passes.get(p.entity).map_or(Work::None, |p| p.work);
         let mut uses = Vec::with_capacity(p.uses.len());
-        for u in &p.uses {
+        // A use split over several parts of a texture is bound once.
+        for u in p.uses.iter().filter(|u| u.bound) {
             let Ok((_, tex, buf, chain, back)) = objects.get(u.resource) else {
                 continue;
             };
@@ -63,7 +64,7 @@ pub fn record_passes(
                 back.and_then(|b| b.view)
             } else {
                 u.view_kind
-                    .and_then(|k| implicit.views.get(&(u.resource, k)).copied())
+                    .and_then(|k| implicit.views.get(&(u.resource, k, u.view_range)).copied())
             };
             let extent = tex
                 .map(|t| t.extent)

@@ -72,7 +72,7 @@ pub fn release_objects(
             // Implicit views die with their resource; they were only used alongside it.
             let views: Vec<ObjectKey> = implicit
                 .views
-                .extract_if(|(res, _), _| *res == e)
+                .extract_if(|(res, _, _), _| *res == e)
                 .map(|(_, v)| v)
                 .collect();
             for v in views {

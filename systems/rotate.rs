@@ -3,6 +3,8 @@
 
 use bevy_ecs::prelude::*;
 
+use crate::barrier::SubresourceRange;
+
 use crate::device::{Command, Device, FenceId, ObjectDesc};
 use crate::error::RuntimeError;
 use crate::frame::{ChainPrologues, Clock};
@@ -52,6 +54,7 @@ pub fn rotate_views(
                         ObjectDesc::View {
                             of: buffer,
                             kind: ViewKind::Rtv,
+                            range: SubresourceRange::ALL,
                         },
                     ),
                 };
@@ -85,6 +88,7 @@ fn saved_view(
                 ObjectDesc::View {
                     of: obj.0,
                     kind: ViewKind::Rtv,
+                    range: SubresourceRange::ALL,
                 },
             )?;
             back.saved_views.push(v);
@@ -127,6 +131,7 @@ fn fenced_ring(
         ObjectDesc::View {
             of: buffer,
             kind: ViewKind::Rtv,
+            range: SubresourceRange::ALL,
         },
     )?;
     // The fence is filled in at present, once this frame's fence exists.

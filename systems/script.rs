@@ -30,6 +30,8 @@
 
 use bevy_ecs::prelude::*;
 
+use crate::barrier::SubresourceRange;
+
 use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId};
 use crate::error::RuntimeError;
 use crate::frame::{Clock, ContextPool, FrameSubmissions, RecordedLists};
@@ -180,7 +182,12 @@ fn run_submission(
                 {
                     sink.release(r.device, old, label).map_err(at)?;
                 }
-                let view = (r.device.create(&name, ObjectDesc::View { of, kind }))
+                let desc = ObjectDesc::View {
+                    of,
+                    kind,
+                    range: SubresourceRange::ALL,
+                };
+                let view = (r.device.create(&name, desc))
                     .map_err(|source| at(RuntimeError::Device { frame, source }))?;
                 r.state.views.insert(name, view);
             }

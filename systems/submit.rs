@@ -5,14 +5,17 @@
 use bevy_ecs::prelude::*;
 
 use super::submitter::Submitter;
-use crate::barrier::BarrierGroup;
+use crate::barrier::{BarrierGroup, LegacyBarrier, TextureBarrier, translate};
 use crate::device::{Command, QueueId};
+use crate::device::{Device, ObjectKey};
 use crate::error::RuntimeError;
 use crate::frame::{ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLists};
 use crate::model::{
-    BackBuffer, FrameIndex, GpuObject, Injector, Settings, SwapChain, TextureState,
+    BackBuffer, FrameIndex, GpuObject, Injector, Settings, SubresourceStates, SwapChain,
+    TextureState,
 };
-use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
+use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlanFrame, range_of};
+use crate::validate::resource_info;
 
 /// Submit every recorded list.
 pub fn submit_passes(
@@ -28,7 +31,7 @@ pub fn submit_passes(
     mut fences: ResMut<PassFences>,
     settings: Res<Settings>,
     chains: Query<&BackBuffer, With<SwapChain>>,
-    mut states: Query<&mut TextureState>,
+    mut states: Query<(&mut TextureState, Option<&mut SubresourceStates>)>,
     objects: Query<&GpuObject>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("submit");
@@ -37,14 +40,17 @@ pub fn submit_passes(
     fences.previous = previous;
     // The plan's prologue, before every pass: other queues wait for its fence at their first
     // pass (FS-1).
-    let prologue = plan
-        .frame_at(this.0)
-        .map_or(&[][..], |f| f.prologue.as_slice());
+    let prologue = match plan.frame_at(this.0) {
+        Some(f) => prologue_barriers(f, submitter.device(), |e| objects.get(e).ok().map(|o| o.0))
+            .map_err(|message| RuntimeError::Schedule {
+            frame: frame.0,
+            message,
+        })?,
+        None => Vec::new(),
+    };
     let mut prologue_fence = None;
     if !prologue.is_empty() {
-        let textures = (prologue.iter())
-            .filter_map(|t| Some(t.on(objects.get(t.resource).ok()?.0)))
-            .collect();
+        let textures = prologue;
         let fence = submitter.device().next_fence(QueueId::Graphics);
         let commands = vec![
             Command::Barrier(BarrierGroup {
@@ -110,11 +116,42 @@ pub fn submit_passes(
     if !work.presented.is_empty() {
         work.queue(QueueId::Graphics);
     }
-    for (e, layout, access) in plan.finals(this.0) {
-        if let Ok(mut s) = states.get_mut(*e) {
-            s.layout = *layout;
-            s.access = *access;
+    for &(e, layout, access) in plan.finals(this.0) {
+        let state = TextureState { layout, access };
+        // A part of a split texture records its own end; the texture's state follows the last
+        // part recorded, so a texture whose parts end alike reads as that.
+        let (texture, part) = match graph.parts.get(e) {
+            Some((t, cell)) => (t, Some(range_of(cell))),
+            None => (e, None),
+        };
+        if let Ok((mut s, parts)) = states.get_mut(texture) {
+            *s = state;
+            if let (Some(range), Some(mut parts)) = (part, parts) {
+                parts.set(range, state);
+            }
         }
     }
     Ok(())
+}
+
+/// The prologue's texture barriers on device objects: the plan's own, and its legacy
+/// transitions as the driver translates them (EB-10).
+fn prologue_barriers(
+    f: &FramePlan,
+    device: &Device,
+    key: impl Fn(Entity) -> Option<ObjectKey>,
+) -> Result<Vec<TextureBarrier<ObjectKey>>, String> {
+    let mut out: Vec<TextureBarrier<ObjectKey>> = (f.prologue.iter())
+        .filter_map(|t| Some(t.on(key(t.resource)?)))
+        .collect();
+    let legacy: Vec<LegacyBarrier<ObjectKey>> = (f.legacy_prologue.iter())
+        .map(|b| b.map(|e| key(*e).unwrap_or_default()))
+        .collect();
+    if !legacy.is_empty() {
+        let translated = translate(&legacy, |k| resource_info(device, *k)).map_err(|errors| {
+            format!("legacy prologue does not translate: {:?}", errors.first())
+        })?;
+        out.extend(translated.textures);
+    }
+    Ok(out)
 }

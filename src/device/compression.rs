@@ -84,6 +84,7 @@ mod tests {
         let view = ObjectDesc::View {
             of: rt,
             kind: ViewKind::Rtv,
+            range: crate::barrier::SubresourceRange::ALL,
         };
         let rtv = device.create("rtv", view).unwrap();
         Surface { device, rt, rtv }

@@ -21,6 +21,8 @@ pub enum ObjectDesc {
     View {
         of: ObjectKey,
         kind: ViewKind,
+        /// The subresources the view covers (EB-6): every one for a whole view.
+        range: crate::barrier::SubresourceRange,
     },
 }
 

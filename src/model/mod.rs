@@ -24,7 +24,9 @@ pub use fault::{Fault, Injector};
 pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{ComputeQueue, CopyBox, Disabled, Pass, PassCost, QueueKind, Use, UseAccess, Work};
-pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags, TextureState};
+pub use resource::{
+    Buffer, BufferUsage, Format, Lifetime, SubresourceStates, Texture, TextureFlags, TextureState,
+};
 pub use script::{
     ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptState, Slot, Submission,
     Target,

@@ -144,6 +144,8 @@ pub struct Use {
     /// Clear the target at the start of the pass (render targets, depth, UAVs). A clear
     /// unbinds, so the target is set again afterwards (FS-8).
     pub clear: bool,
+    /// The subresources of a texture target the use names, when not all (EB-6).
+    pub range: Option<crate::barrier::SubresourceRange>,
 }
 
 /// What the device turns into time.

@@ -174,3 +174,48 @@ impl TextureState {
         }
     }
 }
+
+/// Layout and last access of each part of a texture that planning split by subresource
+/// ranges, as the last frame left them (`crate::plan::Parts`): where the next plan of a split
+/// texture starts each part. Empty for a texture planned whole, whose [`TextureState`] says.
+#[derive(Component, Clone, Debug, Default, PartialEq)]
+pub struct SubresourceStates(pub Vec<(crate::barrier::SubresourceRange, TextureState)>);
+
+impl SubresourceStates {
+    /// The state of the part `range` names: recorded for that range, else for a recorded
+    /// range that contains it (a later plan may split the texture finer).
+    pub fn get(&self, range: &crate::barrier::SubresourceRange) -> Option<TextureState> {
+        let inside = |outer: &crate::barrier::SubresourceRange| {
+            let axis = |f: u32, c: u32, of: u32, oc: u32| {
+                of <= f && f.saturating_add(c) <= of.saturating_add(oc)
+            };
+            axis(
+                range.first_mip,
+                range.mip_count,
+                outer.first_mip,
+                outer.mip_count,
+            ) && axis(
+                range.first_slice,
+                range.slice_count,
+                outer.first_slice,
+                outer.slice_count,
+            ) && axis(
+                range.first_plane,
+                range.plane_count,
+                outer.first_plane,
+                outer.plane_count,
+            )
+        };
+        (self.0.iter().find(|(r, _)| r == range))
+            .or_else(|| self.0.iter().find(|(r, _)| inside(r)))
+            .map(|(_, s)| *s)
+    }
+
+    /// Record the state of the part `range` names.
+    pub fn set(&mut self, range: crate::barrier::SubresourceRange, state: TextureState) {
+        match self.0.iter_mut().find(|(r, _)| *r == range) {
+            Some((_, s)) => *s = state,
+            None => self.0.push((range, state)),
+        }
+    }
+}

@@ -19,20 +19,33 @@ use crate::plan::{CompiledGraph, CompiledPass, PlanError, PlannedUse};
 /// What a use's target turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum TargetInfo {
+    /// `dims`: mips, array slices and planes.
     Texture {
         lifetime: Lifetime,
+        dims: super::parts::Dims,
     },
     Buffer {
         lifetime: Lifetime,
     },
-    /// A view; `resource` is what it views.
+    /// A view; `resource` is what it views, `range` the subresources it covers.
     View {
         resource: Entity,
         kind: ViewKind,
+        range: crate::barrier::SubresourceRange,
     },
     SwapChain,
     /// Released, dormant or missing: no pass may use it.
     Unavailable,
+}
+
+impl TargetInfo {
+    /// A texture of one subresource: what generated graphs (benches, property tests) use.
+    pub fn texture(lifetime: Lifetime) -> TargetInfo {
+        TargetInfo::Texture {
+            lifetime,
+            dims: [1, 1, 1],
+        }
+    }
 }
 
 /// The view kind a use binds through, if any. Vertex, index, constant and indirect-argument
@@ -57,6 +70,13 @@ fn clear_stage(u: &crate::model::Use) -> Sync {
         Sync::CLEAR_UNORDERED_ACCESS_VIEW
     } else {
         Sync::empty()
+    }
+}
+
+/// Note a texture's dimensions, once, in order of first use.
+fn texture_dims(dims: &mut Vec<(Entity, super::parts::Dims)>, e: Entity, d: super::parts::Dims) {
+    if !dims.iter().any(|(t, _)| *t == e) {
+        dims.push((e, d));
     }
 }
 
@@ -108,8 +128,9 @@ pub fn compile_graph(
     settings: &Settings,
 ) -> Result<CompiledGraph, PlanError> {
     let mut planned: Vec<(Entity, String, QueueId, Vec<PlannedUse>)> = Vec::new();
-    let mut persistent = Vec::new();
-    let mut history = hashbrown::HashSet::new();
+    // Per resource: its lifetime (None for a swap chain); per texture: its dimensions.
+    let mut lifetimes: hashbrown::HashMap<Entity, Option<Lifetime>> = hashbrown::HashMap::new();
+    let mut dims: Vec<(Entity, super::parts::Dims)> = Vec::new();
     for (e, name, pass) in passes {
         let queue = assign_queue(pass, settings);
         let kind = pass.queue;
@@ -118,34 +139,36 @@ pub fn compile_graph(
         for u in &pass.uses {
             // The lifetime is None for a swap chain, which persists but keeps nothing for the
             // next frame's reads: its buffer is a different one each frame.
-            let (resource, is_texture, kind_override, lifetime) = match target(u.target) {
-                TargetInfo::Texture { lifetime } => (u.target, true, None, Some(lifetime)),
-                TargetInfo::Buffer { lifetime } => (u.target, false, None, Some(lifetime)),
-                TargetInfo::View { resource, kind } => match target(resource) {
-                    TargetInfo::Texture { lifetime } => {
-                        (resource, true, Some(kind), Some(lifetime))
+            let all = crate::barrier::SubresourceRange::ALL;
+            let (resource, is_texture, kind_override, lifetime, range) = match target(u.target) {
+                TargetInfo::Texture { lifetime, dims: d } => {
+                    texture_dims(&mut dims, u.target, d);
+                    (u.target, true, None, Some(lifetime), u.range.unwrap_or(all))
+                }
+                TargetInfo::Buffer { lifetime } => (u.target, false, None, Some(lifetime), all),
+                TargetInfo::View {
+                    resource,
+                    kind,
+                    range,
+                } => match target(resource) {
+                    TargetInfo::Texture { lifetime, dims: d } => {
+                        texture_dims(&mut dims, resource, d);
+                        (resource, true, Some(kind), Some(lifetime), range)
                     }
                     TargetInfo::Buffer { lifetime } => {
-                        (resource, false, Some(kind), Some(lifetime))
+                        (resource, false, Some(kind), Some(lifetime), all)
                     }
-                    TargetInfo::SwapChain => (resource, true, Some(kind), None),
+                    TargetInfo::SwapChain => (resource, true, Some(kind), None, all),
                     _ => {
                         return Err(PlanError::ViewOfMissing { pass: *e });
                     }
                 },
-                TargetInfo::SwapChain => (u.target, true, None, None),
+                TargetInfo::SwapChain => (u.target, true, None, None, all),
                 TargetInfo::Unavailable => {
                     return Err(PlanError::Unavailable { pass: *e });
                 }
             };
-            let keeps = lifetime != Some(Lifetime::Transient);
-            if keeps && u.access.is_write() {
-                persistent.push(resource);
-            }
-            // Only an imported resource keeps last frame's contents for a read to see.
-            if lifetime == Some(Lifetime::Imported) {
-                history.insert(resource);
-            }
+            lifetimes.entry(resource).or_insert(lifetime);
             uses.push(PlannedUse {
                 target: u.target,
                 resource,
@@ -155,6 +178,10 @@ pub fn compile_graph(
                 layout: is_texture.then(|| u.access.layout(kind)),
                 view_kind: kind_override.or_else(|| view_kind(u.access)),
                 clear: u.clear,
+                key: resource,
+                range,
+                view_range: range,
+                bound: true,
             });
         }
         // A texture copied onto itself is both source and destination of one copy: only a
@@ -174,16 +201,34 @@ pub fn compile_graph(
         }
         planned.push((*e, name.clone(), queue, uses));
     }
+    let parts = super::split::split_uses(&mut planned, &dims);
+    // Keys whose writes persist (culling keeps their writers), and keys that keep last
+    // frame's contents for a read to see (only imported resources: a swap chain's buffer is
+    // a different one each frame).
+    let mut persistent = Vec::new();
+    let mut history = hashbrown::HashSet::new();
+    for u in planned.iter().flat_map(|p| &p.3) {
+        let lifetime = lifetimes.get(&u.resource).copied().flatten();
+        let keeps = lifetimes
+            .get(&u.resource)
+            .is_some_and(|l| *l != Some(Lifetime::Transient));
+        if keeps && u.access.is_write() {
+            persistent.push(u.key);
+        }
+        if lifetime == Some(Lifetime::Imported) {
+            history.insert(u.key);
+        }
+    }
     let node = |uses: &[PlannedUse]| GraphNode {
         reads: uses
             .iter()
             .filter(|u| !u.access.is_write())
-            .map(|u| u.resource)
+            .map(|u| u.key)
             .collect(),
         writes: uses
             .iter()
             .filter(|u| u.access.is_write())
-            .map(|u| u.resource)
+            .map(|u| u.key)
             .collect(),
         after: Vec::new(),
     };
@@ -207,6 +252,7 @@ pub fn compile_graph(
         passes: c.0.iter().map(|&i| planned[i].0).collect(),
         because: (0..c.0.len())
             .map(|k| graph::reason(&nodes, c.0[k], c.0[(k + 1) % c.0.len()]))
+            .map(|r| r.map(|r| r.map(|e| parts.get(e).map_or(e, |(t, _)| t))))
             .collect(),
     })?;
 
@@ -218,13 +264,13 @@ pub fn compile_graph(
         let explicit = followed[i];
         if uses
             .iter()
-            .any(|u| u.access.is_write() && needed.contains(&u.resource))
+            .any(|u| u.access.is_write() && needed.contains(&u.key))
             || explicit
         {
             keep[i] = true;
             for u in uses {
                 if !u.access.is_write() || !u.clear {
-                    needed.insert(u.resource);
+                    needed.insert(u.key);
                 }
             }
         }
@@ -281,6 +327,7 @@ pub fn compile_graph(
         culled,
         edges,
         resources,
+        parts,
         generation: 0,
     })
 }
@@ -296,6 +343,7 @@ mod tests {
             access,
             stages: None,
             clear: false,
+            range: None,
         };
         // Each pass also writes an imported `out`, so neither is culled.
         let passes = [
@@ -311,9 +359,7 @@ mod tests {
                 vec![with(a, UseAccess::UnorderedAccess)],
             ),
         ];
-        let target = |e| TargetInfo::Texture {
-            lifetime: if e == a { lifetime } else { Lifetime::Imported },
-        };
+        let target = |e| TargetInfo::texture(if e == a { lifetime } else { Lifetime::Imported });
         compile_dispatches(passes, target, &Settings::default()).expect("compiles")
     }
 

@@ -101,6 +101,17 @@ pub enum CycleEdge {
 }
 
 impl CycleEdge {
+    /// The same edge with its resource renamed by `f`.
+    pub fn map(self, f: impl Fn(Entity) -> Entity) -> CycleEdge {
+        match self {
+            CycleEdge::After => CycleEdge::After,
+            CycleEdge::Reads(r) => CycleEdge::Reads(f(r)),
+            CycleEdge::Rewrites(r) => CycleEdge::Rewrites(f(r)),
+            CycleEdge::ReadsFinal(r) => CycleEdge::ReadsFinal(f(r)),
+            CycleEdge::BothWrite(r) => CycleEdge::BothWrite(f(r)),
+        }
+    }
+
     /// `"a" writes "r", which "b" reads (...)`, with entities named by `name`.
     pub(crate) fn describe(self, a: &str, b: &str, name: impl Fn(Entity) -> String) -> String {
         match self {

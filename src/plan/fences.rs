@@ -250,6 +250,7 @@ mod tests {
             access,
             stages: None,
             clear: false,
+            range: None,
         };
         // Compute writes what graphics reads after it (to write another texture, so neither
         // pass is culled), and writes it again next frame: a wait within the frame, and one
@@ -267,9 +268,7 @@ mod tests {
                 ],
             ),
         ];
-        let target = |_| TargetInfo::Texture {
-            lifetime: Lifetime::Imported,
-        };
+        let target = |_| TargetInfo::texture(Lifetime::Imported);
         let g = compile_dispatches(passes, target, &Settings::default()).expect("compiles");
         assert!(
             g.passes.iter().any(|p| !p.waits.is_empty()),

@@ -40,8 +40,8 @@ impl ResourceIndex {
         // Uses per resource, at `spans[r + 1]`, summed into starts below.
         let mut spans = vec![0];
         for u in passes.iter().flat_map(|p| &p.uses) {
-            let n = *number_of.entry(u.resource).or_insert_with(|| {
-                resources.push(u.resource);
+            let n = *number_of.entry(u.key).or_insert_with(|| {
+                resources.push(u.key);
                 spans.push(0);
                 resources.len() as u32 - 1
             });
@@ -74,7 +74,7 @@ impl ResourceIndex {
         passes.iter().flat_map(|p| &p.uses).all(|u| {
             numbers
                 .next()
-                .is_some_and(|&n| self.resources[n as usize] == u.resource)
+                .is_some_and(|&n| self.resources[n as usize] == u.key)
         }) && numbers.next().is_none()
     }
 
@@ -130,7 +130,7 @@ mod tests {
         assert_eq!(index.numbers(), &[0, 1, 1, 2, 0, 1]);
         assert_eq!(index.spans(), &[0, 2, 5, 6]);
         let flat: Vec<(usize, Entity)> = (passes.iter().enumerate())
-            .flat_map(|(i, p)| p.uses.iter().map(move |u| (i, u.resource)))
+            .flat_map(|(i, p)| p.uses.iter().map(move |u| (i, u.key)))
             .collect();
         let mut grouped = vec![None; flat.len()];
         for (k, &place) in index.places().iter().enumerate() {
@@ -157,7 +157,7 @@ mod tests {
         let passes = vec![pass(0, &[1, 2]), pass(1, &[2])];
         let index = ResourceIndex::of(&passes);
         let mut other = passes.clone();
-        other[1].uses[0].resource = Entity::from_raw_u32(1).expect("valid index");
+        other[1].uses[0].key = Entity::from_raw_u32(1).expect("valid index");
         assert!(!index.indexes(&other), "a use names another resource");
         let mut fewer = passes.clone();
         fewer[1].uses.clear();

@@ -12,7 +12,7 @@
 
 use bevy_ecs::prelude::*;
 
-use crate::barrier::{Layout, Sync};
+use crate::barrier::{Layout, SubresourceRange, Sync};
 
 pub mod barriers;
 mod compile;
@@ -20,6 +20,8 @@ mod error;
 mod fences;
 mod index;
 pub mod order;
+mod parts;
+mod split;
 
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
@@ -27,6 +29,7 @@ pub use barriers::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureStart
 pub use compile::{TargetInfo, assign_queue, compile_dispatches, compile_graph, view_kind};
 pub use error::{CycleEdge, PlanError};
 pub use index::ResourceIndex;
+pub use parts::{Cell, Dims, Parts, range_of};
 
 /// One use of a pass, resolved: what it touches and how.
 #[derive(Clone, Debug, PartialEq)]
@@ -43,6 +46,15 @@ pub struct PlannedUse {
     /// The view kind to bind it through (None for buffers bound directly).
     pub view_kind: Option<ViewKind>,
     pub clear: bool,
+    /// What planning tracks for this use: `resource`, or the part of it the use covers when
+    /// its texture is split by subresource ranges (see [`Parts`]).
+    pub key: Entity,
+    /// The subresources `key` covers: every one unless the texture is split.
+    pub range: SubresourceRange,
+    /// The subresources the use names (through its view, or its own `range`), which it binds.
+    pub view_range: SubresourceRange,
+    /// False on the further parts of a use split over several: recording binds a use once.
+    pub bound: bool,
 }
 
 /// A pass that survived culling, in execution order.
@@ -87,6 +99,10 @@ impl CompiledPass {
                     layout: None,
                     view_kind: None,
                     clear: false,
+                    key: e,
+                    range: SubresourceRange::ALL,
+                    view_range: SubresourceRange::ALL,
+                    bound: true,
                 })
                 .collect(),
             waits: Vec::new(),
@@ -108,6 +124,8 @@ pub struct CompiledGraph {
     /// The resources the passes use, numbered, with the uses grouped by resource (empty
     /// for a graph not made by compile; see [`ResourceIndex`]).
     pub resources: ResourceIndex,
+    /// The textures split into subresource parts, and the parts' keys.
+    pub parts: Parts,
     /// Compiles so far (the plan is cached between graph changes).
     pub generation: u64,
 }

@@ -149,6 +149,56 @@ pub struct UseDef {
     pub stages: Option<Sync>,
     #[serde(default, skip_serializing_if = "is_false")]
     pub clear: bool,
+    /// Textures only: the subresources used, when not all (EB-6). A view's range does the
+    /// same for uses through a view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<UseRange>,
+}
+
+/// The subresources a use names: `range: (first_mip: 1, mip_count: 1)`. Counts run to the
+/// end when absent; planes are 0 (depth) and 1 (stencil) of a depth-stencil format.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename = "Range", deny_unknown_fields)]
+pub struct UseRange {
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_mip: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mip_count: Option<u32>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_slice: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slice_count: Option<u32>,
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub first_plane: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plane_count: Option<u32>,
+}
+
+impl UseRange {
+    /// As a barrier range.
+    pub fn range(&self) -> crate::barrier::SubresourceRange {
+        crate::barrier::SubresourceRange {
+            first_mip: self.first_mip,
+            mip_count: self.mip_count.unwrap_or(u32::MAX),
+            first_slice: self.first_slice,
+            slice_count: self.slice_count.unwrap_or(u32::MAX),
+            first_plane: self.first_plane,
+            plane_count: self.plane_count.unwrap_or(u32::MAX),
+        }
+    }
+
+    /// From a barrier range (`None` for every subresource).
+    pub fn of(r: &crate::barrier::SubresourceRange) -> Option<UseRange> {
+        let count = |c: u32| (c != u32::MAX).then_some(c);
+        (!r.is_all()).then(|| UseRange {
+            first_mip: r.first_mip,
+            mip_count: count(r.mip_count),
+            first_slice: r.first_slice,
+            slice_count: count(r.slice_count),
+            first_plane: r.first_plane,
+            plane_count: count(r.plane_count),
+        })
+    }
 }
 
 /// A timeline entry: at the start of `frame`, `event` happens.

@@ -175,6 +175,7 @@ fn pass(p: &PassDef, order: u32, resolve: &impl Fn(&str) -> Option<Entity>) -> P
                 access: u.access,
                 stages: u.stages,
                 clear: u.clear,
+                range: u.range.map(|r| r.range()),
             })
             .collect(),
         work: p.work,

@@ -95,6 +95,17 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
             if let Some(problem) = fit::use_access(u.access, &res, &describe(c, res_id)) {
                 return Err(c.misuse(at(), id, problem));
             }
+            if let Some(r) = &u.range {
+                let direct = res_id == target;
+                if let Some((key, problem)) = fit::use_range(r, &res, direct) {
+                    let nth = p.uses[..j].iter().filter(|u| u.range.is_some()).count();
+                    let problem = match key {
+                        "range" => problem,
+                        _ => format!("range: {problem}"),
+                    };
+                    return Err(c.misuse(c.loc.def_key(id, "range", nth), id, problem));
+                }
+            }
             super::placement::pass_use(c, id, j, res_id)?;
         }
         if !u.access.allowed_on(p.queue) {

@@ -144,6 +144,7 @@ fn pass_def(world: &World, p: &Pass) -> PassDef {
                 access: u.access,
                 stages: u.stages,
                 clear: u.clear,
+                range: u.range.as_ref().and_then(super::format::UseRange::of),
             })
             .collect(),
         work: p.work,

@@ -43,7 +43,21 @@ pub(super) struct BarrierCalls {
     /// The queue of the last barrier naming each resource.
     last_queue: HashMap<ObjectKey, QueueId>,
     /// What the last barrier naming a resource on a queue allowed (AccessAfter).
-    declared: PerQueue<HashMap<ObjectKey, Access>>,
+    declared: PerQueue<HashMap<ObjectKey, Declared>>,
+}
+
+/// What a queue's barriers declared for one resource: for every subresource, then for those
+/// a later barrier's range named (by subresource index; EB-6).
+#[derive(Clone, Debug, Default)]
+struct Declared {
+    whole: Access,
+    parts: Vec<Option<Access>>,
+}
+
+impl Declared {
+    fn at(&self, i: usize) -> Access {
+        self.parts.get(i).copied().flatten().unwrap_or(self.whole)
+    }
 }
 
 impl BarrierCalls {
@@ -129,13 +143,29 @@ impl BarrierCalls {
 
     /// Remember what each barrier allows until the next one naming the resource on its
     /// queue (AccessAfter).
-    pub fn declare(&mut self, queue: QueueId, group: &BarrierGroup<ObjectKey>) {
+    pub fn declare(&mut self, device: &Device, queue: QueueId, group: &BarrierGroup<ObjectKey>) {
         let declared = &mut self.declared[queue];
         for b in &group.buffers {
-            declared.insert(b.resource, b.access_after);
+            let whole = Declared {
+                whole: b.access_after,
+                parts: Vec::new(),
+            };
+            declared.insert(b.resource, whole);
         }
         for t in &group.textures {
-            declared.insert(t.resource, t.access_after);
+            let d = declared.entry(t.resource).or_default();
+            match super::sync::part_of(device, t.resource, &t.range) {
+                None => {
+                    d.whole = t.access_after;
+                    d.parts.clear();
+                }
+                Some(part) => {
+                    d.parts.resize(part.total(), None);
+                    for i in part.indices() {
+                        d.parts[i] = Some(t.access_after);
+                    }
+                }
+            }
         }
     }
 
@@ -151,13 +181,20 @@ impl BarrierCalls {
         for t in touches {
             // Only barriers naming the resource declare its accesses; a global barrier orders
             // and flushes but leaves each resource's declared accesses as they were.
-            let Some(&declared) = self.declared[ctx.queue].get(&t.resource) else {
+            let Some(d) = self.declared[ctx.queue].get(&t.resource) else {
                 continue;
             };
-            if declared.is_empty() || (declared != Access::NO_ACCESS && declared.contains(t.access))
-            {
+            // Through a view of some subresources, what was declared for those.
+            let allows =
+                |a: Access| a.is_empty() || (a != Access::NO_ACCESS && a.contains(t.access));
+            let denied = match t.part {
+                Some(p) => p.indices().map(|i| d.at(i)).find(|a| !allows(*a)),
+                None if d.parts.is_empty() => Some(d.whole).filter(|a| !allows(*a)),
+                None => (0..d.parts.len()).map(|i| d.at(i)).find(|a| !allows(*a)),
+            };
+            let Some(declared) = denied else {
                 continue;
-            }
+            };
             let message = format!(
                 "accessed as {:?} but the last barrier on this queue allowed only {:?} until the next one: declare the access in AccessAfter",
                 t.access, declared

@@ -6,7 +6,7 @@
 //! PRESENT (COMMON) layout (RL-1, V0402). The barrier-call checks read the layouts too, so
 //! that LayoutBefore is checked against where other queues' barriers left a texture: per
 //! subresource, as each barrier's range moved it (EB-6, EB-11). Accesses are checked against
-//! the layout the last barrier left (device views carry no subresource range).
+//! the layouts of the subresources they touch (a view's range, or every subresource).
 
 use hashbrown::HashMap;
 use std::collections::BTreeMap;
@@ -63,15 +63,24 @@ impl Layouts {
     /// Every texture access must be one its current layout admits (EB-1).
     pub fn check_access(&self, ctx: &Ctx, i: usize, touches: &[Touch], out: &mut Vec<Diagnostic>) {
         for t in touches {
-            let is_texture = matches!(
-                ctx.device.memory.get(t.resource).map(|o| &o.desc),
-                Ok(ObjectDesc::Texture(_))
-            );
-            if !is_texture {
-                continue;
-            }
-            let layout = self.get(t.resource).unwrap_or(Layout::Common);
-            if !layout_allows(layout).contains(t.access) {
+            let total = match ctx.device.memory.get(t.resource).map(|o| &o.desc) {
+                Ok(ObjectDesc::Texture(tex)) => tex.subresources() as usize,
+                _ => continue,
+            };
+            // Each subresource touched (through a view of some, only those) must be in a
+            // layout that admits the access: the last barrier whose range held it says.
+            let whole = self.get(t.resource).unwrap_or(Layout::Common);
+            let layout_of = |i: usize| self.subresource(t.resource, i as u64).unwrap_or(whole);
+            let wrong = match t.part {
+                Some(p) => p
+                    .indices()
+                    .map(layout_of)
+                    .find(|l| !layout_allows(*l).contains(t.access)),
+                None => (0..total)
+                    .map(layout_of)
+                    .find(|l| !layout_allows(*l).contains(t.access)),
+            };
+            if let Some(layout) = wrong {
                 let message = format!(
                     "accessed as {:?} while in layout {}: transition it with a texture barrier first",
                     t.access,

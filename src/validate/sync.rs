@@ -14,7 +14,7 @@ use super::touches::{Bindings, touches};
 use super::views::Views;
 use super::{Code, Diagnostic};
 use crate::barrier::BarrierGroup;
-use crate::device::{Command, FenceId, ObjectKey, QueueId};
+use crate::device::{Command, Device, FenceId, ObjectKey, QueueId};
 
 /// Bindings per queue and the happens-before tracker.
 #[derive(Default)]
@@ -56,8 +56,14 @@ impl SyncCheck {
     }
 
     /// A Barrier call orders and makes visible earlier accesses; transitions are accesses.
-    pub fn barrier(&mut self, at: At, group: &BarrierGroup<ObjectKey>) -> Vec<Hazard> {
-        self.tracker.barrier(at, group)
+    pub fn barrier(
+        &mut self,
+        device: &Device,
+        at: At,
+        group: &BarrierGroup<ObjectKey>,
+    ) -> Vec<Hazard> {
+        self.tracker
+            .barrier(at, group, |t| part_of(device, t.resource, &t.range))
     }
 
     /// A fence inserted on `queue`.
@@ -184,5 +190,17 @@ impl SyncCheck {
             );
             out.push(ctx.finding(0, Code::ReleasedBeforeFence, Some(key), message));
         }
+    }
+}
+
+/// The subresources `range` names of `resource`, when it is a texture and not all of them.
+pub(super) fn part_of(
+    device: &Device,
+    resource: ObjectKey,
+    range: &crate::barrier::SubresourceRange,
+) -> Option<super::hazard::Part> {
+    match device.memory.resource_info(resource) {
+        Some(crate::barrier::ResourceInfo::Texture(tex)) => super::hazard::Part::of(range, &tex),
+        _ => None,
     }
 }

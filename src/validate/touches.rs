@@ -82,11 +82,20 @@ pub fn touches(
     resolve: impl Fn(ObjectKey) -> ObjectKey,
     layout: impl Fn(ObjectKey) -> Option<Layout>,
 ) -> Vec<Touch> {
-    let t = |key: ObjectKey, access: Access, stages: Sync, write: bool| Touch {
-        resource: resolve(key),
-        access,
-        stages,
-        write,
+    // Through a view of some subresources, only those are touched (EB-6).
+    let t = |key: ObjectKey, access: Access, stages: Sync, write: bool| {
+        let resource = resolve(key);
+        let part = match device.memory.get(key).map(|o| &o.desc) {
+            Ok(ObjectDesc::View { range, .. }) => super::sync::part_of(device, resource, range),
+            _ => None,
+        };
+        Touch {
+            resource,
+            access,
+            stages,
+            write,
+            part,
+        }
     };
     let view_kind = |v: ObjectKey| match device.memory.get(v).map(|o| &o.desc) {
         Ok(ObjectDesc::View { kind, .. }) => Some(*kind),

@@ -112,6 +112,7 @@ impl Resolver<'_, '_, '_> {
         let desc = ObjectDesc::View {
             of: buffer,
             kind: view.kind,
+            range: view.range,
         };
         let v = (self.device.create(&self.name(e), desc)).map_err(|e| e.to_string())?;
         self.state.chain_views.insert(e, (v, buffer));

@@ -33,4 +33,5 @@ mod scripts;
 mod simulation;
 mod submissions;
 mod timing;
+mod use_ranges;
 mod worked_examples;

@@ -89,19 +89,19 @@ fn graph(passes: usize, reads: usize) -> CompiledGraph {
             access: UseAccess::ShaderRead,
             stages: None,
             clear: false,
+            range: None,
         };
         let mut uses = vec![Use {
             target: res(p),
             access: UseAccess::UnorderedAccess,
             stages: None,
             clear: false,
+            range: None,
         }];
         uses.extend((1..=reads.min(p)).map(read));
         ([QueueKind::Graphics, QueueKind::Compute][p % 3 / 2], uses)
     });
-    let target = |_: Entity| TargetInfo::Texture {
-        lifetime: Lifetime::Imported,
-    };
+    let target = |_: Entity| TargetInfo::texture(Lifetime::Imported);
     compile_dispatches(generated, target, &Settings::default()).expect("compiles")
 }
 

@@ -80,7 +80,7 @@ fn after_clears<'a>(cleared: impl Iterator<Item = &'a PlannedUse>) -> BarrierGro
                 access_after: Access::UNORDERED_ACCESS,
                 layout_before: layout,
                 layout_after: layout,
-                range: Default::default(),
+                range: u.range,
                 flags: Default::default(),
             }),
             None => group.buffers.push(BufferBarrier {
@@ -111,6 +111,10 @@ mod tests {
             layout,
             view_kind: None,
             clear,
+            key: resource,
+            range: crate::barrier::SubresourceRange::ALL,
+            view_range: crate::barrier::SubresourceRange::ALL,
+            bound: true,
         }
     }
 

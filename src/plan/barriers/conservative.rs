@@ -79,7 +79,7 @@ fn transition(
 /// changes the layout.
 fn shared_read(graph: &CompiledGraph, i: usize, e: Entity) -> bool {
     let uses = |p: &crate::plan::CompiledPass| {
-        let mut it = p.uses.iter().filter(|u| u.resource == e).peekable();
+        let mut it = p.uses.iter().filter(|u| u.key == e).peekable();
         it.peek().is_some().then(|| it.any(|u| u.access.is_write()))
     };
     let passes = &graph.passes;
@@ -91,7 +91,7 @@ fn shared_read(graph: &CompiledGraph, i: usize, e: Entity) -> bool {
     let before = (0..i).rev().filter(used).take_while(reads);
     let after = (i + 1..passes.len()).filter(used).take_while(reads);
     let layout =
-        |k: usize| (passes[k].uses.iter()).find_map(|u| (u.resource == e).then_some(u.layout)?);
+        |k: usize| (passes[k].uses.iter()).find_map(|u| (u.key == e).then_some(u.layout)?);
     before
         .chain(after)
         .any(|k| passes[k].queue != passes[i].queue && layout(k) == layout(i))
@@ -142,18 +142,18 @@ pub fn plan_conservative(
     for (i, p) in graph.passes.iter().enumerate() {
         for u in &p.uses {
             let Some(want) = u.layout else { continue };
-            let pos = match tracks.iter().position(|(e, _)| *e == u.resource) {
+            let pos = match tracks.iter().position(|(e, _)| *e == u.key) {
                 Some(pos) => pos,
                 None => {
-                    let s = start(u.resource);
-                    fp.start.push((u.resource, s.state.layout, s.state.access));
+                    let s = start(u.key);
+                    fp.start.push((u.key, s.state.layout, s.state.access));
                     let (layout, access) = if s.transient {
                         (Layout::Undefined, Access::NO_ACCESS)
                     } else {
                         (s.state.layout, s.state.access)
                     };
                     tracks.push((
-                        u.resource,
+                        u.key,
                         Track {
                             layout,
                             access,
@@ -173,7 +173,7 @@ pub fn plan_conservative(
             // Every access the pass makes of the resource (a copy onto itself reads and
             // writes it), so the barrier declares them all (barrier-spec A9).
             let access = (p.uses.iter())
-                .filter(|x| x.resource == u.resource)
+                .filter(|x| x.key == u.key)
                 .fold(Access::empty(), |a, x| a | x.access.access());
             let to = (want, access);
             if t.layout == want {
@@ -183,7 +183,7 @@ pub fn plan_conservative(
                     .find(|d| d.0 == p.queue)
                     .filter(|d| !d.1.contains(access));
                 if let Some(&(_, before)) = undeclared {
-                    let e = u.resource;
+                    let e = u.key;
                     bb.texture(i, false, transition(e, (want, before), to, false));
                     declare(t, p.queue, access);
                 }
@@ -193,7 +193,7 @@ pub fn plan_conservative(
             }
             let from = (t.layout, t.access);
             let discard = t.layout == Layout::Undefined;
-            let e = u.resource;
+            let e = u.key;
             // Queues other than the ones this transition involves declared accesses of the
             // old layout: they declare again before they use the new one.
             for d in &mut t.declared {
@@ -259,7 +259,7 @@ pub fn plan_conservative(
         // frame's first use can take it from there: the last reader's queue does not wait for
         // the other queues' reads, so a transition there would race them (FS-1).
         let first = (graph.passes.iter()).find_map(|p| {
-            let u = p.uses.iter().find(|u| u.resource == e)?;
+            let u = p.uses.iter().find(|u| u.key == e)?;
             Some((p.queue, u.layout?))
         });
         let stays = t.last.is_some_and(|l| shared_read(graph, l, e))

@@ -54,6 +54,26 @@ impl PassBarriers {
         }
     }
 
+    /// Rewrite each slot's texture barriers with `f`, which may change how many there are.
+    fn rewrite_textures(&mut self, mut f: impl FnMut(&mut Vec<TextureBarrier<Entity>>)) {
+        let mut textures = Vec::with_capacity(self.textures.len());
+        let mut slot = Vec::new();
+        let mut start = 0u32;
+        for s in 0..self.starts.len().saturating_sub(1) {
+            let (a, b) = (self.starts[s][2] as usize, self.starts[s + 1][2] as usize);
+            slot.clear();
+            slot.extend_from_slice(&self.textures[a..b]);
+            f(&mut slot);
+            self.starts[s][2] = start;
+            textures.extend_from_slice(&slot);
+            start = textures.len() as u32;
+        }
+        if let Some(last) = self.starts.last_mut() {
+            last[2] = start;
+        }
+        self.textures = textures;
+    }
+
     fn slot(&self, s: usize) -> BarrierGroupRef<'_, Entity> {
         let (Some(a), Some(b)) = (self.starts.get(s), self.starts.get(s + 1)) else {
             return BarrierGroupRef::EMPTY;
@@ -131,12 +151,29 @@ pub struct FramePlan {
     /// With the `legacy` strategy: legacy barriers before and after each pass, which the
     /// driver translates when the pass is recorded (EB-10).
     pub legacy_before: Vec<Vec<LegacyBarrier<Entity>>>,
+    /// With the `legacy` strategy: legacy transitions of the prologue (see `prologue`).
+    pub legacy_prologue: Vec<LegacyBarrier<Entity>>,
     pub legacy_after: Vec<Vec<LegacyBarrier<Entity>>>,
     /// With the `legacy` strategy: the state each resource is left in.
     pub legacy_end: Vec<(Entity, crate::barrier::ResourceStates)>,
 }
 
 impl FramePlan {
+    /// Barriers on the parts of split textures as barriers on the textures' ranges (see
+    /// [`Parts`](crate::plan::Parts)).
+    pub fn fold_parts(&mut self, parts: &crate::plan::Parts) {
+        if parts.is_empty() {
+            return;
+        }
+        self.barriers
+            .rewrite_textures(|slot| parts.fold_textures(slot));
+        parts.fold_textures(&mut self.prologue);
+        parts.fold_legacy(&mut self.legacy_prologue);
+        for list in self.legacy_before.iter_mut().chain(&mut self.legacy_after) {
+            parts.fold_legacy(list);
+        }
+    }
+
     /// The barrier calls before and after pass `i`.
     pub fn groups(&self, i: usize) -> (BarrierGroupRef<'_, Entity>, BarrierGroupRef<'_, Entity>) {
         (self.barriers.before(i), self.barriers.after(i))

@@ -95,7 +95,7 @@ fn shared_phases(graph: &CompiledGraph, e: Entity) -> Vec<Option<S>> {
         run.clear();
     };
     for (i, p) in graph.passes.iter().enumerate() {
-        let Some((access, state)) = pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)
+        let Some((access, state)) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)
         else {
             continue;
         };
@@ -162,8 +162,7 @@ fn walk(
         let mut phase_writer: Option<QueueId> = None;
         let mut invalidated: Vec<QueueId> = Vec::new();
         for (i, p) in graph.passes.iter().enumerate() {
-            let Some((access, want)) =
-                pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)
+            let Some((access, want)) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)
             else {
                 continue;
             };
@@ -209,6 +208,29 @@ fn walk(
             if last.is_none() && s.chain {
                 // A back buffer comes out of presentation in COMMON (PRESENT).
                 *state = S::COMMON;
+            }
+            if last.is_none()
+                && first
+                && !s.chain
+                && !s.transient
+                && phases[i].is_some()
+                && *state != want
+            {
+                // A read phase several queues share before anything in the plan wrote the
+                // resource: no writer moves it before the readers' fences, and a reader's
+                // transition would race the other queue's reads (FS-1). The plan's first frame
+                // moves it in its prologue on the graphics queue, which the others wait for;
+                // their caches are flushed after the wait (FS-2).
+                fp.legacy_prologue.push(transition(e, *state, want));
+                *state = want;
+                phase_writer = Some(QueueId::Graphics);
+                if q != QueueId::Graphics {
+                    fp.legacy_before[i].push(LegacyBarrier::Aliasing {
+                        before: None,
+                        after: None,
+                    });
+                    invalidated.push(q);
+                }
             }
             if let Some((j, lq, la)) = last {
                 if lq != q && *state == S::COMMON && la.is_write() {
@@ -272,7 +294,7 @@ fn walk(
             // not wait for the other queues' reads, so a transition there would race them
             // (FS-1); the next frame's writer waits for them before its own transition.
             let first = (graph.passes.iter().enumerate()).find_map(|(i, p)| {
-                let (_, want) = pass_state(p.uses.iter().filter(|u| u.resource == e), p.queue)?;
+                let (_, want) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)?;
                 Some((p.queue, phases[i].unwrap_or(want)))
             });
             let stays = phases[j].is_some()
@@ -299,7 +321,7 @@ pub fn plan_legacy(
         let texture_as = |a: UseAccess| {
             (p.uses.iter())
                 .filter(move |u| u.layout.is_some() && u.access == a)
-                .map(|u| u.resource)
+                .map(|u| u.key)
         };
         if texture_as(UseAccess::CopySource)
             .any(|r| texture_as(UseAccess::CopyDest).any(|d| d == r))
@@ -310,8 +332,8 @@ pub fn plan_legacy(
     let mut resources: Vec<Entity> = Vec::new();
     for p in &graph.passes {
         for u in &p.uses {
-            if !resources.contains(&u.resource) {
-                resources.push(u.resource);
+            if !resources.contains(&u.key) {
+                resources.push(u.key);
             }
         }
     }

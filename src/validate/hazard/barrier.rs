@@ -6,7 +6,13 @@ use super::*;
 impl HazardTracker {
     /// Apply a barrier group on `at.queue`: extend ordering and visibility of earlier
     /// accesses, and check layout transitions as read-modify-writes.
-    pub fn barrier(&mut self, at: At, group: &BarrierGroup<ObjectKey>) -> Vec<Hazard> {
+    /// `part` gives the subresources a texture barrier's range names, when not all.
+    pub fn barrier(
+        &mut self,
+        at: At,
+        group: &BarrierGroup<ObjectKey>,
+        part: impl Fn(&crate::barrier::TextureBarrier<ObjectKey>) -> Option<Part>,
+    ) -> Vec<Hazard> {
         let q = at.queue.index();
         let clock = self.clocks[q];
         let apply = |r: &mut Record, before: Sync, after: Sync, ab: Access, aa: Access| {
@@ -39,7 +45,8 @@ impl HazardTracker {
             }
         };
         for g in &group.global {
-            for state in self.resources.values_mut() {
+            let split = self.split.values_mut().flatten();
+            for state in self.resources.values_mut().chain(split) {
                 for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
                     apply(
                         r,
@@ -52,7 +59,8 @@ impl HazardTracker {
             }
         }
         for b in &group.buffers {
-            if let Some(state) = self.resources.get_mut(&b.resource) {
+            let split = self.split.get_mut(&b.resource).into_iter().flatten();
+            for state in self.resources.get_mut(&b.resource).into_iter().chain(split) {
                 for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
                     apply(
                         r,
@@ -66,7 +74,9 @@ impl HazardTracker {
         }
         let mut out = Vec::new();
         for t in &group.textures {
-            if let Some(state) = self.resources.get_mut(&t.resource) {
+            let slots = self.slots(t.resource, part(t)).list();
+            for &slot in &slots {
+                let state = self.state_mut(t.resource, slot);
                 for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
                     apply(
                         r,
@@ -85,27 +95,35 @@ impl HazardTracker {
                     access: t.access_after,
                     stages: t.sync_before,
                     write: true,
+                    part: part(t),
                 };
                 // Even a DISCARD activation writes (metadata) and must wait for earlier users.
-                out.append(&mut self.check_only(q, &touch));
+                // One finding per earlier access, however many subresources share it.
+                for h in self.check_only(q, &touch, &slots) {
+                    if !out.contains(&h) {
+                        out.push(h);
+                    }
+                }
                 let pos = self.advance(q);
-                let state = self.resources.entry(t.resource).or_default();
-                state.reads.clear();
-                state.write = Some(Record {
-                    queue: q,
-                    pos,
-                    stages: t.sync_before.expand(),
-                    access: t.access_after,
-                    write: true,
-                    chained: t.sync_after.expand(),
-                    visible: t.access_after,
-                    visible_all: t.access_after.is_empty(),
-                    transition: true,
-                    written_back: true,
-                    visible_on: 0,
-                    label: at.label,
-                    frame: at.frame,
-                });
+                for &slot in &slots {
+                    let state = self.state_mut(t.resource, slot);
+                    state.reads.clear();
+                    state.write = Some(Record {
+                        queue: q,
+                        pos,
+                        stages: t.sync_before.expand(),
+                        access: t.access_after,
+                        write: true,
+                        chained: t.sync_after.expand(),
+                        visible: t.access_after,
+                        visible_all: t.access_after.is_empty(),
+                        transition: true,
+                        written_back: true,
+                        visible_on: 0,
+                        label: at.label,
+                        frame: at.frame,
+                    });
+                }
             }
         }
         out
@@ -113,10 +131,7 @@ impl HazardTracker {
 
     /// Hazards `touch` would have against earlier accesses, where "ordered" for a barrier
     /// means its SyncBefore reaches them (same queue) or a fence does (other queues).
-    fn check_only(&self, q: usize, touch: &Touch) -> Vec<Hazard> {
-        let Some(state) = self.resources.get(&touch.resource) else {
-            return Vec::new();
-        };
+    fn check_only(&self, q: usize, touch: &Touch, slots: &[Option<usize>]) -> Vec<Hazard> {
         let before = touch.stages.expand();
         let reached = |r: &Record| {
             if r.queue == q {
@@ -127,10 +142,9 @@ impl HazardTracker {
                 self.clocks[q][r.queue] > r.pos
             }
         };
-        state
-            .write
-            .iter()
-            .chain(state.reads.iter())
+        (slots.iter())
+            .filter_map(|&slot| self.state(touch.resource, slot))
+            .flat_map(|state| state.write.iter().chain(state.reads.iter()))
             .filter_map(|r| {
                 let kind = match (reached(r), r.queue == q, r.write) {
                     // Another queue's write must be written back before the transition rewrites

@@ -34,8 +34,10 @@ impl HazardTracker {
                 }
             }
         }
-        let state = self.resources.get(&resource)?;
-        state.write.iter().chain(state.reads.iter()).find_map(|r| {
+        let mut records = self
+            .states_of(resource)
+            .flat_map(|state| state.write.iter().chain(state.reads.iter()));
+        records.find_map(|r| {
             let covered = self.recent_fences[r.queue]
                 .iter()
                 .any(|(pos, f)| *pos > r.pos && passed(*f));
@@ -104,5 +106,6 @@ impl HazardTracker {
     /// Forget a destroyed object.
     pub fn forget(&mut self, resource: ObjectKey) {
         self.resources.remove(&resource);
+        self.split.remove(&resource);
     }
 }

@@ -19,9 +19,13 @@
 //!   fence is demanded on every engine, DMA included.
 //!
 //! A texture layout transition counts as a read-modify-write at the barrier (barrier-spec D).
+//! Accesses and barriers that name some subresources of a texture touch only those (`part`).
 
 mod barrier;
 mod fences;
+mod part;
+
+pub use part::Part;
 
 use hashbrown::HashMap;
 
@@ -35,6 +39,8 @@ pub struct Touch {
     pub access: Access,
     pub stages: Sync,
     pub write: bool,
+    /// The subresources touched, when not all of them (a view of some mips or slices).
+    pub part: Option<Part>,
 }
 
 /// The hazard kinds of barrier-spec D.
@@ -100,7 +106,7 @@ struct Record {
     frame: u64,
 }
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct ResourceState {
     write: Option<Record>,
     reads: Vec<Record>,
@@ -112,6 +118,8 @@ type VectorClock = [u64; QUEUE_COUNT];
 #[derive(Default)]
 pub struct HazardTracker {
     resources: HashMap<ObjectKey, ResourceState>,
+    /// Textures something touched in part: one state per subresource (see `part`).
+    split: HashMap<ObjectKey, Vec<ResourceState>>,
     /// Per queue: how far into every queue's stream its own position is known to be ordered.
     clocks: [VectorClock; QUEUE_COUNT],
     fences: HashMap<FenceId, VectorClock>,
@@ -180,78 +188,100 @@ impl HazardTracker {
         let pos = self.advance(q);
         let mut out = Vec::new();
         for t in touches {
-            let stages = t.stages.expand();
-            let state = self.resources.remove(&t.resource).unwrap_or_default();
-            let hazard = |kind_same, kind_race, e: &Record| Hazard {
-                kind: if e.queue == q { kind_same } else { kind_race },
-                resource: t.resource,
-                earlier_queue: QueueId::from_index(e.queue).unwrap_or_default(),
-                earlier_label: e.label,
-                earlier_frame: e.frame,
-            };
-            // One command's own accesses are ordered by the command: a texture copied onto
-            // itself reads and writes it at once, which is sound only for disjoint regions
-            // (barrier-spec A3.8), checked with the command itself.
-            let same_command = |e: &Record| e.queue == q && e.pos == pos;
-            if let Some(w) = state.write.as_ref().filter(|w| !same_command(w)) {
-                if !self.ordered(w, q, stages) {
-                    out.push(if t.write {
-                        hazard(HazardKind::WriteAfterWrite, HazardKind::WriteRacingWrite, w)
-                    } else {
-                        hazard(HazardKind::ReadAfterWrite, HazardKind::ReadRacingWrite, w)
-                    });
-                } else if (!t.write && !Self::visible(w, q, stages, t.access))
-                    || (t.write && w.queue != q && !w.written_back)
-                {
-                    // A read must see the write; a write from another queue must not be
-                    // overtaken by the first write's dirty lines landing later (FS-2).
-                    out.push(hazard(
-                        HazardKind::WriteNotVisible,
-                        HazardKind::WriteNotVisible,
-                        w,
-                    ));
-                }
+            // One finding per touch, however many subresources share it.
+            let mut found = Vec::new();
+            for slot in self.slots(t.resource, t.part).list() {
+                let mut state = std::mem::take(self.state_mut(t.resource, slot));
+                self.access_state(&mut state, at, pos, t, &mut found);
+                *self.state_mut(t.resource, slot) = state;
             }
-            if t.write
-                && let Some(r) =
-                    (state.reads.iter()).find(|r| !same_command(r) && !self.ordered(r, q, stages))
-            {
-                out.push(hazard(
-                    HazardKind::WriteAfterRead,
-                    HazardKind::WriteRacingRead,
-                    r,
-                ));
-            }
-            let record = Record {
-                queue: q,
-                pos,
-                stages,
-                access: t.access,
-                write: t.write,
-                chained: Sync::empty(),
-                visible: Access::empty(),
-                visible_all: false,
-                transition: false,
-                written_back: false,
-                visible_on: 0,
-                label: at.label,
-                frame: at.frame,
-            };
-            let mut state = state;
-            if t.write {
-                state.write = Some(record);
-                state.reads.clear();
-            } else {
-                // A newer read on the same queue covering the same stages supersedes an older
-                // one: whatever orders the newer also orders the older.
-                state
-                    .reads
-                    .retain(|r| !(r.queue == q && stages.contains(r.stages)));
-                state.reads.push(record);
-            }
-            self.resources.insert(t.resource, state);
+            out.append(&mut found);
         }
         out
+    }
+
+    /// Check and record access `t` (the command at `pos` of `at.queue`) against one state.
+    fn access_state(
+        &self,
+        state: &mut ResourceState,
+        at: At,
+        pos: u64,
+        t: &Touch,
+        out: &mut Vec<Hazard>,
+    ) {
+        let q = at.queue.index();
+        let stages = t.stages.expand();
+        let hazard = |kind_same, kind_race, e: &Record| Hazard {
+            kind: if e.queue == q { kind_same } else { kind_race },
+            resource: t.resource,
+            earlier_queue: QueueId::from_index(e.queue).unwrap_or_default(),
+            earlier_label: e.label,
+            earlier_frame: e.frame,
+        };
+        let mut push = |h: Hazard| {
+            if !out.contains(&h) {
+                out.push(h);
+            }
+        };
+        // One command's own accesses are ordered by the command: a texture copied onto
+        // itself reads and writes it at once, which is sound only for disjoint regions
+        // (barrier-spec A3.8), checked with the command itself.
+        let same_command = |e: &Record| e.queue == q && e.pos == pos;
+        if let Some(w) = state.write.as_ref().filter(|w| !same_command(w)) {
+            if !self.ordered(w, q, stages) {
+                push(if t.write {
+                    hazard(HazardKind::WriteAfterWrite, HazardKind::WriteRacingWrite, w)
+                } else {
+                    hazard(HazardKind::ReadAfterWrite, HazardKind::ReadRacingWrite, w)
+                });
+            } else if (!t.write && !Self::visible(w, q, stages, t.access))
+                || (t.write && w.queue != q && !w.written_back)
+            {
+                // A read must see the write; a write from another queue must not be
+                // overtaken by the first write's dirty lines landing later (FS-2).
+                push(hazard(
+                    HazardKind::WriteNotVisible,
+                    HazardKind::WriteNotVisible,
+                    w,
+                ));
+            }
+        }
+        if t.write
+            && let Some(r) =
+                (state.reads.iter()).find(|r| !same_command(r) && !self.ordered(r, q, stages))
+        {
+            push(hazard(
+                HazardKind::WriteAfterRead,
+                HazardKind::WriteRacingRead,
+                r,
+            ));
+        }
+        let record = Record {
+            queue: q,
+            pos,
+            stages,
+            access: t.access,
+            write: t.write,
+            chained: Sync::empty(),
+            visible: Access::empty(),
+            visible_all: false,
+            transition: false,
+            written_back: false,
+            visible_on: 0,
+            label: at.label,
+            frame: at.frame,
+        };
+        if t.write {
+            state.write = Some(record);
+            state.reads.clear();
+        } else {
+            // A newer read on the same queue covering the same stages supersedes an older
+            // one: whatever orders the newer also orders the older.
+            state
+                .reads
+                .retain(|r| !(r.queue == q && stages.contains(r.stages)));
+            state.reads.push(record);
+        }
     }
 
     /// The present engine reads `buffer`. Present waits for its own queue to drain (the flip
@@ -262,14 +292,15 @@ impl HazardTracker {
         self.advance(q);
         // The flip waits for the queue to drain: everything before Present on this queue is
         // complete before anything after it starts.
-        for state in self.resources.values_mut() {
+        let split = self.split.values_mut().flatten();
+        for state in self.resources.values_mut().chain(split) {
             for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
                 if r.queue == q {
                     r.chained = Sync::ALL.expand();
                 }
             }
         }
-        let w = self.resources.get(&buffer)?.write?;
+        let w = self.states_of(buffer).find_map(|s| s.write)?;
         let done = w.queue == q || self.clocks[q][w.queue] > w.pos;
         (!done).then_some(Hazard {
             kind: HazardKind::PresentAfterWrite,

@@ -76,9 +76,9 @@ impl Validator {
                 self.barriers.check(ctx, i, group, &self.layouts, out);
                 self.aliasing
                     .barrier(ctx, i, group, self.sync.tracker(), out);
-                self.barriers.declare(ctx.queue, group);
+                self.barriers.declare(ctx.device, ctx.queue, group);
                 self.layouts.barrier(ctx.device, group);
-                self.sync.barrier(at, group)
+                self.sync.barrier(ctx.device, at, group)
             }
             Command::InsertFence { fence, .. } => {
                 self.sync.insert_fence(ctx.queue, *fence);

@@ -27,6 +27,7 @@ fn setup() -> H {
             ObjectDesc::View {
                 of: tex,
                 kind: ViewKind::Uav,
+                range: crate::barrier::SubresourceRange::ALL,
             },
         )
         .unwrap();
@@ -36,6 +37,7 @@ fn setup() -> H {
             ObjectDesc::View {
                 of: tex,
                 kind: ViewKind::Srv,
+                range: crate::barrier::SubresourceRange::ALL,
             },
         )
         .unwrap();

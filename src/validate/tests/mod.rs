@@ -29,6 +29,7 @@ fn fixture() -> Fixture {
             ObjectDesc::View {
                 of: b,
                 kind: ViewKind::Rtv,
+                range: crate::barrier::SubresourceRange::ALL,
             },
         )
         .unwrap()
@@ -319,6 +320,7 @@ mod copies;
 mod fast_context;
 mod hazards;
 mod lists;
+mod subresources;
 
 #[test]
 fn eb1_access_in_a_layout_that_does_not_allow_it() {

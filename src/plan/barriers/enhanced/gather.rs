@@ -50,7 +50,7 @@ impl ByResource {
             let (mut low, mut high) = (u32::MAX, 0);
             for p in &graph.passes {
                 for u in &p.uses {
-                    let i = u.resource.index_u32();
+                    let i = u.key.index_u32();
                     (low, high) = (low.min(i), high.max(i));
                 }
             }
@@ -116,7 +116,7 @@ impl ByResource {
                 let Some((&n, &place)) = known.next() else {
                     return false;
                 };
-                if resources[n as usize] != u.resource {
+                if resources[n as usize] != u.key {
                     return false;
                 }
                 self.uses[place as usize] = ResUse::of(i, queue, own_complete, u);
@@ -192,7 +192,7 @@ impl ByResource {
         self.spans.push(0);
         for p in &graph.passes {
             for u in &p.uses {
-                let id = id(&mut self.index, u.resource, &mut self.order);
+                let id = id(&mut self.index, u.key, &mut self.order);
                 match self.spans.get_mut(id as usize + 1) {
                     Some(n) => *n += 1,
                     None => self.spans.push(1),
@@ -298,7 +298,7 @@ mod tests {
         assert!(by.direct.is_empty(), "the index numbered the resources");
 
         let mut retargeted = g.clone();
-        retargeted.passes[1].uses[0].resource = b;
+        retargeted.passes[1].uses[0].key = b;
         let want = vec![(c, vec![0, 2]), (b, vec![0, 1, 2])];
         assert_eq!(gathered(&mut by, &retargeted), want);
         assert!(!by.direct.is_empty(), "numbered from scratch");

@@ -49,6 +49,7 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
                     access,
                     stages: pixel.then_some(crate::barrier::Sync::PIXEL_SHADING),
                     clear: false,
+                    range: None,
                 });
             }
             (queue, uses)
@@ -64,7 +65,7 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
         if buffer[i] {
             TargetInfo::Buffer { lifetime }
         } else {
-            TargetInfo::Texture { lifetime }
+            TargetInfo::texture(lifetime)
         }
     };
     let compiled = compile_dispatches(passes, target, &Settings::default()).ok()?;
@@ -200,6 +201,7 @@ fn first_frame_waits_for_everything_once_per_queue() {
         access: UseAccess::ShaderRead,
         stages: None,
         clear: false,
+        range: None,
     };
     let writes = |target| Use {
         access: UseAccess::UnorderedAccess,
@@ -211,9 +213,7 @@ fn first_frame_waits_for_everything_once_per_queue() {
         (QueueKind::Compute, vec![reads(x), writes(y)]),
         (QueueKind::Graphics, vec![reads(x), writes(z)]),
     ];
-    let target = |_: Entity| TargetInfo::Texture {
-        lifetime: Lifetime::Imported,
-    };
+    let target = |_: Entity| TargetInfo::texture(Lifetime::Imported);
     let g = compile_dispatches(passes, target, &Settings::default()).expect("compiles");
     assert_eq!(g.passes.len(), 3, "nothing culled");
     let plan = EnhancedPlanner::on_one_thread()
