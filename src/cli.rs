@@ -90,22 +90,22 @@ pub enum Commands {
 }
 
 /// Run the scene again with asynchronous compute the other way round; the gain of having it
-/// on, as [`crate::report::Summary::compare`] reports it.
+/// on, as [`crate::report::Summary::gain`] reports it.
 fn async_gain(
     scene: &PathBuf,
     overrides: &Overrides,
     frames: u64,
     summary: &crate::report::Summary,
-) -> Result<serde_json::Value, RuntimeError> {
+) -> Result<crate::report::AsyncGain, RuntimeError> {
     let mut other = load(scene, Some(overrides))?;
     let on = !other.settings_mut().async_compute;
     other.settings_mut().async_compute = on;
     other.run(frames)?;
     let other = other.summary();
     Ok(if on {
-        other.compare(summary)
+        other.gain(summary)
     } else {
-        summary.compare(&other)
+        summary.gain(&other)
     })
 }
 
@@ -175,7 +175,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 }
             }
             let summary = rt.summary();
-            let mut value = summary.to_json();
+            let mut doc = summary.document();
             let mut gain_row = None;
             if compare_async {
                 match async_gain(&scene, &overrides, frames, &summary) {
@@ -183,17 +183,17 @@ pub fn main_with(cli: Cli) -> i32 {
                         gain_row = Some(format!(
                             "  {:<26} {:.1} us/frame ({:.1}%): {:.1} on, {:.1} off\n",
                             "async compute gain",
-                            gain["gain_us"].as_f64().unwrap_or(0.0),
-                            gain["gain_percent"].as_f64().unwrap_or(0.0),
-                            gain["frame_work_us"].as_f64().unwrap_or(0.0),
-                            gain["baseline_frame_work_us"].as_f64().unwrap_or(0.0),
+                            gain.gain_us.0,
+                            gain.gain_percent.0,
+                            gain.frame_work_us.0,
+                            gain.baseline_frame_work_us.0,
                         ));
-                        value["async_compute_gain"] = gain;
+                        doc.async_compute_gain = Some(gain);
                     }
                     Err(e) => return fail(&e),
                 }
             }
-            let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
             if let (Some(path), Some(file)) = (&out, out_file)
                 && let Err(code) = write_file(path, file, &text)
             {

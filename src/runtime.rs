@@ -9,7 +9,7 @@ use crate::error::RuntimeError;
 use crate::frame::*;
 use crate::model::{FrameIndex, Settings, Timeline};
 use crate::plan::{BarrierPlan, CompiledGraph, GraphDirty};
-use crate::report::{GpuTrace, RunStats, Summary};
+use crate::report::{GpuTrace, RunSettings, RunStats, Summary};
 use crate::validate::Validator;
 
 /// A loaded scene and the schedule that turns it into frames.
@@ -169,10 +169,17 @@ impl Runtime {
             .query_filtered::<(), Without<bevy_ecs::resource::IsResource>>()
             .iter(&self.world)
             .count() as u64;
+        let chains: Vec<crate::model::Rotation> = (self.world)
+            .query::<&crate::model::SwapChain>()
+            .iter(&self.world)
+            .map(|c| c.rotation)
+            .collect();
+        let settings = RunSettings::new(self.world.resource::<Settings>(), chains);
         let validator = self.world.resource::<Validator>();
         let (validation_errors, validation_warnings) = validator.counts();
         Summary {
             scene: self.scene.clone(),
+            settings,
             stats: self.world.resource::<RunStats>().clone(),
             live_entities,
             validation_errors,

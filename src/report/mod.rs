@@ -3,6 +3,7 @@
 
 mod frames;
 mod graphviz;
+mod queue_time;
 mod stats;
 mod summary;
 mod sync_counts;
@@ -11,7 +12,10 @@ pub mod tracy;
 
 pub use frames::{FrameBook, FrameGpu, Intervals, family_index};
 pub use graphviz::to_dot;
+pub use queue_time::{CAUSES, Cause, QueueClock, QueueTime};
 pub use stats::{Distribution, FAMILIES, RunStats, StallTotals};
-pub use summary::{GpuFrames, Summary};
+pub use summary::{
+    AsyncGain, GpuFrames, QueueFrame, Ratio, RunSettings, SCHEMA_VERSION, Summary, SummaryJson, Us,
+};
 pub use sync_counts::SyncCounts;
 pub use trace::{GpuTrace, TRACE_CAP};

@@ -5,6 +5,7 @@ use bevy_ecs::prelude::*;
 use std::collections::BTreeMap;
 
 use super::frames::{FrameBook, FrameGpu};
+use super::queue_time::{QueueClock, QueueTime};
 use crate::device::{Command, Device, Executed, QueueId, Stall};
 
 /// Queue families in report order.
@@ -78,6 +79,8 @@ pub struct RunStats {
     /// Frames that may still receive records.
     open: BTreeMap<u64, FrameBook>,
     pub stalls: StallTotals,
+    /// Each queue's time, busy or idle by cause, on the timeline.
+    pub queue_clock: QueueClock,
     pub executed_commands: u64,
     /// When set, every executed command is kept (queue, start, end, what) for trace export
     /// and tools.
@@ -148,6 +151,13 @@ impl RunStats {
                 self.close(f, &book);
             }
         }
+        self.queue_clock.add(executed);
+        // Records still to come belong to open frames, which started no earlier than this.
+        let watermark = (self.open.keys())
+            .filter_map(|&f| self.frame_spans.get(f as usize).map(|s| s.0))
+            .min()
+            .unwrap_or(u64::MAX);
+        self.queue_clock.sweep(watermark);
         if self.keep_timeline {
             self.timeline.extend_from_slice(executed);
         }
@@ -185,6 +195,17 @@ impl RunStats {
             }
         }
         out
+    }
+
+    /// Each queue's time from the first frame's start to the last frame's end (the span
+    /// `frame_us` divides into frames), busy or idle by cause.
+    pub fn queue_time(&self) -> Vec<(QueueId, QueueTime)> {
+        let mut valid = (self.frame_spans.iter()).filter(|(s, e)| *s != u64::MAX && e >= s);
+        let Some(&(origin, first_end)) = valid.next() else {
+            return Vec::new();
+        };
+        let end = valid.map(|s| s.1).fold(first_end, u64::max);
+        self.queue_clock.finish(origin, end)
     }
 
     /// First command start to last command end over the run, ns.

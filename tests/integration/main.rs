@@ -24,6 +24,7 @@ mod planner_memory;
 mod random_graphs;
 mod real_frames;
 mod reliability;
+mod report_numbers;
 mod scene_errors;
 mod scene_roundtrip;
 mod script_errors;
