@@ -50,6 +50,10 @@ pub enum Commands {
         /// having it on (key `async_compute_gain`, and a table row).
         #[arg(long)]
         compare_async: bool,
+        /// Wait for a Tracy profiler to connect before running (builds with the `tracy`
+        /// feature; Tracy collects nothing before it connects).
+        #[arg(long)]
+        wait_for_profiler: bool,
         #[command(flatten)]
         overrides: Overrides,
     },
@@ -152,12 +156,20 @@ pub fn main_with(cli: Cli) -> i32 {
             trace,
             validate,
             compare_async,
+            wait_for_profiler,
             overrides,
         } => {
             let mut rt = match load(&scene, Some(&overrides)) {
                 Ok(rt) => rt,
                 Err(e) => return fail(&e),
             };
+            if wait_for_profiler {
+                out::eprint("waiting for a Tracy profiler to connect (localhost)...\n");
+                if !crate::report::tracy::wait_for_profiler() {
+                    out::eprint("error: --wait-for-profiler needs a build with --features tracy\n");
+                    return 2;
+                }
+            }
             if validate {
                 rt.set_validation(true);
             }

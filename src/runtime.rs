@@ -45,6 +45,7 @@ impl Runtime {
         world.init_resource::<Timeline>();
         world.init_resource::<Device>();
         world.init_resource::<GpuTrace>();
+        world.init_resource::<crate::report::tracy::GpuZones>();
         world.init_resource::<Clock>();
         world.init_resource::<Fatal>();
         world.init_resource::<FramesInFlight>();
@@ -126,6 +127,10 @@ impl Runtime {
         let executed = world.resource_mut::<Device>().drain_executed();
         world.resource_mut::<RunStats>().absorb(&executed);
         world.resource_mut::<GpuTrace>().absorb(&executed);
+        world.resource_scope(|world, mut zones: Mut<crate::report::tracy::GpuZones>| {
+            let device = world.resource::<Device>();
+            zones.absorb(&executed, u64::MAX, |l| device.label_name(l));
+        });
         Ok(())
     }
 

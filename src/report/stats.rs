@@ -152,15 +152,19 @@ impl RunStats {
             }
         }
         self.queue_clock.add(executed);
-        // Records still to come belong to open frames, which started no earlier than this.
-        let watermark = (self.open.keys())
-            .filter_map(|&f| self.frame_spans.get(f as usize).map(|s| s.0))
-            .min()
-            .unwrap_or(u64::MAX);
-        self.queue_clock.sweep(watermark);
+        self.queue_clock.sweep(self.watermark());
         if self.keep_timeline {
             self.timeline.extend_from_slice(executed);
         }
+    }
+
+    /// The earliest start a record still to come can have: records still to come belong to
+    /// open frames, which started no earlier than this.
+    pub fn watermark(&self) -> u64 {
+        (self.open.keys())
+            .filter_map(|&f| self.frame_spans.get(f as usize).map(|s| s.0))
+            .min()
+            .unwrap_or(u64::MAX)
     }
 
     fn close(&mut self, frame: u64, book: &FrameBook) {

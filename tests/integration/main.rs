@@ -32,4 +32,5 @@ mod scripts;
 mod simulation;
 mod submissions;
 mod timing;
+mod tracy_zones;
 mod worked_examples;
