@@ -178,13 +178,15 @@ pub fn main_with(cli: Cli) -> i32 {
                 (Ok(t), Ok(o)) => (t, o),
                 (Err(code), _) | (_, Err(code)) => return code,
             };
-            rt.record_gpu_trace(trace.is_some());
+            if let Some(file) = trace_file {
+                rt.record_gpu_trace_to(std::io::BufWriter::new(file));
+            }
             let result = rt.run(frames);
-            if let (Some(path), Some(file)) = (&trace, trace_file) {
-                let text = serde_json::to_string(&rt.gpu_trace()).unwrap_or_default();
-                if let Err(code) = write_file(path, file, &text) {
-                    return code;
-                }
+            if let Some(path) = &trace
+                && let Err(e) = rt.finish_gpu_trace()
+            {
+                out::eprint(&format!("error: cannot write {}: {e}\n", path.display()));
+                return 2;
             }
             let summary = rt.summary();
             let mut doc = summary.document();

@@ -126,7 +126,9 @@ impl Runtime {
         }
         let executed = world.resource_mut::<Device>().drain_executed();
         world.resource_mut::<RunStats>().absorb(&executed);
-        world.resource_mut::<GpuTrace>().absorb(&executed);
+        world.resource_scope(|world, mut trace: Mut<GpuTrace>| {
+            trace.absorb(&mut world.resource_mut::<Device>(), &executed, u64::MAX);
+        });
         world.resource_scope(|world, mut zones: Mut<crate::report::tracy::GpuZones>| {
             let device = world.resource::<Device>();
             zones.absorb(&executed, u64::MAX, |l| device.label_name(l));
@@ -134,16 +136,19 @@ impl Runtime {
         Ok(())
     }
 
-    /// Keep every command the GPU executes from now on, for [`Runtime::gpu_trace`].
-    pub fn record_gpu_trace(&mut self, on: bool) {
-        self.world.resource_mut::<GpuTrace>().record(on);
+    /// Write the GPU timeline to `out` from now on, in the Chrome trace event format
+    /// (Perfetto opens it), as the simulation runs; [`Runtime::finish_gpu_trace`] ends it.
+    pub fn record_gpu_trace_to(&mut self, out: impl std::io::Write + Send + Sync + 'static) {
+        // The trace reads what each Barrier and fence command said from the submission log.
+        self.world.resource_mut::<Device>().trace = Some(Vec::new());
+        let scene = self.scene.clone();
+        self.world.resource_mut::<GpuTrace>().record_to(&scene, out);
     }
 
-    /// The recorded GPU timeline in the Chrome trace event format (Perfetto opens it).
-    pub fn gpu_trace(&self) -> serde_json::Value {
-        let device = self.world.resource::<Device>();
-        let trace = self.world.resource::<GpuTrace>();
-        trace.to_json(self.scene_name(), |l| device.label_name(l))
+    /// End the trace file (after [`Runtime::run`] or [`Runtime::finish`]).
+    pub fn finish_gpu_trace(&mut self) -> std::io::Result<()> {
+        self.world.resource_mut::<Device>().trace = None;
+        self.world.resource_mut::<GpuTrace>().finish()
     }
 
     /// The current compiled graph (compiled on the first tick).

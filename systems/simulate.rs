@@ -24,8 +24,9 @@ pub fn simulate_gpu(
     device.simulate();
     let executed = device.drain_executed();
     stats.absorb(&executed);
-    trace.absorb(&executed);
-    zones.absorb(&executed, stats.watermark(), |l| device.label_name(l));
+    let watermark = stats.watermark();
+    trace.absorb(&mut device, &executed, watermark);
+    zones.absorb(&executed, watermark, |l| device.label_name(l));
     if stats.profile != device.profile.name {
         stats.profile = device.profile.name.clone();
     }

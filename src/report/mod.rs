@@ -5,7 +5,7 @@ mod frames;
 mod graphviz;
 mod queue_time;
 mod stats;
-mod summary;
+pub mod summary;
 mod sync_counts;
 mod trace;
 pub mod tracy;

@@ -32,5 +32,6 @@ mod scripts;
 mod simulation;
 mod submissions;
 mod timing;
+mod trace_file;
 mod tracy_zones;
 mod worked_examples;
