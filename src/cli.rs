@@ -15,6 +15,7 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 use crate::error::RuntimeError;
+use crate::report::{CheckJson, SCHEMA_VERSION};
 
 /// fastframe: a frame-graph runtime for a simulated console GPU with fast semantics.
 #[derive(Parser, Debug)]
@@ -240,14 +241,15 @@ pub fn main_with(cli: Cli) -> i32 {
                 // A consumer of --json reads one object whatever happened: a scene that does
                 // not load is a fatal error with no diagnostics (exit 2 all the same).
                 Err(e) if json => {
-                    let v = serde_json::json!({
-                        "diagnostics": [],
-                        "errors": 1,
-                        "warnings": 0,
-                        "fatal": e.to_string(),
-                    });
-                    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-                    return e.exit_code();
+                    let v = CheckJson {
+                        schema_version: SCHEMA_VERSION,
+                        diagnostics: &[],
+                        errors: 1,
+                        warnings: 0,
+                        fatal: Some(e.to_string()),
+                    };
+                    let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+                    return after_output(out::print(&format!("{text}\n")), e.exit_code());
                 }
                 Err(e) => return fail(&e),
             };
@@ -257,12 +259,13 @@ pub fn main_with(cli: Cli) -> i32 {
             let (errors, warnings) = rt.summary().validation_errors_warnings();
             let fatal = result.as_ref().err().map(|e| e.to_string());
             let text = if json {
-                let v = serde_json::json!({
-                    "diagnostics": diags,
-                    "errors": errors + fatal.is_some() as u64,
-                    "warnings": warnings,
-                    "fatal": fatal,
-                });
+                let v = CheckJson {
+                    schema_version: SCHEMA_VERSION,
+                    diagnostics: &diags,
+                    errors: errors + fatal.is_some() as u64,
+                    warnings,
+                    fatal: fatal.clone(),
+                };
                 format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
             } else {
                 let mut text = String::new();

@@ -15,7 +15,8 @@ pub use graphviz::to_dot;
 pub use queue_time::{CAUSES, Cause, QueueClock, QueueTime};
 pub use stats::{Distribution, FAMILIES, RunStats, StallTotals};
 pub use summary::{
-    AsyncGain, GpuFrames, QueueFrame, Ratio, RunSettings, SCHEMA_VERSION, Summary, SummaryJson, Us,
+    AsyncGain, CheckJson, GpuFrames, QueueFrame, Ratio, RunSettings, SCHEMA_VERSION, Summary,
+    SummaryJson, Us,
 };
 pub use sync_counts::SyncCounts;
 pub use trace::{GpuTrace, TRACE_CAP};

@@ -31,6 +31,7 @@ mod script_errors;
 mod scripts;
 mod simulation;
 mod submissions;
+mod summary_schema;
 mod timing;
 mod trace_file;
 mod tracy_zones;

@@ -194,6 +194,17 @@ pub struct AsyncGain {
     pub baseline_overlap_us: Us,
 }
 
+/// `check --json`: always one object, for a scene that does not load too (no diagnostics,
+/// the load error as `fatal`).
+#[derive(Clone, Debug, Serialize)]
+pub struct CheckJson<'a> {
+    pub schema_version: u32,
+    pub diagnostics: &'a [crate::validate::Diagnostic],
+    pub errors: u64,
+    pub warnings: u64,
+    pub fatal: Option<String>,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

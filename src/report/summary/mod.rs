@@ -5,7 +5,7 @@ mod json;
 mod settings;
 mod table;
 
-pub use json::{AsyncGain, Ratio, SCHEMA_VERSION, SummaryJson, Us};
+pub use json::{AsyncGain, CheckJson, Ratio, SCHEMA_VERSION, SummaryJson, Us};
 pub use settings::RunSettings;
 
 use serde_json::Value;
