@@ -6,6 +6,7 @@
 mod generate;
 mod out;
 mod overrides;
+mod progress;
 
 pub use generate::{MAX_GEN_PASSES, ShapeArg};
 use overrides::load;
@@ -55,6 +56,10 @@ pub enum Commands {
         /// feature; Tracy collects nothing before it connects).
         #[arg(long)]
         wait_for_profiler: bool,
+        /// Say how far the run is on standard error, a line a second (without it: only when
+        /// standard error is a terminal and the run takes more than a second).
+        #[arg(long)]
+        progress: bool,
         #[command(flatten)]
         overrides: Overrides,
     },
@@ -158,6 +163,7 @@ pub fn main_with(cli: Cli) -> i32 {
             validate,
             compare_async,
             wait_for_profiler,
+            progress,
             overrides,
         } => {
             let mut rt = match load(&scene, Some(&overrides)) {
@@ -182,7 +188,7 @@ pub fn main_with(cli: Cli) -> i32 {
             if let Some(file) = trace_file {
                 rt.record_gpu_trace_to(std::io::BufWriter::new(file));
             }
-            let result = rt.run(frames);
+            let result = progress::run(&mut rt, frames, progress);
             if let Some(path) = &trace
                 && let Err(e) = rt.finish_gpu_trace()
             {

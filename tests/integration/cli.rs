@@ -372,3 +372,21 @@ fn unwritable_outputs_fail_before_the_run() {
         );
     }
 }
+
+/// `--progress` says how far a run is on standard error and leaves standard output to the
+/// summary; without it, and with standard error not a terminal, nothing is said.
+#[test]
+fn progress_goes_to_standard_error_when_asked() {
+    let args = ["run", "scenes/render_loop.ron", "--frames", "40", "--json"];
+    let quiet = fastframe(&args);
+    assert!(
+        quiet.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+    let loud = fastframe(&[&args[..], &["--progress"]].concat());
+    let err = String::from_utf8_lossy(&loud.stderr);
+    assert!(err.contains("frame 1/40"), "{err}");
+    assert!(err.contains("40 of 40 frames in"), "{err}");
+    assert_eq!(json_of(&loud)["frames"], 40);
+}
