@@ -1,4 +1,4 @@
-//! The command line: `run`, `check`, `graph` and `gen`. Exit codes: 0 success, 1 validation or
+//! The command line: `run`, `check`, `graph`, `timeline`, `compare` and `gen`. Exit codes: 0 success, 1 validation or
 //! device error, 2 bad input or usage, a failed write included (a closed pipe is not one:
 //! see `cli/out.rs`).
 //! Overrides of the scene's settings, and what they may not say, are in `cli/overrides.rs`.
@@ -6,6 +6,7 @@
 mod generate;
 mod out;
 mod overrides;
+mod pictures;
 mod progress;
 
 pub use generate::{MAX_GEN_PASSES, ShapeArg};
@@ -77,6 +78,40 @@ pub enum Commands {
     },
     /// Print the compiled pass graph as Graphviz DOT.
     Graph { scene: PathBuf },
+    /// Draw the last frame's queues as an SVG timeline: passes, barriers, waits by cause,
+    /// fence arrows, vertical blanks.
+    Timeline {
+        scene: PathBuf,
+        /// Frames to run; the last one is drawn.
+        #[arg(long, default_value_t = 3)]
+        frames: u64,
+        /// The SVG file to write.
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        #[command(flatten)]
+        overrides: Overrides,
+    },
+    /// Run a scene under several configurations: a table of frame time and synchronisation,
+    /// and with -o an SVG bar chart.
+    Compare {
+        scene: PathBuf,
+        /// Barrier strategies, comma-separated.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "enhanced,legacy,conservative"
+        )]
+        barriers: Vec<BarriersArg>,
+        /// Asynchronous compute, comma-separated: on, off or on,off.
+        #[arg(long, value_delimiter = ',', default_value = "on")]
+        async_compute: Vec<Switch>,
+        /// Frames to run per configuration.
+        #[arg(long, default_value_t = 60)]
+        frames: u64,
+        /// The SVG bar chart to write.
+        #[arg(short = 'o', long)]
+        out: Option<PathBuf>,
+    },
     /// Write a generated scene (a frame graph of a named shape and size) to stdout or a file.
     Gen {
         /// chain, mixed, layered or fan-in.
@@ -316,6 +351,19 @@ pub fn main_with(cli: Cli) -> i32 {
             };
             generate::gen_scene(spec, out.as_ref())
         }
+        Commands::Timeline {
+            scene,
+            frames,
+            out,
+            overrides,
+        } => pictures::timeline(&scene, frames, &out, &overrides),
+        Commands::Compare {
+            scene,
+            barriers,
+            async_compute,
+            frames,
+            out,
+        } => pictures::compare(&scene, &barriers, &async_compute, frames, out.as_ref()),
         Commands::Graph { scene } => {
             let mut rt = match load(&scene, None) {
                 Ok(rt) => rt,

@@ -6,6 +6,7 @@ mod graphviz;
 mod queue_time;
 mod stats;
 pub mod summary;
+pub mod svg;
 mod sync_counts;
 mod trace;
 pub mod tracy;

@@ -20,6 +20,7 @@ mod faults;
 mod frames;
 mod generated;
 mod hostile;
+mod pictures;
 mod planner_memory;
 mod random_graphs;
 mod real_frames;
