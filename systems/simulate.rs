@@ -26,6 +26,11 @@ pub fn simulate_gpu(
     stats.absorb(&executed);
     let watermark = stats.watermark();
     trace.absorb(&mut device, &executed, watermark);
+    if trace.recording() {
+        let h = &stats.hardware;
+        let flushes = h.vs_partial_flushes + h.ps_partial_flushes + h.cs_partial_flushes + h.idles;
+        trace.counters(device.gpu_time_ns(), device.memory.bytes().0, flushes);
+    }
     zones.absorb(&executed, watermark, |l| device.label_name(l));
     if stats.profile != device.profile.name {
         stats.profile = device.profile.name.clone();

@@ -1,6 +1,7 @@
 //! The `--trace` file people read: waits as slices with their length and cause, an arrow
 //! from each fence signal to each wait on it, commands on their queue's lane, barriers with
-//! their contents (EB-12), written as the run goes with memory that stays flat.
+//! their contents (EB-12), counters of memory and flushes, written as the run goes with
+//! memory that stays flat.
 
 use fastframe::Runtime;
 use fastframe::report::{Cause, GpuTrace};
@@ -131,6 +132,20 @@ fn commands_keep_their_queue_lane_and_barriers_show_their_contents() {
         );
     }
     assert!(textures > 0, "deferred transitions textures");
+    // Counters: memory and flushes, sampled as the run goes.
+    let memory: Vec<f64> = (ev.iter())
+        .filter(|e| e["ph"] == "C" && e["name"] == "device memory")
+        .map(|e| e["args"]["MiB"].as_f64().unwrap())
+        .collect();
+    assert!(
+        memory.len() >= 4 && memory.iter().all(|&m| m > 0.0),
+        "{memory:?}"
+    );
+    let flushes: u64 = (ev.iter())
+        .filter(|e| e["ph"] == "C" && e["name"] == "partial flushes")
+        .map(|e| e["args"]["submitted"].as_u64().unwrap())
+        .sum();
+    assert!(flushes > 0);
     // A pass slice holds its barriers on the queue's thread.
     assert!(
         ev.iter()

@@ -113,3 +113,21 @@ fn deferred_zones_match_the_timeline_and_the_summary() {
         .count();
     assert!(fence_waits > 0, "deferred waits on fences");
 }
+
+/// With the `tracy` feature the zones go to a GPU context per queue that ran (Tracy, on
+/// demand and on localhost only, drops them until a viewer connects): the sending path runs,
+/// and a context is made for exactly the queues the run used.
+#[cfg(feature = "tracy")]
+#[test]
+fn the_tracy_build_makes_a_context_per_used_queue() {
+    let (mut rt, _) = zones_of("scenes/deferred.ron", 10);
+    let used: BTreeSet<QueueId> = rt
+        .summary()
+        .stats
+        .queue_time()
+        .into_iter()
+        .map(|(q, _)| q)
+        .collect();
+    let made: BTreeSet<QueueId> = fastframe::report::tracy::contexts().into_iter().collect();
+    assert!(used.is_subset(&made), "{used:?} {made:?}");
+}

@@ -14,7 +14,10 @@
 //!   access and layout before and after and the hardware actions the call lowers to (EB-12).
 //!   Commands of a queue that really overlap (concurrent work items) take extra lanes
 //!   (`+1`), chosen greedily in start order;
-//! - `<queue> front end`: state and binding commands the front end read while work ran.
+//! - `<queue> front end`: state and binding commands the front end read while work ran;
+//!
+//! and counters, sampled each tick at the GPU's time: device memory held and the partial
+//! flushes submitted.
 //!
 //! Nothing is kept but what a later record can still change: records wait behind the same
 //! watermark as the statistics (the earliest start a record still to come can have), then
@@ -76,6 +79,14 @@ impl GpuTrace {
             .unwrap_or_default();
         w.read_submissions(device, &log);
         w.absorb(executed, watermark, |l| device.label_name(l));
+    }
+
+    /// Sample the counters at GPU time `ts_ns`: device memory held (transients included) and
+    /// the partial flushes and idles submitted so far (EB-2).
+    pub fn counters(&mut self, ts_ns: u64, memory_bytes: u64, flushes: u64) {
+        if let Some(w) = self.writer.as_mut() {
+            w.counters(ts_ns, memory_bytes, flushes);
+        }
     }
 
     /// Close the trace: write the thread names and the end of the file, and flush.

@@ -32,6 +32,8 @@ pub struct TraceWriter {
     signals: HashMap<FenceId, (u64, u64, u64)>,
     flows: u64,
     threads: BTreeMap<u64, String>,
+    /// Partial flushes counted at the last counter sample.
+    flushes: u64,
 }
 
 impl TraceWriter {
@@ -51,6 +53,7 @@ impl TraceWriter {
             signals: HashMap::new(),
             flows: 0,
             threads: BTreeMap::new(),
+            flushes: 0,
         };
         w.raw("{\"traceEvents\":[\n");
         let name = format!("fastframe GPU: {scene}");
@@ -249,6 +252,34 @@ impl TraceWriter {
                 id: Some(id),
                 bp: Some("e"),
                 args: Value::Null,
+            });
+        }
+    }
+
+    /// Counter samples at GPU time `ts_ns`: device memory held, and the partial flushes the
+    /// barriers submitted since the last sample asked for (`flushes` is the run's total).
+    pub fn counters(&mut self, ts_ns: u64, memory_bytes: u64, flushes: u64) {
+        let new = flushes.saturating_sub(self.flushes);
+        self.flushes = flushes;
+        let mib = memory_bytes as f64 / (1024.0 * 1024.0);
+        for (name, args) in [
+            (
+                "device memory",
+                json!({ "MiB": (mib * 1000.0).round() / 1000.0 }),
+            ),
+            ("partial flushes", json!({ "submitted": new })),
+        ] {
+            self.event(&Event {
+                name,
+                cat: "counter",
+                ph: "C",
+                pid: 1,
+                tid: 0,
+                ts: Some(us(ts_ns)),
+                dur: None,
+                id: None,
+                bp: None,
+                args,
             });
         }
     }

@@ -22,6 +22,14 @@ const TICK_NS: u64 = 10;
 static CONTEXTS: [OnceLock<Option<GpuContext>>; QUEUE_COUNT] =
     [const { OnceLock::new() }; QUEUE_COUNT];
 
+/// The queues that have a Tracy GPU context, by index (created at the first zone sent).
+pub fn contexts() -> Vec<QueueId> {
+    (0..QUEUE_COUNT)
+        .filter(|&i| CONTEXTS[i].get().is_some_and(Option::is_some))
+        .filter_map(QueueId::from_index)
+        .collect()
+}
+
 /// One runtime's connection to the contexts.
 #[derive(Debug)]
 pub struct Sink {

@@ -5,6 +5,8 @@
 
 #[cfg(feature = "tracy")]
 mod gpu;
+#[cfg(feature = "tracy")]
+pub use gpu::contexts;
 pub mod zones;
 
 use bevy_ecs::prelude::Resource;
