@@ -1,4 +1,4 @@
-//! The run summary: one JSON object (serde structs in [`json`], the schema in
+//! The run summary: one JSON object (serde structs in `summary/json.rs`, the schema in
 //! `docs/summary.schema.json`, keys in the README) or a table.
 
 mod json;
