@@ -89,8 +89,8 @@ impl Runtime {
         let elapsed = start.elapsed().as_nanos() as u64;
         self.world
             .resource_mut::<RunStats>()
-            .cpu_tick_ns
-            .push(elapsed);
+            .cpu_tick
+            .record(elapsed);
         match self.world.resource_mut::<Fatal>().0.take() {
             Some(err) => Err(err),
             None => Ok(()),

@@ -24,7 +24,7 @@ pub fn report_frame(
     let now = (stats.barriers, stats.fences_inserted, stats.fence_waits);
     let h = &stats.hardware;
     let flushes = h.vs_partial_flushes + h.ps_partial_flushes + h.cs_partial_flushes + h.idles;
-    let busy = stats.frame_gpu.last().map_or([0; 3], |g| g.busy_ns);
+    let busy = stats.frames_log.newest_closed().busy_ns;
     crate::report::tracy::frame_end(crate::report::tracy::FramePlot {
         barriers: now.0.saturating_sub(last.0),
         fences: now.1.saturating_sub(last.1),

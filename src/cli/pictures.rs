@@ -30,25 +30,16 @@ pub fn timeline(scene: &PathBuf, frames: u64, path: &PathBuf, overrides: &Overri
         return fail(&e);
     }
     let stats = rt.world.resource::<RunStats>();
-    let valid = |s: &(u64, u64)| s.0 != u64::MAX && s.1 >= s.0;
-    let Some(last) = stats.frame_spans.iter().rposition(valid) else {
+    let Some((last, window)) = stats.frames_log.newest_window() else {
         out::eprint("error: the GPU ran nothing to draw\n");
         return 1;
     };
-    let (start, end) = stats.frame_spans[last];
-    let prev_end = stats.frame_spans[..last]
-        .iter()
-        .filter(|s| valid(s))
-        .map(|s| s.1)
-        .max()
-        .filter(|&p| p < end)
-        .unwrap_or(start);
     let device = rt.world.resource::<Device>();
     let label = |l: u32| device.label_name(l).to_owned();
     let picture = timeline::FramePicture {
         scene: rt.scene_name(),
-        frame: last as u64,
-        window: (prev_end, end),
+        frame: last,
+        window,
         vsync_ns: device.profile.vsync_period_ns,
         records: &stats.timeline,
         log: device.trace.as_deref().unwrap_or_default(),

@@ -154,3 +154,27 @@ fn the_summary_names_the_settings_that_ran() {
     rt.set_validation(true);
     assert_eq!(rt.summary().to_json()["settings"]["validation"], "on");
 }
+
+/// The statistics keep no number per frame: between frame 1,000 and 5,000 of deferred.ron
+/// what they hold stays put (frame times and GPU figures repeat; tick times fall in buckets),
+/// and the summary still counts every frame.
+#[test]
+fn statistics_stay_in_fixed_memory() {
+    let mut rt = Runtime::from_scene("scenes/deferred.ron").unwrap();
+    let held = |rt: &Runtime| {
+        let s = rt.world.resource::<fastframe::report::RunStats>();
+        (s.frames_log.held(), s.cpu_tick.buckets())
+    };
+    for _ in 0..1_000 {
+        rt.tick().unwrap();
+    }
+    let early = held(&rt);
+    for _ in 0..4_000 {
+        rt.tick().unwrap();
+    }
+    let late = held(&rt);
+    assert!(late.0 <= early.0, "frame log: {early:?} then {late:?}");
+    assert!(late.1 < 3_000, "tick buckets: {late:?}");
+    rt.finish().unwrap();
+    assert_eq!(rt.summary().stats.timed_frames(), 5_000);
+}

@@ -73,7 +73,7 @@ fn every_fence_wait_has_an_arrow_from_its_signal_and_a_slice_with_its_length() {
     // the summary charges to their cause.
     let waits: Vec<&Value> = ev.iter().filter(|e| e["cat"] == "wait").collect();
     assert!(waits.iter().any(|w| w["args"]["cause"] == "fence"));
-    let frames = summary.stats.frame_us().len() as f64;
+    let frames = summary.stats.timed_frames() as f64;
     for (q, t) in summary.queue_time_us() {
         let tid = (q.index() * 1000) as u64;
         for cause in Cause::ALL {

@@ -36,31 +36,28 @@ impl Summary {
     /// Per-frame GPU numbers summarised: frame time (work), critical path, lower bound,
     /// barrier-only time, ideal time and efficiency, overlap (see `report::frames`).
     pub fn gpu_frames(&self) -> GpuFrames {
-        let frames = self.stats.frames_gpu();
+        let t = self.stats.gpu_totals();
         let us = |ns: u64| ns as f64 / 1000.0;
-        let work: Vec<f64> = frames.iter().map(|g| us(g.work_ns)).collect();
-        let n = frames.len().max(1) as f64;
-        let sum = |f: fn(&super::FrameGpu) -> u64| frames.iter().map(f).sum::<u64>();
-        let (work_total, ideal_total) = (sum(|g| g.work_ns), sum(|g| g.ideal_ns()));
+        let n = t.frames.max(1) as f64;
         GpuFrames {
-            work_us: Distribution::of(&work),
-            critical_path_us: us(sum(|g| g.critical_ns)) / n,
-            lower_bound_us: us(sum(|g| g.lower_bound_ns())) / n,
-            barrier_us: us(sum(|g| g.barrier_ns)) / n,
-            ideal_us: us(ideal_total) / n,
-            efficiency: if work_total == 0 {
+            work_us: t.work.distribution_us(),
+            critical_path_us: us(t.critical_ns) / n,
+            lower_bound_us: us(t.lower_bound_ns) / n,
+            barrier_us: us(t.barrier_ns) / n,
+            ideal_us: us(t.ideal_ns) / n,
+            efficiency: if t.work_ns == 0 {
                 0.0
             } else {
-                ideal_total as f64 / work_total as f64
+                t.ideal_ns as f64 / t.work_ns as f64
             },
-            overlap_us: us(sum(|g| g.overlap_ns)),
+            overlap_us: us(t.overlap_ns),
         }
     }
 
     /// Each queue's mean frame, busy or idle by cause (see `report::queue_time`): the parts
     /// add up to `gpu.frame_us.mean`.
     pub fn queue_time_us(&self) -> Vec<(QueueId, QueueFrame)> {
-        let n = self.stats.frame_us().len().max(1) as f64;
+        let n = self.stats.timed_frames().max(1) as f64;
         let per_frame = |ns: u64| ns as f64 / 1000.0 / n;
         (self.stats.queue_time().into_iter())
             .map(|(q, t): (QueueId, QueueTime)| {
@@ -87,8 +84,7 @@ impl Summary {
             max: Us(d.max),
         };
         let g = self.gpu_frames();
-        let ticks: Vec<f64> = s.cpu_tick_ns.iter().map(|&n| n as f64 / 1000.0).collect();
-        let tick = Distribution::of(&ticks);
+        let tick = s.cpu_tick_us();
         let us = |ns: u64| Us(ns as f64 / 1000.0);
         let busy = s.busy_ns();
         let elapsed = s.elapsed_ns().max(1) as f64;
@@ -126,8 +122,8 @@ impl Summary {
             gpu: GpuJson {
                 profile: s.profile.clone(),
                 async_compute: s.async_compute,
-                frame_us: dist(Distribution::of(&s.frame_us())),
-                frame_span_us: dist(Distribution::of(&s.frame_span_us())),
+                frame_us: dist(s.frame_us()),
+                frame_span_us: dist(s.frame_span_us()),
                 frame_work_us: dist(g.work_us),
                 critical_path_us: Us(g.critical_path_us),
                 lower_bound_us: Us(g.lower_bound_us),

@@ -1,16 +1,15 @@
 //! The summary as a table for people: what ran, then the frame, then where each queue's
 //! frame went (busy, or idle by cause, adding up to the frame).
 
-use super::{Cause, Distribution, FAMILIES, Summary};
+use super::{Cause, FAMILIES, Summary};
 
 impl Summary {
     /// A human-readable table.
     pub fn to_table(&self) -> String {
         let s = &self.stats;
-        let frame = Distribution::of(&s.frame_us());
+        let frame = s.frame_us();
         let g = self.gpu_frames();
-        let ticks: Vec<f64> = s.cpu_tick_ns.iter().map(|&n| n as f64 / 1000.0).collect();
-        let tick = Distribution::of(&ticks);
+        let tick = s.cpu_tick_us();
         let f = s.frames.max(1) as f64;
         let per_frame = |ns: u64| ns as f64 / 1000.0 / f;
         let busy = s.busy_ns();
