@@ -1,6 +1,6 @@
 //! `fastframe timeline`: one frame's queues as an SVG. A row per queue that ran something in
 //! the frame, with the zones Tracy gets (`report::tracy::zones`): a block per pass, a red
-//! band per Barrier command, a band per wait coloured by its cause; red arrows from each
+//! band per Barrier command, a block per wait coloured by its cause; red arrows from each
 //! fence's signal to each wait on it (FN-2), dashed blue lines at vertical blanks.
 //!
 //! The frame is the interval `gpu.frame_us` measures, from the previous frame's end to this
@@ -120,9 +120,7 @@ pub fn render(p: &FramePicture) -> String {
     for t in &trees {
         let Some(r) = row(t.queue) else { continue };
         let y = TOP + ROW * r as f64;
-        for (z, child) in
-            std::iter::once((&t.zone, false)).chain(t.children.iter().map(|c| (c, true)))
-        {
+        for z in std::iter::once(&t.zone).chain(&t.children) {
             let (x0, x1) = (x(z.start_ns), x(z.end_ns));
             let us = (z.end_ns - z.start_ns) as f64 / 1000.0;
             match z.kind {
@@ -156,12 +154,15 @@ pub fn render(p: &FramePicture) -> String {
                 }
                 ZoneKind::Wait(c) => {
                     let title = format!("wait: {} {us:.1} us", c.key());
-                    let (top, h) = if child {
-                        (y + 22.0, 10.0)
-                    } else {
-                        (y + 12.0, ROW - 24.0)
-                    };
-                    svg.rect("wait", x0, top, x1 - x0, h, cause_colour(c), &title);
+                    svg.rect(
+                        "wait",
+                        x0,
+                        y + 12.0,
+                        x1 - x0,
+                        ROW - 24.0,
+                        cause_colour(c),
+                        &title,
+                    );
                 }
             }
         }

@@ -5,10 +5,10 @@
 //! frame. The format is the Chrome trace event format (JSON), one process, and per hardware
 //! queue:
 //!
-//! - a thread named after the queue with a slice per pass (the zones Tracy gets,
-//!   `report::tracy::zones`), inside it a slice per Barrier command and per wait, named by
-//!   its cause with its length (`wait: fence`, ...); a flow arrow runs from each fence's
-//!   signal to each wait on it (FN-2);
+//! - a thread named after the queue with a slice per pass holding a slice per Barrier
+//!   command, and between them a slice per wait named by its cause with its length
+//!   (`wait: fence`, ...): the zones Tracy gets (`report::tracy::zones`). A flow arrow runs
+//!   from each fence's signal to each wait on it (FN-2);
 //! - `<queue> commands`: every executed command, with its pass, frame, stall and the time it
 //!   spent on caches and decompression; a Barrier's slice lists every barrier with its sync,
 //!   access and layout before and after and the hardware actions the call lowers to (EB-12).

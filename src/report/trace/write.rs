@@ -150,16 +150,14 @@ impl TraceWriter {
 
     fn zone<'a>(&mut self, t: &ZoneTree, label: &impl Fn(u32) -> &'a str) {
         let tid = self.thread(t.queue.index(), Thread::Queue);
-        for (z, child) in
-            std::iter::once((&t.zone, false)).chain(t.children.iter().map(|c| (c, true)))
-        {
+        for z in std::iter::once(&t.zone).chain(&t.children) {
             let (name, cat, args) = match z.kind {
                 ZoneKind::Pass { label: l } => (label(l), "pass", Value::Null),
                 ZoneKind::Barrier => ("Barrier", "barrier", Value::Null),
                 ZoneKind::Wait(c) => (
                     z.kind.static_name().unwrap_or("wait"),
                     "wait",
-                    json!({ "cause": c.key(), "length_us": us(z.end_ns - z.start_ns), "nested": child }),
+                    json!({ "cause": c.key(), "length_us": us(z.end_ns - z.start_ns) }),
                 ),
             };
             self.event(&Event {

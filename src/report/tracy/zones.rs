@@ -3,9 +3,9 @@
 //!
 //! Per queue, zones follow the timeline in start order: a zone per pass (its commands on the
 //! queue, from the first one's start to the last one's end), inside it a zone per Barrier
-//! command and per wait (the part of an idle gap the command that ends it waited for, named
-//! by the cause, as `report::queue_time` charges it). Waits between passes are zones of their
-//! own. Tracy draws a GPU context as one row of nested zones, so zones on a queue never
+//! command, and a zone per wait (the part of an idle gap the command that ends it waited
+//! for, named by the cause, as `report::queue_time` charges it) between them: a wait ends a
+//! pass's zone, and the pass goes on in a zone after it, so a pass's zones are time it ran. Tracy draws a GPU context as one row of nested zones, so zones on a queue never
 //! overlap: where two passes' work overlaps (work items run concurrently), the later pass's
 //! zone begins where the earlier one ends (a pass an earlier zone covers entirely has none),
 //! and a child is cut to its parent.
@@ -98,27 +98,25 @@ impl QueueZones {
             _ => None,
         };
         self.started = true;
-        if self.open.as_ref().is_some_and(|o| o.label != x.label) {
+        // A wait ends the pass's zone (a pass's zone is time it ran; a pass that waits half
+        // way has a zone before the wait and one after), and so does another pass.
+        if wait.is_some() || self.open.as_ref().is_some_and(|o| o.label != x.label) {
             self.close(queue, out);
         }
-        match (&mut self.open, wait) {
-            (Some(open), Some(w)) => open.children.push(w),
-            (None, Some(w)) => {
-                let start = w.start_ns.max(self.closed_end);
-                if start < w.end_ns {
-                    self.closed_end = w.end_ns;
-                    let zone = Zone {
-                        start_ns: start,
-                        ..w
-                    };
-                    out.push(ZoneTree {
-                        queue,
-                        zone,
-                        children: Vec::new(),
-                    });
-                }
+        if let Some(w) = wait {
+            let start = w.start_ns.max(self.closed_end);
+            if start < w.end_ns {
+                self.closed_end = w.end_ns;
+                let zone = Zone {
+                    start_ns: start,
+                    ..w
+                };
+                out.push(ZoneTree {
+                    queue,
+                    zone,
+                    children: Vec::new(),
+                });
             }
-            _ => {}
         }
         let open = self.open.get_or_insert_with(|| Open {
             label: x.label,
@@ -273,18 +271,12 @@ mod tests {
         assert_eq!(
             kinds,
             [
-                (ZoneKind::Pass { label: 2 }, 110, 250, 1),
+                (ZoneKind::Pass { label: 2 }, 110, 130, 0),
+                (ZoneKind::Wait(Cause::Fence), 140, 200, 0),
+                (ZoneKind::Pass { label: 2 }, 200, 250, 0),
                 (ZoneKind::Wait(Cause::Submit), 280, 300, 0),
                 (ZoneKind::Pass { label: 3 }, 300, 310, 0),
             ]
-        );
-        assert_eq!(
-            trees[0].children,
-            [Zone {
-                kind: ZoneKind::Wait(Cause::Fence),
-                start_ns: 140,
-                end_ns: 200
-            }]
         );
     }
 }
