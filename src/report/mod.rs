@@ -18,7 +18,7 @@ pub use frames::{FrameBook, FrameGpu, Intervals, family_index};
 pub use graphviz::to_dot;
 pub use queue_time::{CAUSES, Cause, QueueClock, QueueTime};
 pub use sample::{LogHistogram, Sample};
-pub use stats::{Distribution, FAMILIES, RunStats, StallTotals};
+pub use stats::{Distribution, FAMILIES, RunStats};
 pub use summary::{
     AsyncGain, CheckJson, GpuFrames, QueueFrame, Ratio, RunSettings, SCHEMA_VERSION, Summary,
     SummaryJson, Us,

@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 use super::frame_log::{FrameLog, GpuTotals};
 use super::queue_time::{QueueClock, QueueTime};
 use super::sample::LogHistogram;
-use crate::device::{Command, Device, Executed, QueueId, Stall};
+use crate::device::{Command, Device, Executed, QueueId};
 
 /// Queue families in report order.
 pub const FAMILIES: [&str; 3] = ["graphics", "compute", "dma"];
@@ -15,29 +15,6 @@ pub const FAMILIES: [&str; 3] = ["graphics", "compute", "dma"];
 /// behind the CPU, so older frames are complete. Closed frames are folded into totals and
 /// distributions in fixed memory ([`super::frame_log`]).
 const OPEN_FRAMES: u64 = 16;
-
-/// Stall time by reason over the run, ns.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StallTotals {
-    /// Fence waits across queues (FN-2).
-    pub fence: u64,
-    /// Barrier drains and serialised copies waiting for in-flight work (EB-2, EB-8d).
-    pub drain: u64,
-    /// Work held by a barrier blocking its stages (EB-2).
-    pub block: u64,
-    /// Waits on present (FS-5).
-    pub present: u64,
-    /// Cache write-backs and invalidations (EB-3).
-    pub cache: u64,
-    /// Decompressions and metadata initialisation (EB-4, EB-5, FS-4).
-    pub decompress: u64,
-    /// Waiting for the CPU to submit or kick off (FN-3).
-    pub submit: u64,
-    /// Compute and DMA locked by Suspend (CC-8).
-    pub suspend: u64,
-    /// Front ends waiting for room in a full queue.
-    pub busy: u64,
-}
 
 /// Everything a run counts. Totals over the run unless a name says otherwise.
 #[derive(Resource, Clone, Debug, Default)]
@@ -75,7 +52,6 @@ pub struct RunStats {
     pub async_compute: bool,
     /// Frames that may still receive records, and what the others added up to.
     pub frames_log: FrameLog,
-    pub stalls: StallTotals,
     /// Each queue's time, busy or idle by cause, on the timeline.
     pub queue_clock: QueueClock,
     pub executed_commands: u64,
@@ -112,25 +88,12 @@ impl RunStats {
         }
     }
 
-    /// Fold executed commands into the frames' books and stall totals.
+    /// Fold executed commands into the frames' books and the queues' time.
     pub fn absorb(&mut self, executed: &[Executed]) {
         let mut newest = 0;
         for x in executed {
             self.frames_log.add(x);
             newest = newest.max(x.frame);
-            let s = &mut self.stalls;
-            match x.stall {
-                Stall::Fence => s.fence += x.stall_ns,
-                Stall::Present => s.present += x.stall_ns,
-                Stall::Submit => s.submit += x.stall_ns,
-                Stall::Drain => s.drain += x.stall_ns,
-                Stall::Block => s.block += x.stall_ns,
-                Stall::Suspend => s.suspend += x.stall_ns,
-                Stall::Busy => s.busy += x.stall_ns,
-                Stall::None => {}
-            }
-            s.cache += x.cache_ns;
-            s.decompress += x.decompress_ns;
             self.executed_commands += 1;
         }
         self.frames_log.close_before(newest, OPEN_FRAMES);
