@@ -1,4 +1,4 @@
-//! The command line: `run`, `check`, `graph` and `gen`. Exit codes: 0 success, 1 validation or
+//! The command line: `run`, `check`, `graph`, `timeline`, `compare` and `gen`. Exit codes: 0 success, 1 validation or
 //! device error, 2 bad input or usage, a failed write included (a closed pipe is not one:
 //! see `cli/out.rs`).
 //! Overrides of the scene's settings, and what they may not say, are in `cli/overrides.rs`.
@@ -6,6 +6,8 @@
 mod generate;
 mod out;
 mod overrides;
+mod pictures;
+mod progress;
 
 pub use generate::{MAX_GEN_PASSES, ShapeArg};
 use overrides::load;
@@ -15,6 +17,7 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 
 use crate::error::RuntimeError;
+use crate::report::{CheckJson, SCHEMA_VERSION};
 
 /// fastframe: a frame-graph runtime for a simulated console GPU with fast semantics.
 #[derive(Parser, Debug)]
@@ -50,6 +53,14 @@ pub enum Commands {
         /// having it on (key `async_compute_gain`, and a table row).
         #[arg(long)]
         compare_async: bool,
+        /// Wait for a Tracy profiler to connect before running (builds with the `tracy`
+        /// feature; Tracy collects nothing before it connects).
+        #[arg(long)]
+        wait_for_profiler: bool,
+        /// Say how far the run is on standard error, a line a second (without it: only when
+        /// standard error is a terminal and the run takes more than a second).
+        #[arg(long)]
+        progress: bool,
         #[command(flatten)]
         overrides: Overrides,
     },
@@ -67,6 +78,40 @@ pub enum Commands {
     },
     /// Print the compiled pass graph as Graphviz DOT.
     Graph { scene: PathBuf },
+    /// Draw the last frame's queues as an SVG timeline: passes, barriers, waits by cause,
+    /// fence arrows, vertical blanks.
+    Timeline {
+        scene: PathBuf,
+        /// Frames to run; the last one is drawn.
+        #[arg(long, default_value_t = 3)]
+        frames: u64,
+        /// The SVG file to write.
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        #[command(flatten)]
+        overrides: Overrides,
+    },
+    /// Run a scene under several configurations: a table of frame time and synchronisation,
+    /// and with -o an SVG bar chart.
+    Compare {
+        scene: PathBuf,
+        /// Barrier strategies, comma-separated.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "enhanced,legacy,conservative"
+        )]
+        barriers: Vec<BarriersArg>,
+        /// Asynchronous compute, comma-separated: on, off or on,off.
+        #[arg(long, value_delimiter = ',', default_value = "on")]
+        async_compute: Vec<Switch>,
+        /// Frames to run per configuration.
+        #[arg(long, default_value_t = 60)]
+        frames: u64,
+        /// The SVG bar chart to write.
+        #[arg(short = 'o', long)]
+        out: Option<PathBuf>,
+    },
     /// Write a generated scene (a frame graph of a named shape and size) to stdout or a file.
     Gen {
         /// chain, mixed, layered or fan-in.
@@ -90,22 +135,22 @@ pub enum Commands {
 }
 
 /// Run the scene again with asynchronous compute the other way round; the gain of having it
-/// on, as [`crate::report::Summary::compare`] reports it.
+/// on, as [`crate::report::Summary::gain`] reports it.
 fn async_gain(
     scene: &PathBuf,
     overrides: &Overrides,
     frames: u64,
     summary: &crate::report::Summary,
-) -> Result<serde_json::Value, RuntimeError> {
+) -> Result<crate::report::AsyncGain, RuntimeError> {
     let mut other = load(scene, Some(overrides))?;
     let on = !other.settings_mut().async_compute;
     other.settings_mut().async_compute = on;
     other.run(frames)?;
     let other = other.summary();
     Ok(if on {
-        other.compare(summary)
+        other.gain(summary)
     } else {
-        summary.compare(&other)
+        summary.gain(&other)
     })
 }
 
@@ -152,12 +197,21 @@ pub fn main_with(cli: Cli) -> i32 {
             trace,
             validate,
             compare_async,
+            wait_for_profiler,
+            progress,
             overrides,
         } => {
             let mut rt = match load(&scene, Some(&overrides)) {
                 Ok(rt) => rt,
                 Err(e) => return fail(&e),
             };
+            if wait_for_profiler {
+                out::eprint("waiting for a Tracy profiler to connect (localhost)...\n");
+                if !crate::report::tracy::wait_for_profiler() {
+                    out::eprint("error: --wait-for-profiler needs a build with --features tracy\n");
+                    return 2;
+                }
+            }
             if validate {
                 rt.set_validation(true);
             }
@@ -166,16 +220,18 @@ pub fn main_with(cli: Cli) -> i32 {
                 (Ok(t), Ok(o)) => (t, o),
                 (Err(code), _) | (_, Err(code)) => return code,
             };
-            rt.record_gpu_trace(trace.is_some());
-            let result = rt.run(frames);
-            if let (Some(path), Some(file)) = (&trace, trace_file) {
-                let text = serde_json::to_string(&rt.gpu_trace()).unwrap_or_default();
-                if let Err(code) = write_file(path, file, &text) {
-                    return code;
-                }
+            if let Some(file) = trace_file {
+                rt.record_gpu_trace_to(std::io::BufWriter::new(file));
+            }
+            let result = progress::run(&mut rt, frames, progress);
+            if let Some(path) = &trace
+                && let Err(e) = rt.finish_gpu_trace()
+            {
+                out::eprint(&format!("error: cannot write {}: {e}\n", path.display()));
+                return 2;
             }
             let summary = rt.summary();
-            let mut value = summary.to_json();
+            let mut doc = summary.document();
             let mut gain_row = None;
             if compare_async {
                 match async_gain(&scene, &overrides, frames, &summary) {
@@ -184,19 +240,19 @@ pub fn main_with(cli: Cli) -> i32 {
                             "  {:<26} {:.1} us/frame ({:.1}%): {:.1} on, {:.1} off; \
                              {:.0}% of {:.1} available\n",
                             "async compute gain",
-                            gain["gain_us"].as_f64().unwrap_or(0.0),
-                            gain["gain_percent"].as_f64().unwrap_or(0.0),
-                            gain["frame_work_us"].as_f64().unwrap_or(0.0),
-                            gain["baseline_frame_work_us"].as_f64().unwrap_or(0.0),
-                            gain["taken_percent"].as_f64().unwrap_or(0.0),
-                            gain["available_us"].as_f64().unwrap_or(0.0),
+                            gain.gain_us.0,
+                            gain.gain_percent.0,
+                            gain.frame_work_us.0,
+                            gain.baseline_frame_work_us.0,
+                            gain.taken_percent.0,
+                            gain.available_us.0,
                         ));
-                        value["async_compute_gain"] = gain;
+                        doc.async_compute_gain = Some(gain);
                     }
                     Err(e) => return fail(&e),
                 }
             }
-            let text = serde_json::to_string_pretty(&value).unwrap_or_default();
+            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
             if let (Some(path), Some(file)) = (&out, out_file)
                 && let Err(code) = write_file(path, file, &text)
             {
@@ -229,14 +285,15 @@ pub fn main_with(cli: Cli) -> i32 {
                 // A consumer of --json reads one object whatever happened: a scene that does
                 // not load is a fatal error with no diagnostics (exit 2 all the same).
                 Err(e) if json => {
-                    let v = serde_json::json!({
-                        "diagnostics": [],
-                        "errors": 1,
-                        "warnings": 0,
-                        "fatal": e.to_string(),
-                    });
-                    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
-                    return e.exit_code();
+                    let v = CheckJson {
+                        schema_version: SCHEMA_VERSION,
+                        diagnostics: &[],
+                        errors: 1,
+                        warnings: 0,
+                        fatal: Some(e.to_string()),
+                    };
+                    let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+                    return after_output(out::print(&format!("{text}\n")), e.exit_code());
                 }
                 Err(e) => return fail(&e),
             };
@@ -246,12 +303,13 @@ pub fn main_with(cli: Cli) -> i32 {
             let (errors, warnings) = rt.summary().validation_errors_warnings();
             let fatal = result.as_ref().err().map(|e| e.to_string());
             let text = if json {
-                let v = serde_json::json!({
-                    "diagnostics": diags,
-                    "errors": errors + fatal.is_some() as u64,
-                    "warnings": warnings,
-                    "fatal": fatal,
-                });
+                let v = CheckJson {
+                    schema_version: SCHEMA_VERSION,
+                    diagnostics: &diags,
+                    errors: errors + fatal.is_some() as u64,
+                    warnings,
+                    fatal: fatal.clone(),
+                };
                 format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
             } else {
                 let mut text = String::new();
@@ -296,6 +354,19 @@ pub fn main_with(cli: Cli) -> i32 {
             };
             generate::gen_scene(spec, out.as_ref())
         }
+        Commands::Timeline {
+            scene,
+            frames,
+            out,
+            overrides,
+        } => pictures::timeline(&scene, frames, &out, &overrides),
+        Commands::Compare {
+            scene,
+            barriers,
+            async_compute,
+            frames,
+            out,
+        } => pictures::compare(&scene, &barriers, &async_compute, frames, out.as_ref()),
         Commands::Graph { scene } => {
             let mut rt = match load(&scene, None) {
                 Ok(rt) => rt,

@@ -9,7 +9,7 @@ use crate::error::RuntimeError;
 use crate::frame::*;
 use crate::model::{FrameIndex, Settings, Timeline};
 use crate::plan::{BarrierPlan, CompiledGraph, GraphDirty};
-use crate::report::{GpuTrace, RunStats, Summary};
+use crate::report::{GpuTrace, RunSettings, RunStats, Summary};
 use crate::validate::Validator;
 
 /// A loaded scene and the schedule that turns it into frames.
@@ -45,6 +45,7 @@ impl Runtime {
         world.init_resource::<Timeline>();
         world.init_resource::<Device>();
         world.init_resource::<GpuTrace>();
+        world.init_resource::<crate::report::tracy::GpuZones>();
         world.init_resource::<Clock>();
         world.init_resource::<Fatal>();
         world.init_resource::<FramesInFlight>();
@@ -88,8 +89,8 @@ impl Runtime {
         let elapsed = start.elapsed().as_nanos() as u64;
         self.world
             .resource_mut::<RunStats>()
-            .cpu_tick_ns
-            .push(elapsed);
+            .cpu_tick
+            .record(elapsed);
         match self.world.resource_mut::<Fatal>().0.take() {
             Some(err) => Err(err),
             None => Ok(()),
@@ -125,20 +126,29 @@ impl Runtime {
         }
         let executed = world.resource_mut::<Device>().drain_executed();
         world.resource_mut::<RunStats>().absorb(&executed);
-        world.resource_mut::<GpuTrace>().absorb(&executed);
+        world.resource_scope(|world, mut trace: Mut<GpuTrace>| {
+            trace.absorb(&mut world.resource_mut::<Device>(), &executed, u64::MAX);
+        });
+        world.resource_scope(|world, mut zones: Mut<crate::report::tracy::GpuZones>| {
+            let device = world.resource::<Device>();
+            zones.absorb(&executed, u64::MAX, |l| device.label_name(l));
+        });
         Ok(())
     }
 
-    /// Keep every command the GPU executes from now on, for [`Runtime::gpu_trace`].
-    pub fn record_gpu_trace(&mut self, on: bool) {
-        self.world.resource_mut::<GpuTrace>().record(on);
+    /// Write the GPU timeline to `out` from now on, in the Chrome trace event format
+    /// (Perfetto opens it), as the simulation runs; [`Runtime::finish_gpu_trace`] ends it.
+    pub fn record_gpu_trace_to(&mut self, out: impl std::io::Write + Send + Sync + 'static) {
+        // The trace reads what each Barrier and fence command said from the submission log.
+        self.world.resource_mut::<Device>().trace = Some(Vec::new());
+        let scene = self.scene.clone();
+        self.world.resource_mut::<GpuTrace>().record_to(&scene, out);
     }
 
-    /// The recorded GPU timeline in the Chrome trace event format (Perfetto opens it).
-    pub fn gpu_trace(&self) -> serde_json::Value {
-        let device = self.world.resource::<Device>();
-        let trace = self.world.resource::<GpuTrace>();
-        trace.to_json(self.scene_name(), |l| device.label_name(l))
+    /// End the trace file (after [`Runtime::run`] or [`Runtime::finish`]).
+    pub fn finish_gpu_trace(&mut self) -> std::io::Result<()> {
+        self.world.resource_mut::<Device>().trace = None;
+        self.world.resource_mut::<GpuTrace>().finish()
     }
 
     /// The current compiled graph (compiled on the first tick).
@@ -169,10 +179,17 @@ impl Runtime {
             .query_filtered::<(), Without<bevy_ecs::resource::IsResource>>()
             .iter(&self.world)
             .count() as u64;
+        let chains: Vec<crate::model::Rotation> = (self.world)
+            .query::<&crate::model::SwapChain>()
+            .iter(&self.world)
+            .map(|c| c.rotation)
+            .collect();
+        let settings = RunSettings::new(self.world.resource::<Settings>(), chains);
         let validator = self.world.resource::<Validator>();
         let (validation_errors, validation_warnings) = validator.counts();
         Summary {
             scene: self.scene.clone(),
+            settings,
             stats: self.world.resource::<RunStats>().clone(),
             live_entities,
             validation_errors,

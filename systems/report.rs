@@ -13,7 +13,7 @@ pub fn report_frame(
     mut stats: ResMut<RunStats>,
     device: Res<Device>,
     pending: Query<(), With<ReleaseRequest>>,
-    mut last: Local<(u64, u64, u64)>,
+    mut last: Local<(u64, u64, u64, u64)>,
 ) {
     let _span = tracy_client::span!("report");
     stats.frames += 1;
@@ -22,11 +22,17 @@ pub fn report_frame(
     stats.memory_live_bytes = live;
     stats.memory_peak_bytes = peak;
     let now = (stats.barriers, stats.fences_inserted, stats.fence_waits);
+    let h = &stats.hardware;
+    let flushes = h.vs_partial_flushes + h.ps_partial_flushes + h.cs_partial_flushes + h.idles;
+    let busy = stats.frames_log.newest_closed().busy_ns;
     crate::report::tracy::frame_end(crate::report::tracy::FramePlot {
         barriers: now.0.saturating_sub(last.0),
         fences: now.1.saturating_sub(last.1),
         fence_waits: now.2.saturating_sub(last.2),
+        partial_flushes: flushes.saturating_sub(last.3),
+        memory_bytes: live,
+        busy_us: busy.map(|ns| ns as f64 / 1000.0),
     });
-    *last = now;
+    *last = (now.0, now.1, now.2, flushes);
     frame.0 += 1;
 }

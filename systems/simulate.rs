@@ -1,5 +1,6 @@
 //! Simulate: let the device run everything submitted up to the CPU's present. Fences signal,
-//! the present engine flips, and every finished command lands in the run's statistics. A work
+//! the present engine flips, and every finished command lands in the run's statistics (and
+//! Tracy's GPU zones). A work
 //! item that overran the hang timeout stops the run (CC-8).
 
 use bevy_ecs::prelude::*;
@@ -7,6 +8,7 @@ use bevy_ecs::prelude::*;
 use crate::device::Device;
 use crate::error::RuntimeError;
 use crate::model::{FrameIndex, Settings};
+use crate::report::tracy::GpuZones;
 use crate::report::{GpuTrace, RunStats};
 
 /// Advance the GPU.
@@ -14,6 +16,7 @@ pub fn simulate_gpu(
     mut device: ResMut<Device>,
     mut stats: ResMut<RunStats>,
     mut trace: ResMut<GpuTrace>,
+    mut zones: ResMut<GpuZones>,
     settings: Res<Settings>,
     frame: Res<FrameIndex>,
 ) -> Result<(), RuntimeError> {
@@ -21,7 +24,14 @@ pub fn simulate_gpu(
     device.simulate();
     let executed = device.drain_executed();
     stats.absorb(&executed);
-    trace.absorb(&executed);
+    let watermark = stats.watermark();
+    trace.absorb(&mut device, &executed, watermark);
+    if trace.recording() {
+        let h = &stats.hardware;
+        let flushes = h.vs_partial_flushes + h.ps_partial_flushes + h.cs_partial_flushes + h.idles;
+        trace.counters(device.gpu_time_ns(), device.memory.bytes().0, flushes);
+    }
+    zones.absorb(&executed, watermark, |l| device.label_name(l));
     if stats.profile != device.profile.name {
         stats.profile = device.profile.name.clone();
     }

@@ -95,6 +95,7 @@ impl Device {
                 label,
                 name: cmd.name(),
                 refs,
+                seq: 0,
             };
             let gpu = self.gpu_mut();
             gpu.horizon = gpu.horizon.max(cpu_ns);

@@ -15,7 +15,14 @@
 //! the timing model rounds it per command; a chain of the frame's commands runs inside the
 //! frame's executing intervals, so a path longer than `work` is the rounding's, not time a
 //! schedule could save, and a frame's critical path is counted at most its `work`. The lower
-//! bound is then at most `work` in every frame, and `gpu.efficiency`, their ratio, at most 1.
+//! bound is then at most `work` in every frame.
+//!
+//! The lower bound cannot show what barriers waste on one queue: there the busiest queue is
+//! the frame, and a conservative strategy's drains are on the critical path as if they were
+//! dependencies. So a frame's *ideal* time is the lower bound or the frame without the time
+//! in which only Barrier commands ran on the GPU (cache and compression work, EB-3..EB-5, that
+//! free barriers would not have), whichever is less, and `gpu.efficiency` is total ideal time
+//! over total `work`: at most 1, lower for a strategy whose barriers do more.
 
 use crate::device::{Executed, QUEUE_COUNT, QueueId};
 
@@ -96,6 +103,8 @@ pub struct FrameGpu {
     pub overlap_ns: u64,
     /// Busy time per queue family (graphics, compute, dma): sums of per-queue unions.
     pub busy_ns: [u64; 3],
+    /// Part of `work_ns` in which only Barrier commands executed, on any queue.
+    pub barrier_ns: u64,
 }
 
 impl FrameGpu {
@@ -106,6 +115,7 @@ impl FrameGpu {
         self.critical_ns = self.critical_ns.max(g.critical_ns);
         self.busiest_ns += g.busiest_ns;
         self.overlap_ns += g.overlap_ns;
+        self.barrier_ns += g.barrier_ns;
         for (a, b) in self.busy_ns.iter_mut().zip(g.busy_ns) {
             *a += b;
         }
@@ -115,12 +125,21 @@ impl FrameGpu {
     pub fn lower_bound_ns(&self) -> u64 {
         self.critical_ns.max(self.busiest_ns)
     }
+
+    /// What the frame could take: the lower bound, or the frame without the time in which
+    /// only barriers ran, whichever is less (see the module essay).
+    pub fn ideal_ns(&self) -> u64 {
+        self.lower_bound_ns()
+            .min(self.work_ns.saturating_sub(self.barrier_ns))
+    }
 }
 
 /// An open frame: intervals per queue and the longest path so far.
 #[derive(Clone, Debug, Default)]
 pub struct FrameBook {
     queues: [Intervals; QUEUE_COUNT],
+    /// Every command but barriers, all queues.
+    work: Intervals,
     critical_ns: u64,
 }
 
@@ -137,6 +156,9 @@ impl FrameBook {
     /// Fold one executed command in.
     pub fn add(&mut self, x: &Executed) {
         self.queues[x.queue.index()].insert(x.start_ns, x.end_ns);
+        if x.name != "Barrier" {
+            self.work.insert(x.start_ns, x.end_ns);
+        }
         self.critical_ns = self.critical_ns.max(x.path_ns);
     }
 
@@ -161,6 +183,7 @@ impl FrameBook {
             }
         }
         out.work_ns = all.len_ns();
+        out.barrier_ns = out.work_ns - self.work.len_ns().min(out.work_ns);
         out.critical_ns = out.critical_ns.min(out.work_ns);
         out.overlap_ns = self.queues[0].overlap_ns(&compute);
         out
@@ -185,6 +208,7 @@ mod tests {
             cache_ns: 0,
             decompress_ns: 0,
             path_ns,
+            seq: 0,
         }
     }
 

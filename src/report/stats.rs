@@ -2,40 +2,19 @@
 //! per-command timeline (see [`super::frames`] for what a frame's GPU numbers mean).
 
 use bevy_ecs::prelude::*;
-use std::collections::BTreeMap;
 
-use super::frames::{FrameBook, FrameGpu};
-use crate::device::{Command, Device, Executed, QueueId, Stall};
+use super::frame_log::{FrameLog, GpuTotals};
+use super::queue_time::{QueueClock, QueueTime};
+use super::sample::LogHistogram;
+use crate::device::{Command, Device, Executed, QueueId};
 
 /// Queue families in report order.
 pub const FAMILIES: [&str; 3] = ["graphics", "compute", "dma"];
 
 /// Frames kept open for late records; the GPU runs at most `frames_in_flight` (8) frames
-/// behind the CPU, so older frames are complete.
+/// behind the CPU, so older frames are complete. Closed frames are folded into totals and
+/// distributions in fixed memory ([`super::frame_log`]).
 const OPEN_FRAMES: u64 = 16;
-
-/// Stall time by reason over the run, ns.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct StallTotals {
-    /// Fence waits across queues (FN-2).
-    pub fence: u64,
-    /// Barrier drains and serialised copies waiting for in-flight work (EB-2, EB-8d).
-    pub drain: u64,
-    /// Work held by a barrier blocking its stages (EB-2).
-    pub block: u64,
-    /// Waits on present (FS-5).
-    pub present: u64,
-    /// Cache write-backs and invalidations (EB-3).
-    pub cache: u64,
-    /// Decompressions and metadata initialisation (EB-4, EB-5, FS-4).
-    pub decompress: u64,
-    /// Waiting for the CPU to submit or kick off (FN-3).
-    pub submit: u64,
-    /// Compute and DMA locked by Suspend (CC-8).
-    pub suspend: u64,
-    /// Front ends waiting for room in a full queue.
-    pub busy: u64,
-}
 
 /// Everything a run counts. Totals over the run unless a name says otherwise.
 #[derive(Resource, Clone, Debug, Default)]
@@ -66,18 +45,15 @@ pub struct RunStats {
     pub memory_peak_bytes: u64,
     /// Simulated time the CPU spent waiting on frame fences (frames in flight).
     pub cpu_wait_ns: u64,
-    /// Measured wall-clock time of each tick.
-    pub cpu_tick_ns: Vec<u64>,
+    /// Measured wall-clock time of the ticks.
+    pub cpu_tick: LogHistogram,
     /// The device profile and whether compute passes ran on an asynchronous queue.
     pub profile: String,
     pub async_compute: bool,
-    /// Per frame: first command start and last command end on any queue.
-    pub frame_spans: Vec<(u64, u64)>,
-    /// Per frame GPU numbers, for frames no more records will arrive for.
-    pub frame_gpu: Vec<FrameGpu>,
-    /// Frames that may still receive records.
-    open: BTreeMap<u64, FrameBook>,
-    pub stalls: StallTotals,
+    /// Frames that may still receive records, and what the others added up to.
+    pub frames_log: FrameLog,
+    /// Each queue's time, busy or idle by cause, on the timeline.
+    pub queue_clock: QueueClock,
     pub executed_commands: u64,
     /// When set, every executed command is kept (queue, start, end, what) for trace export
     /// and tools.
@@ -112,116 +88,74 @@ impl RunStats {
         }
     }
 
-    /// Fold executed commands into frame spans, per-frame books and stall totals.
+    /// Fold executed commands into the frames' books and the queues' time.
     pub fn absorb(&mut self, executed: &[Executed]) {
         let mut newest = 0;
         for x in executed {
-            let f = x.frame as usize;
-            if self.frame_spans.len() <= f {
-                self.frame_spans.resize(f + 1, (u64::MAX, 0));
-            }
-            let span = &mut self.frame_spans[f];
-            span.0 = span.0.min(x.start_ns);
-            span.1 = span.1.max(x.end_ns);
-            self.open.entry(x.frame).or_default().add(x);
+            self.frames_log.add(x);
             newest = newest.max(x.frame);
-            let s = &mut self.stalls;
-            match x.stall {
-                Stall::Fence => s.fence += x.stall_ns,
-                Stall::Present => s.present += x.stall_ns,
-                Stall::Submit => s.submit += x.stall_ns,
-                Stall::Drain => s.drain += x.stall_ns,
-                Stall::Block => s.block += x.stall_ns,
-                Stall::Suspend => s.suspend += x.stall_ns,
-                Stall::Busy => s.busy += x.stall_ns,
-                Stall::None => {}
-            }
-            s.cache += x.cache_ns;
-            s.decompress += x.decompress_ns;
             self.executed_commands += 1;
         }
-        while let Some((&f, _)) = self.open.first_key_value() {
-            if f + OPEN_FRAMES > newest {
-                break;
-            }
-            if let Some(book) = self.open.remove(&f) {
-                self.close(f, &book);
-            }
-        }
+        self.frames_log.close_before(newest, OPEN_FRAMES);
+        self.queue_clock.add(executed);
+        self.queue_clock.sweep(self.watermark());
         if self.keep_timeline {
             self.timeline.extend_from_slice(executed);
         }
     }
 
-    fn close(&mut self, frame: u64, book: &FrameBook) {
-        let f = frame as usize;
-        if self.frame_gpu.len() <= f {
-            self.frame_gpu.resize(f + 1, FrameGpu::default());
-        }
-        // A frame closed twice (a record later than any frame in flight) adds up.
-        self.frame_gpu[f].merge(&book.close());
+    /// The earliest start a record still to come can have: records still to come belong to
+    /// open frames, which started no earlier than this.
+    pub fn watermark(&self) -> u64 {
+        self.frames_log.watermark()
     }
 
-    /// Every frame's GPU numbers, open frames included (frames with no command left out).
-    pub fn frames_gpu(&self) -> Vec<FrameGpu> {
-        let mut all = self.frame_gpu.clone();
-        for (&f, book) in &self.open {
-            let f = f as usize;
-            if all.len() <= f {
-                all.resize(f + 1, FrameGpu::default());
-            }
-            all[f].merge(&book.close());
+    /// Every frame's GPU numbers added up, open frames included.
+    pub fn gpu_totals(&self) -> GpuTotals {
+        self.frames_log.gpu()
+    }
+
+    /// Each queue's time from the first frame's start to the last frame's end (the span
+    /// the frame times divide into frames), busy or idle by cause.
+    pub fn queue_time(&self) -> Vec<(QueueId, QueueTime)> {
+        match self.frames_log.run_span() {
+            Some((origin, end)) => self.queue_clock.finish(origin, end),
+            None => Vec::new(),
         }
-        all.retain(|g| g.work_ns > 0);
-        all
     }
 
     /// Busy time per queue family over the run, ns.
     pub fn busy_ns(&self) -> [u64; 3] {
-        let mut out = [0; 3];
-        for g in self.frames_gpu() {
-            for (o, b) in out.iter_mut().zip(g.busy_ns) {
-                *o += b;
-            }
-        }
-        out
+        self.gpu_totals().busy_ns
     }
 
-    /// First command start to last command end over the run, ns.
+    /// First frame's start to last frame's end, ns.
     pub fn elapsed_ns(&self) -> u64 {
-        let valid = self
-            .frame_spans
-            .iter()
-            .filter(|(s, e)| *s != u64::MAX && e >= s);
-        let first = valid.clone().map(|s| s.0).min().unwrap_or(0);
-        let last = valid.map(|s| s.1).max().unwrap_or(0);
-        last.saturating_sub(first)
+        self.frames_log
+            .run_span()
+            .map_or(0, |(s, e)| e.saturating_sub(s))
     }
 
-    /// GPU frame time: how much later each frame finished than the one before it (the
+    /// GPU frame time: how much later each frame finished than the ones before it (the
     /// first frame: its span). Bound by vsync when presents wait for it. Microseconds.
-    pub fn frame_us(&self) -> Vec<f64> {
-        let mut out = Vec::with_capacity(self.frame_spans.len());
-        let mut prev_end: Option<u64> = None;
-        for &(s, e) in &self.frame_spans {
-            if s == u64::MAX || e < s {
-                continue;
-            }
-            let begin = prev_end.unwrap_or(s);
-            out.push(e.saturating_sub(begin) as f64 / 1000.0);
-            prev_end = Some(prev_end.map_or(e, |p| p.max(e)));
-        }
-        out
+    pub fn frame_us(&self) -> Distribution {
+        self.frames_log.frame_time().0
+    }
+
+    /// Frames with a frame time (frames in which a command executed).
+    pub fn timed_frames(&self) -> u64 {
+        self.frames_log.frame_time().1
     }
 
     /// Frame latency on the GPU: first command start to last command end of each frame,
     /// stalls included. Microseconds.
-    pub fn frame_span_us(&self) -> Vec<f64> {
-        self.frame_spans
-            .iter()
-            .filter(|(s, e)| *s != u64::MAX && e >= s)
-            .map(|(s, e)| (e - s) as f64 / 1000.0)
-            .collect()
+    pub fn frame_span_us(&self) -> Distribution {
+        self.frames_log.frame_span()
+    }
+
+    /// Measured wall-clock tick time, microseconds.
+    pub fn cpu_tick_us(&self) -> Distribution {
+        self.cpu_tick.distribution_us()
     }
 }
 

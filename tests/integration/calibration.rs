@@ -56,9 +56,17 @@ const SOURCE: &[(&str, &[&str], f64)] = &[
 fn pass_times(on: bool) -> HashMap<String, f64> {
     let mut rt = Runtime::from_scene(SCENE).expect("the real frame loads");
     rt.settings_mut().async_compute = on;
-    rt.record_gpu_trace(true);
+    let path = std::env::temp_dir().join(format!(
+        "fastframe-calibration-{}-{on}.json",
+        std::process::id()
+    ));
+    let file = std::fs::File::create(&path).expect("a trace file");
+    rt.record_gpu_trace_to(std::io::BufWriter::new(file));
     rt.run(24).expect("runs");
-    let trace = rt.gpu_trace();
+    rt.finish_gpu_trace().expect("the trace is written");
+    let text = std::fs::read_to_string(&path).expect("the trace");
+    let _ = std::fs::remove_file(&path);
+    let trace: serde_json::Value = serde_json::from_str(&text).expect("trace JSON");
     let mut sums: HashMap<String, f64> = HashMap::new();
     let events = trace["traceEvents"].as_array().expect("events");
     for e in events {

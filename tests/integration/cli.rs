@@ -289,23 +289,27 @@ fn trace_writes_the_gpu_timeline_for_perfetto() {
         assert!(threads.contains(&queue), "{threads:?}");
     }
     let slices: Vec<&Value> = events.iter().filter(|e| e["ph"] == "X").collect();
+    let commands: Vec<&Value> = (slices.iter().copied())
+        .filter(|e| e["cat"] == "command")
+        .collect();
     // Every command the summary counts is on the timeline, with its pass and frame.
     let summary = fastframe(&["run", "scenes/deferred.ron", "--frames", "4", "--json"]);
     assert_eq!(
-        slices.len() as u64,
+        commands.len() as u64,
         json_of(&summary)["gpu"]["commands"].as_u64().unwrap()
     );
     assert!(
-        slices
+        commands
             .iter()
             .any(|e| e["args"]["pass"] == "ssao" && e["name"] == "Dispatch")
     );
     assert!(
-        slices
+        commands
             .iter()
             .all(|e| e["args"]["frame"].as_u64().is_some_and(|f| f < 4))
     );
-    // Slices of one thread never overlap (they must nest to display).
+    // Slices of one thread nest: two are disjoint or one contains the other (a pass holds
+    // its barriers and waits; a short command may nest in a long one).
     let mut by_tid: std::collections::BTreeMap<u64, Vec<(f64, f64)>> = Default::default();
     for e in &slices {
         let ts = e["ts"].as_f64().unwrap();
@@ -316,11 +320,19 @@ fn trace_writes_the_gpu_timeline_for_perfetto() {
             .push((ts, end));
     }
     for spans in by_tid.values_mut() {
-        spans.sort_by(|a, b| a.partial_cmp(b).unwrap());
-        assert!(
-            spans.windows(2).all(|w| w[0].1 <= w[1].0 + 1e-9),
-            "{spans:?}"
-        );
+        spans.sort_by(|a, b| a.0.total_cmp(&b.0).then(b.1.total_cmp(&a.1)));
+        let mut open: Vec<f64> = Vec::new();
+        for &(s, e) in spans.iter() {
+            while open.last().is_some_and(|&end| end <= s + 1e-9) {
+                open.pop();
+            }
+            assert!(
+                open.last().is_none_or(|&end| e <= end + 1e-9),
+                "({s}, {e}) overlaps a slice ending at {:?}",
+                open.last()
+            );
+            open.push(e);
+        }
     }
     assert_eq!(v, trace("b"), "the same run gives the same trace");
 }
@@ -359,4 +371,22 @@ fn unwritable_outputs_fail_before_the_run() {
             "{flag}: {stderr}"
         );
     }
+}
+
+/// `--progress` says how far a run is on standard error and leaves standard output to the
+/// summary; without it, and with standard error not a terminal, nothing is said.
+#[test]
+fn progress_goes_to_standard_error_when_asked() {
+    let args = ["run", "scenes/render_loop.ron", "--frames", "40", "--json"];
+    let quiet = fastframe(&args);
+    assert!(
+        quiet.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&quiet.stderr)
+    );
+    let loud = fastframe(&[&args[..], &["--progress"]].concat());
+    let err = String::from_utf8_lossy(&loud.stderr);
+    assert!(err.contains("frame 1/40"), "{err}");
+    assert!(err.contains("40 of 40 frames in"), "{err}");
+    assert_eq!(json_of(&loud)["frames"], 40);
 }

@@ -9,12 +9,11 @@
 //! test's collide. `planner_memory` installs the binary's global allocator; it counts only
 //! on the thread of the test that asks it to, so the other tests pass through it uncounted.
 
-mod common;
-
 mod barrier_tables;
 mod calibration;
 mod clean_scenes;
 mod cli;
+mod common;
 mod determinism;
 mod device;
 mod faults;
@@ -22,16 +21,21 @@ mod frames;
 mod generated;
 mod hostile;
 mod pass_costs;
+mod pictures;
 mod planner_memory;
 mod random_graphs;
 mod real_frames;
 mod reliability;
+mod report_numbers;
 mod scene_errors;
 mod scene_roundtrip;
 mod script_errors;
 mod scripts;
 mod simulation;
 mod submissions;
+mod summary_schema;
 mod timing;
+mod trace_file;
+mod tracy_zones;
 mod use_ranges;
 mod worked_examples;

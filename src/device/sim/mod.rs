@@ -58,6 +58,8 @@ pub(crate) struct Meta {
     pub name: &'static str,
     /// Objects the command references, views resolved to their resources too.
     pub refs: Vec<ObjectKey>,
+    /// Commands submitted to the queue before this one: ties a record to its command.
+    pub seq: u64,
 }
 
 /// A submitted command waiting for its queue's front end.
@@ -119,6 +121,8 @@ pub(crate) struct QueueState {
     pub cu_limit: u32,
     /// End of the last command finished.
     pub last_end: u64,
+    /// Commands submitted so far.
+    pub submitted: u64,
 }
 
 #[derive(Clone, Copy, Debug, Default)]
@@ -209,6 +213,9 @@ impl Gpu {
             self.fences.register(f);
         }
         let q = &mut self.queues[queue.index()];
+        let mut pending = pending;
+        pending.meta.seq = q.submitted;
+        q.submitted += 1;
         q.stream.push_back(pending);
         if kicks {
             q.kicked = q.stream.len();
@@ -367,6 +374,7 @@ impl Gpu {
             cache_ns: rec.cache,
             decompress_ns: rec.decompress,
             path_ns: rec.path.ns,
+            seq: meta.seq,
         });
     }
 

@@ -60,6 +60,8 @@ pub struct Executed {
     pub decompress_ns: u64,
     /// The frame's critical path up to this command's end, ns.
     pub path_ns: u64,
+    /// Commands submitted to the queue before this one (the n-th submitted has `seq` n).
+    pub seq: u64,
 }
 
 /// A critical-path length, tagged with the frame it belongs to: a predecessor from an earlier

@@ -1,0 +1,97 @@
+//! `fastframe timeline` and `fastframe compare`: the pictures of `report::svg`, made from
+//! runs of a scene. Output files are created before the runs, so a bad path fails at once.
+
+use std::path::PathBuf;
+
+use super::overrides::load;
+use super::{BarriersArg, Overrides, Switch, create, fail, out, write_file};
+use crate::device::Device;
+use crate::model::BarrierMode;
+use crate::report::RunStats;
+use crate::report::svg::{compare, timeline};
+
+/// Run `frames` frames and draw the last one's queues to `path`.
+pub fn timeline(scene: &PathBuf, frames: u64, path: &PathBuf, overrides: &Overrides) -> i32 {
+    if frames == 0 {
+        out::eprint("error: --frames must be at least 1: the picture is of the last frame\n");
+        return 2;
+    }
+    let file = match create(Some(path)) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
+    let mut rt = match load(scene, Some(overrides)) {
+        Ok(rt) => rt,
+        Err(e) => return fail(&e),
+    };
+    rt.world.resource_mut::<RunStats>().keep_timeline = true;
+    rt.world.resource_mut::<Device>().trace = Some(Vec::new());
+    if let Err(e) = rt.run(frames) {
+        return fail(&e);
+    }
+    let stats = rt.world.resource::<RunStats>();
+    let Some((last, window)) = stats.frames_log.newest_window() else {
+        out::eprint("error: the GPU ran nothing to draw\n");
+        return 1;
+    };
+    let device = rt.world.resource::<Device>();
+    let label = |l: u32| device.label_name(l).to_owned();
+    let picture = timeline::FramePicture {
+        scene: rt.scene_name(),
+        frame: last,
+        window,
+        vsync_ns: device.profile.vsync_period_ns,
+        records: &stats.timeline,
+        log: device.trace.as_deref().unwrap_or_default(),
+        label: &label,
+    };
+    let svg = timeline::render(&picture);
+    match file {
+        Some(f) => write_file(path, f, &svg).err().unwrap_or(0),
+        None => 0,
+    }
+}
+
+/// Run the scene under every combination of `barriers` and `async_compute`; print a table,
+/// and write a bar chart to `path` when given.
+pub fn compare(
+    scene: &PathBuf,
+    barriers: &[BarriersArg],
+    async_compute: &[Switch],
+    frames: u64,
+    path: Option<&PathBuf>,
+) -> i32 {
+    let file = match create(path) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
+    let mut rows = Vec::new();
+    for &b in barriers {
+        for &a in async_compute {
+            let mut rt = match load(scene, None) {
+                Ok(rt) => rt,
+                Err(e) => return fail(&e),
+            };
+            let mode = BarrierMode::from(b);
+            rt.settings_mut().barriers = mode;
+            rt.settings_mut().async_compute = a == Switch::On;
+            if let Err(e) = rt.run(frames) {
+                return fail(&e);
+            }
+            let name = format!("{mode:?}").to_lowercase();
+            let on = if a == Switch::On { "on" } else { "off" };
+            rows.push(compare::Row::of(
+                &format!("{name}, async {on}"),
+                &rt.summary(),
+            ));
+        }
+    }
+    let written = out::print(&compare::table(&rows));
+    if let (Some(p), Some(f)) = (path, file) {
+        let svg = compare::chart(&scene.display().to_string(), &rows);
+        if let Err(code) = write_file(p, f, &svg) {
+            return code;
+        }
+    }
+    written.err().unwrap_or(0)
+}

@@ -1,0 +1,82 @@
+//! What ran: the settings a summary names, so two summaries say what they compare.
+
+use serde::Serialize;
+
+use crate::model::{BarrierMode, Rotation, Semantics, Settings};
+
+/// The settings of a run as the summary reports them (kebab-case names, as the command line
+/// spells them).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct RunSettings {
+    /// `enhanced`, `conservative` or `legacy`.
+    pub barriers: &'static str,
+    /// The rotation every swap chain used (RL-5..RL-7), each named once; empty with no chain.
+    pub rotation: Vec<&'static str>,
+    pub frames_in_flight: u32,
+    /// The `--fault` that ran, as the command line spells it.
+    pub fault: Option<String>,
+    pub profile: String,
+    pub async_compute: bool,
+    pub compute_pipe: u8,
+    /// `fast` or `legacy` (CTX-4).
+    pub semantics: &'static str,
+    /// `on` or `off`.
+    pub validation: &'static str,
+}
+
+impl RunSettings {
+    /// The settings that ran; `chains` are the scene's swap chains' own rotations, which
+    /// `settings.rotation` overrides.
+    pub fn new(settings: &Settings, chains: impl IntoIterator<Item = Rotation>) -> RunSettings {
+        let mut rotation: Vec<&'static str> = Vec::new();
+        for r in chains {
+            let name = rotation_name(settings.rotation.unwrap_or(r));
+            if !rotation.contains(&name) {
+                rotation.push(name);
+            }
+        }
+        rotation.sort_unstable();
+        RunSettings {
+            barriers: match settings.barriers {
+                BarrierMode::Enhanced => "enhanced",
+                BarrierMode::Conservative => "conservative",
+                BarrierMode::Legacy => "legacy",
+            },
+            rotation,
+            frames_in_flight: settings.frames_in_flight,
+            fault: settings.fault.as_ref().map(|f| f.to_string()),
+            profile: settings.profile.clone(),
+            async_compute: settings.async_compute,
+            compute_pipe: settings.compute_pipe,
+            semantics: match settings.semantics {
+                Semantics::Fast => "fast",
+                Semantics::Legacy => "legacy",
+            },
+            validation: if settings.validation { "on" } else { "off" },
+        }
+    }
+
+    /// One line for the table.
+    pub fn line(&self) -> String {
+        let rotation = if self.rotation.is_empty() {
+            "none".to_owned()
+        } else {
+            self.rotation.join("+")
+        };
+        format!(
+            "barriers {}  rotation {}  frames in flight {}  fault {}",
+            self.barriers,
+            rotation,
+            self.frames_in_flight,
+            self.fault.as_deref().unwrap_or("none")
+        )
+    }
+}
+
+fn rotation_name(r: Rotation) -> &'static str {
+    match r {
+        Rotation::SavedViews => "saved-views",
+        Rotation::FencedRing => "fenced-ring",
+        Rotation::PlaceView => "place-view",
+    }
+}
