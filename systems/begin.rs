@@ -31,6 +31,7 @@ fn configure_device(
     } else {
         settings.semantics
     });
+    device.set_api(settings.api);
     if let Some(cus) = settings.compute_cu_limit {
         for index in 0..crate::device::COMPUTE_QUEUES_PER_PIPE[0] {
             device.set_compute_unit_limit(QueueId::Compute { pipe: 0, index }, cus)?;

@@ -72,19 +72,21 @@ struct Batches<'s, 'a> {
 }
 
 impl Batches<'_, '_> {
-    /// Submit `batch`, if it holds anything, and leave it empty.
+    /// Submit `batch`, if it holds anything, and leave it empty: the end of the
+    /// submission's command list, or (`ends_list` false) a part of it before a CPU-side call.
     fn flush(
         &mut self,
         device: &mut Device,
         queue: QueueId,
         label: u32,
         batch: &mut Vec<Command>,
+        ends_list: bool,
     ) -> Result<(), RuntimeError> {
         if batch.is_empty() {
             return Ok(());
         }
         let commands = std::mem::take(batch);
-        (self.sink).submit(device, queue, label, commands, self.cpu_ns)
+        (self.sink).submit_batch(device, queue, label, commands, self.cpu_ns, ends_list)
     }
 
     /// The final release of `key` now (RL-3, FS-6).
@@ -167,12 +169,12 @@ fn run_submission(
                 batch.push(c);
                 if ends {
                     sink.sink.stats().presents += 1;
-                    sink.flush(r.device, r.queue, label, &mut batch)
+                    sink.flush(r.device, r.queue, label, &mut batch, true)
                         .map_err(at)?;
                 }
             }
             Step::CreateView { name, of, kind } => {
-                sink.flush(r.device, r.queue, label, &mut batch)
+                sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
                 // Re-making a live name releases the view it held, like a smart pointer.
                 if let Some(&old) = r.state.views.get(&name)
@@ -185,7 +187,7 @@ fn run_submission(
                 r.state.views.insert(name, view);
             }
             Step::Release(key) => {
-                sink.flush(r.device, r.queue, label, &mut batch)
+                sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
                 if let Some(key) = key {
                     sink.release(r.device, key, label).map_err(at)?;
@@ -196,13 +198,13 @@ fn run_submission(
                 batch.push(list);
             }
             Step::GetQueryData(query, name) => {
-                sink.flush(r.device, r.queue, label, &mut batch)
+                sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
                 (sink.sink).query_read(r.device, query, &name, sink.cpu_ns, label, false);
             }
         }
     }
-    sink.flush(r.device, r.queue, label, &mut batch)
+    sink.flush(r.device, r.queue, label, &mut batch, true)
         .map_err(|e| (commands.len(), e))
 }
 

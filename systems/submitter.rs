@@ -98,8 +98,24 @@ impl Sink<'_> {
         commands: Vec<Command>,
         cpu_ns: u64,
     ) -> Result<(), RuntimeError> {
+        self.submit_batch(device, queue, label, commands, cpu_ns, true)
+    }
+
+    /// As [`submit`](Self::submit); `ends_list` false when the same command list goes on in
+    /// the next batch (a script split around a CPU-side call), so the validation layer sees
+    /// no list boundary there.
+    pub fn submit_batch(
+        &mut self,
+        device: &mut Device,
+        queue: QueueId,
+        label: u32,
+        commands: Vec<Command>,
+        cpu_ns: u64,
+        ends_list: bool,
+    ) -> Result<(), RuntimeError> {
         self.stats.count_sync(device, queue, &commands);
-        (self.validator).observe(device, queue, self.frame, label, &commands);
+        let frame = self.frame;
+        (self.validator).observe_batch(device, queue, frame, label, &commands, ends_list);
         (device.submit(queue, self.frame, label, commands, cpu_ns)).map_err(|source| {
             RuntimeError::Device {
                 frame: self.frame,

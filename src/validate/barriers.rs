@@ -139,6 +139,17 @@ impl BarrierCalls {
         }
     }
 
+    /// The end of an ExecuteCommandLists scope on PC D3D12 (barrier-spec A8): every access
+    /// starts again at COMMON and each queue's barrier history starts again; only texture
+    /// layouts carry over (they are kept per subresource by the layouts checker).
+    pub fn scope_ended(&mut self, queue: QueueId) {
+        let tracker = &mut self.trackers[queue];
+        for (r, access) in self.declared[queue].iter_mut() {
+            *access = Access::empty();
+            tracker.forget(r);
+        }
+    }
+
     /// Every access must be one the last barrier on its queue declared in AccessAfter
     /// (barrier-spec A1, A9); COMMON declares any access the layout allows.
     pub fn check_declared(

@@ -40,6 +40,11 @@ impl SyncCheck {
         self.bindings[queue] = Bindings::default();
     }
 
+    /// The end of an ExecuteCommandLists scope that drains and flushes `queue` (PC D3D12).
+    pub fn scope_flushed(&mut self, queue: QueueId) {
+        self.tracker.scope_flushed(queue);
+    }
+
     /// A copy of `queue`'s bindings, to restore after a legacy list.
     pub fn save_bindings(&self, queue: QueueId) -> Bindings {
         self.bindings[queue].clone()

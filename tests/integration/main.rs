@@ -11,6 +11,7 @@
 
 mod common;
 
+mod api;
 mod barrier_tables;
 mod clean_scenes;
 mod cli;

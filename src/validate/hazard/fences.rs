@@ -101,6 +101,27 @@ impl HazardTracker {
             .any(|(p, f)| *p > pos && passed(*f))
     }
 
+    /// The end of an ExecuteCommandLists scope on `queue` where the API drains the queue and
+    /// flushes its caches there (PC D3D12, barrier-spec A8): everything before is complete
+    /// on the queue, written back, and visible to any later access once ordered (on another
+    /// queue a fence is still needed to order it, FN-2).
+    pub fn scope_flushed(&mut self, queue: QueueId) {
+        let q = queue.index();
+        self.completed[q] = self.completed[q].max(self.clocks[q][q] + 1);
+        for state in self.resources.values_mut() {
+            for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
+                if r.queue == q {
+                    r.chained = Sync::ALL.expand();
+                    if r.write {
+                        r.written_back = true;
+                        r.visible_all = true;
+                        r.visible_on = u16::MAX;
+                    }
+                }
+            }
+        }
+    }
+
     /// Forget a destroyed object.
     pub fn forget(&mut self, resource: ObjectKey) {
         self.resources.remove(&resource);

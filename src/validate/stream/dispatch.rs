@@ -12,7 +12,7 @@ use hashbrown::HashSet;
 
 use super::{Ctx, Validator};
 use crate::device::{Command, ObjectKey};
-use crate::model::Semantics;
+use crate::model::{Api, Semantics};
 use crate::validate::copies;
 use crate::validate::hazard::At;
 use crate::validate::views::Views;
@@ -137,6 +137,17 @@ impl Validator {
             }
             Command::SetIndexBuffer(b) => self.dynamic.bound(ctx, i, &[*b], views, out),
             Command::Decompress(r) => self.swap_chain.decompressed(resolve(views, *r)),
+            // D3D12: a barrier into COMMON/PRESENT decompresses, as the device does (FS-4 is
+            // D3D11.X's explicit Decompress).
+            Command::Barrier(group) if ctx.device.api() != Api::D3d11x => {
+                let to_present = |t: &&crate::barrier::TextureBarrier<ObjectKey>| {
+                    t.layout_after == crate::barrier::Layout::PRESENT
+                        && t.layout_before != t.layout_after
+                };
+                for t in group.textures.iter().filter(to_present) {
+                    self.swap_chain.decompressed(t.resource);
+                }
+            }
             Command::Map { resource, mode } => {
                 let r = resolve(views, *resource);
                 self.dynamic.map(ctx, i, r, *mode, first_map, out);

@@ -24,7 +24,7 @@ use super::sync::SyncCheck;
 use super::views::Views;
 use super::{Code, Diagnostic, Severity};
 use crate::device::{Command, Device, ObjectKey, QueueId};
-use crate::model::Semantics;
+use crate::model::{Api, Semantics};
 
 /// The validation layer, an ECS resource. Disabled, `observe` returns at once.
 #[derive(Resource, Default)]
@@ -145,7 +145,8 @@ impl Validator {
         map.into_iter().collect()
     }
 
-    /// Check one submission (commands in the order the device will receive them).
+    /// Check one submission (commands in the order the device will receive them), which is
+    /// a whole command list (one ExecuteCommandLists).
     pub fn observe(
         &mut self,
         device: &Device,
@@ -153,6 +154,20 @@ impl Validator {
         frame: u64,
         label: u32,
         commands: &[Command],
+    ) {
+        self.observe_batch(device, queue, frame, label, commands, true);
+    }
+
+    /// Check one submission; `ends_list` false when the list goes on in the next one (a
+    /// script's list split around a CPU-side call), so no list boundary is crossed.
+    pub fn observe_batch(
+        &mut self,
+        device: &Device,
+        queue: QueueId,
+        frame: u64,
+        label: u32,
+        commands: &[Command],
+        ends_list: bool,
     ) {
         self.seen.submissions += 1;
         if !self.enabled {
@@ -175,6 +190,25 @@ impl Validator {
         let mut first_map: HashSet<ObjectKey> = HashSet::new();
         for (i, cmd) in commands.iter().enumerate() {
             self.observe_one(&ctx, i, cmd, &mut first_map);
+        }
+        if ends_list {
+            self.list_ended(device.api(), queue);
+        }
+    }
+
+    /// The end of a command list on `queue`, by the API's rules: D3D12 lists inherit no
+    /// state; PC D3D12 also drains the queue and flushes its caches at every
+    /// ExecuteCommandLists boundary, where declared accesses start again at COMMON
+    /// (barrier-spec A8; the Xbox does neither, EB-8a).
+    fn list_ended(&mut self, api: Api, queue: QueueId) {
+        if api == Api::D3d11x {
+            return;
+        }
+        self.contexts.list_ended(queue);
+        self.sync.reset(queue);
+        if api == Api::D3d12Pc {
+            self.sync.scope_flushed(queue);
+            self.barriers.scope_ended(queue);
         }
     }
 
