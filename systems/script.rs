@@ -36,6 +36,7 @@ use crate::frame::{Clock, ContextPool, FrameSubmissions, RecordedLists};
 use crate::model::*;
 use crate::plan::CompiledGraph;
 
+mod legacy;
 mod resolve;
 
 use super::submitter::{Sink, Submitter};
@@ -103,7 +104,7 @@ impl Batches<'_, '_> {
 /// Submit this frame's list of the frame script, in place of the frame graph.
 pub fn run_frame_script(
     script: Res<FrameScript>,
-    clock: Res<Clock>,
+    mut clock: ResMut<Clock>,
     frame: Res<FrameIndex>,
     settings: Res<Settings>,
     mut work: ResMut<FrameSubmissions>,
@@ -145,6 +146,8 @@ pub fn run_frame_script(
             });
         }
     }
+    // A CPU wait moved the CPU clock on (FN-2).
+    clock.cpu_ns = at.cpu_ns;
     Ok(())
 }
 
@@ -196,6 +199,23 @@ fn run_submission(
             Step::ExecuteList(name) => {
                 let list = record_list(r, sink, &name, lists).map_err(|m| at(schedule(m)))?;
                 batch.push(list);
+            }
+            Step::Nothing => {}
+            Step::CpuWait(fence) => {
+                sink.flush(r.device, r.queue, label, &mut batch, false)
+                    .map_err(at)?;
+                let t = (r.device.wait_fence_cpu(fence))
+                    .map_err(|source| at(RuntimeError::Device { frame, source }))?;
+                if t > sink.cpu_ns {
+                    sink.sink.stats().cpu_wait_ns += t - sink.cpu_ns;
+                    sink.cpu_ns = t;
+                }
+                (sink.sink).fence_observed(r.device, fence, sink.cpu_ns);
+            }
+            Step::CpuPoll(fence) => {
+                sink.flush(r.device, r.queue, label, &mut batch, false)
+                    .map_err(at)?;
+                (sink.sink).fence_observed(r.device, fence, sink.cpu_ns);
             }
             Step::GetQueryData(query, name) => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)

@@ -140,6 +140,12 @@ impl Sink<'_> {
         })
     }
 
+    /// The CPU tested or waited on `fence` at `cpu_ns` (FN-2): when it has passed, what it
+    /// covers happens before everything submitted after.
+    pub fn fence_observed(&mut self, device: &Device, fence: crate::device::FenceId, cpu_ns: u64) {
+        (self.validator).observe_fence_cpu(device, fence, cpu_ns);
+    }
+
     /// A CPU read of query data (CTX-6): on a deferred context when `deferred`.
     pub fn query_read(
         &mut self,

@@ -29,7 +29,7 @@ pub use script::{
     ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptState, Slot, Submission,
     Target,
 };
-pub use script_command::{ScriptCall, ScriptCommand, ScriptRef};
+pub use script_command::{LegacyScriptBarrier, ScriptCall, ScriptCommand, ScriptRef};
 pub use script_map::Rename;
 pub use settings::{Api, BarrierMode, FrameIndex, Semantics, Settings};
 pub use swapchain::{BackBuffer, GpuChain, ResizeRequest, Rotation, SwapChain, SwapChainBuffer};

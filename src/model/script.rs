@@ -153,8 +153,13 @@ pub struct ChainBufferIndex(pub u32);
 pub struct ScriptState {
     /// Views made by `CreateView`, by name, while alive.
     pub views: HashMap<String, ObjectKey>,
-    /// The latest fence inserted under each name (FN-1).
+    /// The latest fence inserted or signalled under each name (FN-1).
     pub fences: HashMap<String, FenceId>,
+    /// The values each name was signalled to (`Signal`), in order, with their fences.
+    pub values: HashMap<String, Vec<(u64, FenceId)>>,
+    /// The legacy state a script's `ResourceBarrier` transitions left each resource in, per
+    /// subresource index (`ALL_SUBRESOURCES` for all), as the driver keeps it (EB-10).
+    pub legacy: HashMap<(ObjectKey, u32), crate::barrier::ResourceStates>,
     /// Query numbers by name (CTX-6).
     pub queries: HashMap<String, u32>,
     /// Device views of scene views of swap chains, made at first use: the view, and the

@@ -68,6 +68,12 @@ const NAMES: &[&str] = &[
     "GetQueryData",
     "CreateView",
     "Release",
+    "Signal",
+    "Wait",
+    "WaitForFenceCpu",
+    "IsFencePending",
+    "GetCompletedValue",
+    "ResourceBarrier",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.
@@ -145,6 +151,12 @@ impl<R> ScriptCall<R> {
         "Release",
         "ExecuteCommandList",
         "GetQueryData",
+        "Signal",
+        "Wait",
+        "WaitForFenceCpu",
+        "IsFencePending",
+        "GetCompletedValue",
+        "ResourceBarrier",
     ];
 }
 

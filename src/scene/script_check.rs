@@ -112,6 +112,7 @@ fn fence_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
     (all_commands(c, scene))
         .filter_map(|c| match c {
             ScriptCommand::Device(Command::InsertFence { fence, .. }) => Some(fence.as_str()),
+            ScriptCommand::Call(call) => call.fence().filter(|(_, sets)| *sets).map(|(f, _)| f),
             _ => None,
         })
         .collect()
@@ -198,6 +199,12 @@ fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError
             ScriptCall::CreateView { .. }
                 | ScriptCall::Release(_)
                 | ScriptCall::ExecuteCommandList(_)
+                | ScriptCall::Signal { .. }
+                | ScriptCall::Wait { .. }
+                | ScriptCall::WaitForFenceCpu { .. }
+                | ScriptCall::IsFencePending { .. }
+                | ScriptCall::GetCompletedValue { .. }
+                | ScriptCall::ResourceBarrier(_)
         ) | ScriptCommand::Device(
             Command::Present(_)
                 | Command::BeginCommandListExecution
@@ -317,6 +324,15 @@ fn command(
             })
         }
         S::Call(Call::CreateView { name, of, kind }) => create_view(c, scope, name, of, *kind),
+        S::Call(call) => match call.fence() {
+            Some((name, false)) if !names.fences.contains(name) => Err(SceneError::UnknownName {
+                location: location(c, scope, name),
+                entity: owner(c, scope),
+                name: name.to_owned(),
+                suggestions: suggest(name, names.fences.iter().copied()),
+            }),
+            _ => Ok(()),
+        },
         _ => Ok(()),
     }
 }

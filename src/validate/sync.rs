@@ -70,6 +70,16 @@ impl SyncCheck {
         self.tracker.insert_fence(queue, fence);
     }
 
+    /// The CPU saw `fence` pass (a CPU wait, or a pending test that found it passed).
+    pub fn fence_seen_by_cpu(&mut self, fence: FenceId) {
+        self.tracker.fence_seen_by_cpu(fence);
+    }
+
+    /// A submission on `queue`: it comes after everything the CPU saw complete.
+    pub fn submitted_by_cpu(&mut self, queue: QueueId) {
+        self.tracker.submitted_by_cpu(queue);
+    }
+
     /// A wait on `fence`; one never inserted can never pass (FN-3).
     pub fn wait_fence(&mut self, ctx: &Ctx, i: usize, fence: FenceId, out: &mut Vec<Diagnostic>) {
         if !self.tracker.wait_fence(ctx.queue, fence) {

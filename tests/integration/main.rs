@@ -15,6 +15,7 @@ mod api;
 mod barrier_tables;
 mod clean_scenes;
 mod cli;
+mod commands;
 mod determinism;
 mod device;
 mod faults;

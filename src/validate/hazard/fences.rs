@@ -67,6 +67,27 @@ impl HazardTracker {
         true
     }
 
+    /// The CPU saw `fence` pass: everything it covers is complete (FN-2).
+    pub fn fence_seen_by_cpu(&mut self, fence: FenceId) {
+        if let Some(clock) = self.fences.get(&fence) {
+            for (mine, theirs) in self.cpu.iter_mut().zip(clock) {
+                *mine = (*mine).max(*theirs);
+            }
+        }
+    }
+
+    /// A submission on `queue` made by the CPU after what it saw complete: ordered after
+    /// it, and the queue's own work it saw complete is complete (FN-2).
+    pub fn submitted_by_cpu(&mut self, queue: QueueId) {
+        let q = queue.index();
+        self.completed[q] = self.completed[q].max(self.cpu[q]);
+        for (i, (mine, cpu)) in self.clocks[q].iter_mut().zip(self.cpu).enumerate() {
+            if i != q {
+                *mine = (*mine).max(cpu);
+            }
+        }
+    }
+
     /// `key` (a view or a directly bound buffer) was used by the command at the current
     /// position of `queue`.
     pub fn note_use(&mut self, queue: QueueId, key: ObjectKey) {

@@ -23,7 +23,7 @@ use super::swap_chain::SwapChain;
 use super::sync::SyncCheck;
 use super::views::Views;
 use super::{Code, Diagnostic, Severity};
-use crate::device::{Command, Device, ObjectKey, QueueId};
+use crate::device::{Command, Device, FenceId, ObjectKey, QueueId};
 use crate::model::{Api, Semantics};
 
 /// The validation layer, an ECS resource. Disabled, `observe` returns at once.
@@ -179,6 +179,8 @@ impl Validator {
             self.dynamic.new_frame();
         }
         self.views.clear();
+        // Submitted after whatever the CPU saw complete (FN-2).
+        self.sync.submitted_by_cpu(queue);
         let ctx = Ctx {
             device,
             queue,
@@ -263,6 +265,14 @@ impl Validator {
             processed,
             &mut self.diagnostics,
         );
+    }
+
+    /// The CPU tested or waited on `fence` at `cpu_ns` (FN-2): when it has passed, what it
+    /// covers happens before everything submitted from then on, on every queue.
+    pub fn observe_fence_cpu(&mut self, device: &Device, fence: FenceId, cpu_ns: u64) {
+        if self.enabled && !device.is_fence_pending(fence, cpu_ns) {
+            self.sync.fence_seen_by_cpu(fence);
+        }
     }
 
     /// CPU-side calls are the immediate context's, reported on the graphics queue.
