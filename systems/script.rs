@@ -54,14 +54,14 @@ pub fn no_frame_script(script: Option<Res<FrameScript>>) -> bool {
 
 /// The queue a script submission names. Scripts say which queue they mean, so `Compute` is an
 /// asynchronous compute queue whatever `async_compute` says (CC-2), and `Copy` a DMA engine.
-fn queue_of(kind: QueueKind, settings: &Settings) -> QueueId {
+fn queue_of(kind: QueueKind, engine: u8, settings: &Settings) -> QueueId {
     match kind {
         QueueKind::Graphics => QueueId::Graphics,
         QueueKind::Compute => QueueId::Compute {
             pipe: settings.compute_pipe.min(1),
-            index: 0,
+            index: engine,
         },
-        QueueKind::Copy => QueueId::Dma { engine: 0 },
+        QueueKind::Copy => QueueId::Dma { engine },
     }
 }
 
@@ -122,7 +122,7 @@ pub fn run_frame_script(
         cpu_ns: clock.cpu_ns,
     };
     for (s, sub) in script.0.frames.get(index).into_iter().flatten().enumerate() {
-        let queue = queue_of(sub.queue, &settings);
+        let queue = queue_of(sub.queue, sub.engine, &settings);
         work.queue(queue);
         let label = device.label(sub.label.as_deref().unwrap_or("script"));
         let mut r = Resolver {

@@ -262,6 +262,57 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// Graphics only: unlock the compute and DMA contexts; resets all state and bindings like
     /// ClearState, so everything must be set again (FS-11). Kicks off.
     Resume,
+
+    // Work the ports need (after `Resume` so that earlier variants keep their indices).
+    /// Dispatches whose thread-group counts the GPU reads from `args` (DispatchIndirect, or
+    /// ExecuteIndirect with a dispatch signature): at most `dispatches`, `threads` in all as
+    /// the arguments ask (the simulation does not read memory, so the script says how many).
+    DispatchIndirect {
+        args: R,
+        #[serde(default = "one")]
+        dispatches: u32,
+        #[serde(default)]
+        threads: u64,
+    },
+    /// Graphics only: draws whose arguments and count the GPU reads from `args`
+    /// (ExecuteIndirect with a draw signature), as many as `draws`, `vertices` and `pixels`
+    /// in all.
+    ExecuteIndirect {
+        args: R,
+        #[serde(default = "one")]
+        draws: u32,
+        #[serde(default)]
+        vertices: u64,
+        #[serde(default)]
+        pixels: u64,
+    },
+    /// Graphics only: resolve multisampled `src` into `dst` (ResolveSubresource), reading
+    /// it in RESOLVE_SOURCE and writing `dst` in RESOLVE_DEST.
+    ResolveSubresource {
+        src: R,
+        dst: R,
+    },
+    /// DMA engines only: fill `bytes` of `dst` at `offset` with the 32-bit `value`.
+    DmaFill {
+        dst: R,
+        #[serde(default)]
+        offset: u64,
+        bytes: u64,
+        #[serde(default)]
+        value: u32,
+    },
+    /// DMA engines only: LZ-compress `bytes` of `src` into `dst` (the DMA engine's encoder).
+    LzCompress {
+        src: R,
+        dst: R,
+        bytes: u64,
+    },
+    /// DMA engines only: LZ-decompress `src` into `bytes` of `dst` (the DMA engine's decoder).
+    LzDecompress {
+        src: R,
+        dst: R,
+        bytes: u64,
+    },
 }
 
 impl<R: ReferenceType> Command<R> {
@@ -309,6 +360,12 @@ impl<R: ReferenceType> Command<R> {
             Command::ExecuteCommandList { .. } => "ExecuteCommandList",
             Command::BeginQuery(_) => "BeginQuery",
             Command::EndQuery(_) => "EndQuery",
+            Command::DispatchIndirect { .. } => "DispatchIndirect",
+            Command::ExecuteIndirect { .. } => "ExecuteIndirect",
+            Command::ResolveSubresource { .. } => "ResolveSubresource",
+            Command::DmaFill { .. } => "DmaFill",
+            Command::LzCompress { .. } => "LzCompress",
+            Command::LzDecompress { .. } => "LzDecompress",
         }
     }
 
@@ -318,7 +375,13 @@ impl<R: ReferenceType> Command<R> {
     pub fn stages(&self) -> Sync {
         match self {
             Command::Draw { .. } => Sync::DRAW,
+            Command::ExecuteIndirect { .. } => Sync::DRAW | Sync::EXECUTE_INDIRECT,
             Command::Dispatch { .. } => Sync::COMPUTE_SHADING,
+            Command::DispatchIndirect { .. } => Sync::COMPUTE_SHADING | Sync::EXECUTE_INDIRECT,
+            Command::ResolveSubresource { .. } => Sync::RESOLVE,
+            Command::DmaFill { .. } | Command::LzCompress { .. } | Command::LzDecompress { .. } => {
+                Sync::COPY
+            }
             Command::CopyResource { .. }
             | Command::CopyTextureRegion { .. }
             | Command::UpdateSubresource { .. } => Sync::COPY,
@@ -352,10 +415,16 @@ impl Command {
             | Command::Decompress(k)
             | Command::Unmap(k)
             | Command::UpdateSubresource { resource: k, .. }
-            | Command::RawFill { dst: k, .. } => out.push(*k),
+            | Command::RawFill { dst: k, .. }
+            | Command::DmaFill { dst: k, .. }
+            | Command::DispatchIndirect { args: k, .. }
+            | Command::ExecuteIndirect { args: k, .. } => out.push(*k),
             Command::CopyResource { src, dst, .. }
             | Command::CopyTextureRegion { src, dst, .. }
-            | Command::RawCopy { src, dst, .. } => out.extend([*src, *dst]),
+            | Command::RawCopy { src, dst, .. }
+            | Command::ResolveSubresource { src, dst }
+            | Command::LzCompress { src, dst, .. }
+            | Command::LzDecompress { src, dst, .. } => out.extend([*src, *dst]),
             Command::PlaceSwapChainView { view, buffer } => out.extend([*view, *buffer]),
             Command::Map { resource, .. } => out.push(*resource),
             Command::Barrier(g) => {

@@ -86,9 +86,13 @@ impl<R: ScriptRef> Script<R> {
 )]
 pub struct Submission<R: ScriptRef> {
     /// `Graphics`, `Compute` (the asynchronous compute queue of `compute_pipe`, CC-2) or
-    /// `Copy` (DMA engine 0).
+    /// `Copy` (a DMA engine).
     #[serde(default)]
     pub queue: QueueKind,
+    /// Which queue of its kind: the compute queue's index on its pipe (CC-2: 6 on pipe 0,
+    /// 3 on pipe 1) or the DMA engine (0 or 1); 0 by default.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub engine: u8,
     /// What diagnostics call the list (their "pass"); `script` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -165,6 +169,10 @@ pub struct ScriptState {
     /// Device views of scene views of swap chains, made at first use: the view, and the
     /// buffer it was made for (made again when a resize replaced that buffer).
     pub chain_views: HashMap<Entity, (ObjectKey, ObjectKey)>,
+}
+
+fn is_zero_u8(v: &u8) -> bool {
+    *v == 0
 }
 
 fn is_zero(v: &usize) -> bool {

@@ -175,6 +175,51 @@ impl<R: ReferenceType> Command<R> {
                 dispatches: *dispatches,
                 threads: *threads,
             },
+            C::DispatchIndirect {
+                args,
+                dispatches,
+                threads,
+            } => C::DispatchIndirect {
+                args: to.object(Slot::Buffer, args)?,
+                dispatches: *dispatches,
+                threads: *threads,
+            },
+            C::ExecuteIndirect {
+                args,
+                draws,
+                vertices,
+                pixels,
+            } => C::ExecuteIndirect {
+                args: to.object(Slot::Buffer, args)?,
+                draws: *draws,
+                vertices: *vertices,
+                pixels: *pixels,
+            },
+            C::ResolveSubresource { src, dst } => C::ResolveSubresource {
+                src: to.object(Slot::Copy, src)?,
+                dst: to.object(Slot::Copy, dst)?,
+            },
+            C::DmaFill {
+                dst,
+                offset,
+                bytes,
+                value,
+            } => C::DmaFill {
+                dst: to.object(Slot::Copy, dst)?,
+                offset: *offset,
+                bytes: *bytes,
+                value: *value,
+            },
+            C::LzCompress { src, dst, bytes } => C::LzCompress {
+                src: to.object(Slot::Copy, src)?,
+                dst: to.object(Slot::Copy, dst)?,
+                bytes: *bytes,
+            },
+            C::LzDecompress { src, dst, bytes } => C::LzDecompress {
+                src: to.object(Slot::Copy, src)?,
+                dst: to.object(Slot::Copy, dst)?,
+                bytes: *bytes,
+            },
             C::Kickoff => C::Kickoff,
             C::DontSyncOnCopy(on) => C::DontSyncOnCopy(*on),
             C::WriteTimestamp(slot) => C::WriteTimestamp(*slot),

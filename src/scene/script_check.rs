@@ -149,6 +149,23 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
             ),
         ));
     }
+    for s in script.frames.iter().flatten() {
+        let count = match s.queue {
+            crate::model::QueueKind::Graphics => 1,
+            crate::model::QueueKind::Compute => crate::device::COMPUTE_QUEUES_PER_PIPE[1],
+            crate::model::QueueKind::Copy => crate::device::DMA_ENGINES,
+        };
+        if s.engine >= count {
+            return Err(c.out_of_range(
+                c.loc.top("script"),
+                None,
+                format!(
+                    "engine {} of a {:?} submission does not exist: there are {count} (counted from 0; compute queues are counted on pipe 1's three, which every compute_pipe has)",
+                    s.engine, s.queue
+                ),
+            ));
+        }
+    }
     let mut seen = HashSet::new();
     for l in &script.lists {
         if !seen.insert(l.name.as_str()) {

@@ -114,7 +114,13 @@ impl SyncCheck {
         let found = self.tracker.access(at, list);
         let mut named = Vec::new();
         cmd.objects(&mut named);
-        if matches!(cmd, Command::Draw { .. } | Command::Dispatch { .. }) {
+        if matches!(
+            cmd,
+            Command::Draw { .. }
+                | Command::Dispatch { .. }
+                | Command::ExecuteIndirect { .. }
+                | Command::DispatchIndirect { .. }
+        ) {
             named.extend(self.bindings[at.queue].all());
         }
         for k in named {

@@ -117,3 +117,98 @@ fn a_fence_signalled_to_a_value_not_above_its_last_is_an_error() {
     let err = err.unwrap_or_default();
     assert!(err.contains("values increase"), "{err}");
 }
+
+/// The summary of `frames` frames of `name` as JSON, without the measured CPU times.
+fn simulated(name: &str, frames: u64) -> serde_json::Value {
+    let mut rt = Runtime::from_scene(root().join("tests/data/commands").join(name))
+        .unwrap_or_else(|e| panic!("{e}"));
+    rt.run(frames).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut json = rt.summary().to_json();
+    if let Some(o) = json.as_object_mut() {
+        o.remove("cpu");
+    }
+    json
+}
+
+#[test]
+fn a_compute_queue_presents_a_back_buffer_it_wrote_through_a_uav() {
+    clean("compute_present.ron");
+    let mut rt = Runtime::from_scene(root().join("tests/data/commands/compute_present.ron"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
+    assert!(rt.device().flips() >= FRAMES - 2, "{}", rt.device().flips());
+    // The UAV write needs the wait on present like any other write (FS-5).
+    twin_finds(
+        "compute_present.ron",
+        r#"WaitOnPresent("swapchain"),"#,
+        "",
+        "V0101",
+    );
+    // A DMA engine presents nothing.
+    let (_, err) = codes_of(
+        "dma-present.ron",
+        &scene("compute_present.ron").replace("(queue: Compute,", "(queue: Copy,"),
+    );
+    assert!(err.is_some_and(|e| e.contains("cannot run on queue dma")));
+}
+
+#[test]
+fn indirect_arguments_are_read_in_the_indirect_argument_stage() {
+    clean("indirect.ron");
+    let barrier = r#"Barrier(buffers: [(resource: "args", sync_before: "COMPUTE_SHADING", sync_after: "EXECUTE_INDIRECT",
+                access_before: "UNORDERED_ACCESS", access_after: "INDIRECT_ARGUMENT")]),"#;
+    twin_finds("indirect.ron", barrier, "", "V0501");
+    // The resolve reads RESOLVE_SOURCE and writes RESOLVE_DEST: swapped, the layouts refuse it.
+    let resolve = r#"ResolveSubresource(src: "msaa", dst: "resolved"),"#;
+    let swapped = r#"ResolveSubresource(src: "resolved", dst: "msaa"),"#;
+    twin_finds("indirect.ron", resolve, swapped, "V0403");
+    // Indirect work costs the work its arguments ask for.
+    let light =
+        scene("indirect.ron").replace("draws: 500, vertices: 300000", "draws: 5, vertices: 3000");
+    let path = std::env::temp_dir().join(format!("fastframe-light-{}.ron", std::process::id()));
+    std::fs::write(&path, light).unwrap_or_else(|e| panic!("{e}"));
+    let work = |json: &serde_json::Value| json["gpu"]["frame_work_us"]["mean"].as_f64();
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_file(&path);
+    let (heavy, light) = (
+        work(&simulated("indirect.ron", FRAMES)),
+        work(&rt.summary().to_json()),
+    );
+    assert!(heavy > light, "{heavy:?} {light:?}");
+}
+
+#[test]
+fn both_dma_engines_fill_and_run_the_lz_codec() {
+    clean("dma.ron");
+    twin_finds("dma.ron", r#"Wait(fence: "kept"),"#, "", "V0511");
+    // The fill and the codec are the DMA engines' own.
+    let (_, err) = codes_of(
+        "fill-on-graphics.ron",
+        &scene("dma.ron").replace(
+            "CopyResource(src: \"scratch\", dst: \"capture\", bytes: 65536),",
+            "DmaFill(dst: \"capture\", bytes: 65536),",
+        ),
+    );
+    assert!(err.is_some_and(|e| e.contains("DmaFill cannot run on queue graphics")));
+    // Engine 1 is a queue of its own: it was busy, and the runs are the same run to run.
+    let first = simulated("dma.ron", 30);
+    assert_eq!(first, simulated("dma.ron", 30));
+    let busy = first["gpu"]["queues"]["dma"]["busy_us"]
+        .as_f64()
+        .unwrap_or_default();
+    assert!(busy > 0.0, "{first}");
+}
+
+#[test]
+fn a_dma_engine_that_does_not_exist_is_a_load_error() {
+    let text = scene("dma.ron").replace("engine: 1,", "engine: 2,");
+    let path = std::env::temp_dir().join(format!("fastframe-engine2-{}.ron", std::process::id()));
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    let err = Runtime::from_scene(&path)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    assert!(err.contains("engine 2"), "{err}");
+}

@@ -123,8 +123,12 @@ impl Contexts {
                     .filter(|v| device.memory.resource_of(*v).ok() == Some(r));
                 q.stale.extend(stale);
             }
-            Command::Draw { .. } | Command::Dispatch { .. } => {
-                let graphics = matches!(cmd, Command::Draw { .. });
+            Command::Draw { .. }
+            | Command::Dispatch { .. }
+            | Command::ExecuteIndirect { .. }
+            | Command::DispatchIndirect { .. } => {
+                let graphics =
+                    matches!(cmd, Command::Draw { .. } | Command::ExecuteIndirect { .. });
                 if graphics && !(q.targets_set && q.viewport_set && q.pipeline_set) {
                     let missing = [
                         (q.targets_set, "render targets"),
