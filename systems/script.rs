@@ -70,6 +70,11 @@ fn queue_of(kind: QueueKind, engine: u8, settings: &Settings) -> QueueId {
 struct Batches<'s, 'a> {
     sink: &'s mut Sink<'a>,
     cpu_ns: u64,
+    /// Where in the scene file each command of the batch being built is (`file:line:col`),
+    /// for the validation layer's findings; empty when unknown.
+    origins: Vec<std::sync::Arc<str>>,
+    /// Where the script command being run is, for a release it makes.
+    here: Option<std::sync::Arc<str>>,
 }
 
 impl Batches<'_, '_> {
@@ -87,6 +92,11 @@ impl Batches<'_, '_> {
             return Ok(());
         }
         let commands = std::mem::take(batch);
+        let mut origins = std::mem::take(&mut self.origins);
+        if origins.len() != commands.len() {
+            origins.clear();
+        }
+        (self.sink).locate(origins);
         (self.sink).submit_batch(device, queue, label, commands, self.cpu_ns, ends_list)
     }
 
@@ -97,6 +107,7 @@ impl Batches<'_, '_> {
         key: ObjectKey,
         label: u32,
     ) -> Result<(), RuntimeError> {
+        (self.sink).locate(self.here.iter().cloned().collect());
         (self.sink).release(device, key, label, self.cpu_ns)
     }
 }
@@ -111,6 +122,7 @@ pub fn run_frame_script(
     mut submitter: Submitter,
     mut state: ResMut<ScriptState>,
     targets: Targets,
+    locations: Option<Res<ScriptLocations>>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("script");
     let Some(index) = script.0.list_for(frame.0) else {
@@ -120,6 +132,8 @@ pub fn run_frame_script(
     let mut at = Batches {
         sink: &mut sink,
         cpu_ns: clock.cpu_ns,
+        origins: Vec::new(),
+        here: None,
     };
     for (s, sub) in script.0.frames.get(index).into_iter().flatten().enumerate() {
         let queue = queue_of(sub.queue, sub.engine, &settings);
@@ -133,7 +147,10 @@ pub fn run_frame_script(
             pass: false,
             used: Vec::new(),
         };
-        let result = run_submission(&mut r, &mut at, label, &sub.commands, &script.0.lists);
+        let locs = (locations.as_ref())
+            .and_then(|l| l.frames.get(index)?.get(s))
+            .map_or(&[][..], |l| l.as_slice());
+        let result = run_submission(&mut r, &mut at, label, &sub.commands, &script.0.lists, locs);
         work.used.append(&mut r.used);
         if let Err((i, err)) = result {
             let at = format!("script list {index}, submission {s} on {queue}, command {i}");
@@ -159,13 +176,18 @@ fn run_submission(
     label: u32,
     commands: &[ScriptCommand<Target>],
     lists: &[ListDef<Target>],
+    locations: &[std::sync::Arc<str>],
 ) -> Result<(), (usize, RuntimeError)> {
     let mut batch = Vec::new();
     let frame = sink.sink.frame();
     let schedule = |message: String| RuntimeError::Schedule { frame, message };
     for (i, cmd) in commands.iter().enumerate() {
         let at = |e| (i, e);
+        sink.here = locations.get(i).cloned();
         let step = r.lower(cmd).map_err(|m| at(schedule(m)))?;
+        if matches!(step, Step::Device(_) | Step::ExecuteList(_)) {
+            sink.origins.extend(sink.here.clone());
+        }
         match step {
             Step::Device(c) => {
                 let ends = matches!(c, Command::Present(_));

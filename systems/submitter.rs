@@ -140,6 +140,12 @@ impl Sink<'_> {
         })
     }
 
+    /// Where the commands of the next submission (or the next release) are in the scene
+    /// file, one `file:line:col` per command, for the validation layer's findings.
+    pub fn locate(&mut self, origins: Vec<std::sync::Arc<str>>) {
+        self.validator.locate_next(origins);
+    }
+
     /// The CPU tested or waited on `fence` at `cpu_ns` (FN-2): when it has passed, what it
     /// covers happens before everything submitted after.
     pub fn fence_observed(&mut self, device: &Device, fence: crate::device::FenceId, cpu_ns: u64) {

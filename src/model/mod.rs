@@ -26,8 +26,8 @@ pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{CopyBox, Disabled, Pass, QueueKind, Use, UseAccess, Work};
 pub use resource::{Buffer, BufferUsage, Format, Lifetime, Texture, TextureFlags, TextureState};
 pub use script::{
-    ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptState, Slot, Submission,
-    Target,
+    ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptLocations, ScriptState, Slot,
+    Submission, Target,
 };
 pub use script_command::{LegacyScriptBarrier, ScriptCall, ScriptCommand, ScriptRef};
 pub use script_map::Rename;

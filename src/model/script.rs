@@ -142,6 +142,13 @@ pub enum Slot {
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct FrameScript(pub Script<Target>);
 
+/// Where each command of the frame script is in the scene file (`file:line:col`): per frame
+/// list, per submission, per command; a submission the loader could not locate has none.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct ScriptLocations {
+    pub frames: Vec<Vec<Vec<std::sync::Arc<str>>>>,
+}
+
 /// A pass whose recorded body is this script instead of what the runtime would generate
 /// from its uses; the planned barriers, fences and waits still surround it.
 #[derive(Component, Clone, Debug, PartialEq)]

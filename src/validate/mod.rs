@@ -46,7 +46,7 @@ mod views;
 
 pub use barriers::resource_info;
 pub use code::Code;
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Diagnostic, Repeated, Severity, repeated};
 pub use hazard::{Hazard, HazardKind, HazardTracker, Touch};
 pub use stream::Validator;
 pub use touches::Bindings;

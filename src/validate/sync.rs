@@ -175,9 +175,9 @@ impl SyncCheck {
             _ => ("conflicts with", "with nothing ordering them"),
         };
         let message = format!(
-            "{}: this access {before} pass {earlier} (frame {}, queue {}) {after}: {advice}",
+            "{}: this access {before} pass {earlier} ({}, queue {}) {after}: {advice}",
             h.kind.name(),
-            h.earlier_frame,
+            frames_before(ctx.frame, h.earlier_frame),
             h.earlier_queue
         );
         ctx.finding(i, code, Some(h.resource), message)
@@ -200,10 +200,21 @@ impl SyncCheck {
         let uncovered = (self.tracker).uncovered_use(key, |f| !device.is_fence_pending(f, cpu_ns));
         if let Some((q, l, f)) = uncovered {
             let message = format!(
-                "released before a fence covering its use by pass {} (frame {f}, queue {q}) has passed: defer the release until the fence passes",
-                device.label_name(l)
+                "released before a fence covering its use by pass {} ({}, queue {q}) has passed: defer the release until the fence passes",
+                device.label_name(l),
+                frames_before(ctx.frame, f)
             );
             out.push(ctx.finding(0, Code::ReleasedBeforeFence, Some(key), message));
         }
+    }
+}
+
+/// When an earlier access was, said relative to the finding's frame, so that a finding
+/// repeated every frame reads the same in each (and is printed once, with its count).
+fn frames_before(now: u64, then: u64) -> String {
+    match now.saturating_sub(then) {
+        0 => "this frame".to_owned(),
+        1 => "the frame before".to_owned(),
+        n => format!("{n} frames before"),
     }
 }

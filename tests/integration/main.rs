@@ -22,6 +22,7 @@ mod faults;
 mod frames;
 mod generated;
 mod hostile;
+mod locations;
 mod planner_memory;
 mod random_graphs;
 mod real_frames;

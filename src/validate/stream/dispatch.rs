@@ -192,6 +192,7 @@ impl Validator {
             label,
             pass: ctx.device.label_name(label).to_owned(),
             list: Some(semantics),
+            origins: ctx.origins,
         };
         let saved = self.contexts.save(ctx.queue);
         let saved_bindings = self.sync.save_bindings(ctx.queue);

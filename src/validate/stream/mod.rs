@@ -11,6 +11,7 @@ mod dispatch;
 
 use bevy_ecs::prelude::Resource;
 use hashbrown::HashSet;
+use std::sync::Arc;
 
 use super::aliasing::Aliasing;
 use super::barriers::BarrierCalls;
@@ -54,6 +55,9 @@ pub struct Validator {
     aliasing: Aliasing,
     /// Submissions and releases shown to the validator, on or off (RL-4).
     seen: crate::device::DeviceCalls,
+    /// Where the commands of the next submission (or the next CPU-side call) are in the
+    /// scene file, when a script gave them.
+    origins: Vec<Arc<str>>,
 }
 
 /// Where the command being checked comes from.
@@ -65,6 +69,8 @@ pub(super) struct Ctx<'a> {
     pub pass: String,
     /// Inside a command list played back on the immediate context: the list's semantics.
     pub list: Option<Semantics>,
+    /// Where each command of the submission is in the scene file (empty when unknown).
+    pub origins: &'a [Arc<str>],
 }
 
 impl Ctx<'_> {
@@ -107,6 +113,7 @@ impl Ctx<'_> {
             pass: self.pass.clone(),
             resource: resource.map_or_else(String::new, |r| self.device.memory.name(r)),
             message,
+            location: (self.origins.get(command)).map_or_else(String::new, |o| o.to_string()),
         }
     }
 }
@@ -179,6 +186,7 @@ impl Validator {
             self.dynamic.new_frame();
         }
         self.views.clear();
+        let origins = std::mem::take(&mut self.origins);
         // Submitted after whatever the CPU saw complete (FN-2).
         self.sync.submitted_by_cpu(queue);
         let ctx = Ctx {
@@ -188,6 +196,7 @@ impl Validator {
             label,
             pass: device.label_name(label).to_owned(),
             list: None,
+            origins: &origins,
         };
         let mut first_map: HashSet<ObjectKey> = HashSet::new();
         for (i, cmd) in commands.iter().enumerate() {
@@ -229,7 +238,8 @@ impl Validator {
         if !self.enabled {
             return;
         }
-        let ctx = Self::cpu_ctx(device, frame, label);
+        let origins = std::mem::take(&mut self.origins);
+        let ctx = Self::cpu_ctx(device, frame, label, &origins);
         (self.sync).check_release(&ctx, key, cpu_ns, &mut self.diagnostics);
     }
 
@@ -252,7 +262,8 @@ impl Validator {
         if !self.enabled {
             return;
         }
-        let ctx = Self::cpu_ctx(device, frame, label);
+        let origins = std::mem::take(&mut self.origins);
+        let ctx = Self::cpu_ctx(device, frame, label, &origins);
         let tracker = self.sync.tracker();
         let processed = |queue, pos| {
             tracker.fence_passed_after(queue, pos, |f| !device.is_fence_pending(f, cpu_ns))
@@ -276,7 +287,7 @@ impl Validator {
     }
 
     /// CPU-side calls are the immediate context's, reported on the graphics queue.
-    fn cpu_ctx(device: &Device, frame: u64, label: u32) -> Ctx<'_> {
+    fn cpu_ctx<'a>(device: &'a Device, frame: u64, label: u32, origins: &'a [Arc<str>]) -> Ctx<'a> {
         Ctx {
             device,
             queue: QueueId::Graphics,
@@ -284,6 +295,15 @@ impl Validator {
             label,
             pass: device.label_name(label).to_owned(),
             list: None,
+            origins,
+        }
+    }
+
+    /// Where the commands of the next submission, or the next CPU-side call, are in the
+    /// scene file (`file:line:col` each): its findings say so.
+    pub fn locate_next(&mut self, origins: Vec<Arc<str>>) {
+        if self.enabled {
+            self.origins = origins;
         }
     }
 }
