@@ -104,13 +104,14 @@ fn pc_owes_no_invalidate_after_a_fence_across_lists() {
 }
 
 #[test]
-fn fences_and_waits_on_present_are_needed_under_every_api() {
+fn fences_are_needed_under_every_api_and_waits_on_present_on_the_consoles() {
     let racing = "scenes/mistakes/fs1_read_racing_write.ron";
     for api in [Api::D3d11x, Api::D3d12x, Api::D3d12Pc] {
         assert!(codes(racing, api).contains(&"V0511".to_owned()), "{api:?}");
     }
+    // FS-5: DXGI's flip model keeps a PC GPU off a buffer still shown.
     let no_wait = "scenes/mistakes/fs5_no_wait_on_present.ron";
-    expect(no_wait, &["V0101"], &["V0101"], &["V0101"]);
+    expect(no_wait, &["V0101"], &["V0101"], &[]);
 }
 
 #[test]

@@ -24,6 +24,7 @@ mod generated;
 mod hostile;
 mod locations;
 mod planner_memory;
+mod ports;
 mod random_graphs;
 mod real_frames;
 mod reliability;
