@@ -18,6 +18,7 @@
 
 mod barrier_cost;
 mod command;
+mod command_facts;
 mod compression;
 mod context;
 mod cost;
