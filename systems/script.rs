@@ -189,6 +189,12 @@ fn run_submission(
             sink.origins.extend(sink.here.clone());
         }
         match step {
+            Step::Devices(commands) => {
+                for c in commands {
+                    sink.origins.extend(sink.here.clone());
+                    batch.push(c);
+                }
+            }
             Step::Device(c) => {
                 let ends = matches!(c, Command::Present(_));
                 batch.push(c);
@@ -266,6 +272,7 @@ fn record_list(
     for cmd in &list.commands {
         match r.lower(cmd)? {
             Step::Device(c) => commands.push(c),
+            Step::Devices(cs) => commands.extend(cs),
             Step::GetQueryData(query, q) => {
                 (sink.sink).query_read(r.device, query, &q, sink.cpu_ns, label, true)
             }

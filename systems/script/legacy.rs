@@ -9,23 +9,33 @@
 //! them when the whole texture is), and, when none are, a global UAV barrier, which orders
 //! and makes visible UAV accesses without naming a layout. (A translation that put every
 //! subresource in UNORDERED_ACCESS would contradict the layouts of the others, EB-11.)
+//!
+//! An aliasing barrier is the full stall EB-10 describes (a global barrier that waits for
+//! everything, writes every cache back and invalidates) and also says which resource hands
+//! the memory to which: the driver deactivates `before` in the same call (AccessAfter
+//! NO_ACCESS, in the layout its legacy state has) and activates `after` in a second call
+//! (buffers from AccessBefore NO_ACCESS, textures from UNDEFINED with DISCARD, EB-5), since
+//! barriers on two resources in one call are unordered (barrier-spec A3.5). So one legacy
+//! call may become two Barrier commands.
 
 use crate::barrier::{
-    ALL_SUBRESOURCES, Access, BarrierGroup, GlobalBarrier, Layout, LegacyBarrier, LegacySplit,
-    ResourceInfo, ResourceStates, SubresourceRange, Sync, TextureBarrier, TextureBarrierFlags,
-    translate,
+    ALL_SUBRESOURCES, Access, BarrierGroup, BufferBarrier, GlobalBarrier, Layout, LegacyBarrier,
+    LegacySplit, ResourceInfo, ResourceStates, SubresourceRange, Sync, TextureBarrier,
+    TextureBarrierFlags, translate,
 };
 use crate::device::{Device, ObjectKey};
 use crate::model::{LegacyScriptBarrier, ScriptState};
 
-/// The enhanced Barrier call the driver issues for one `ResourceBarrier` call (EB-10).
+/// The enhanced Barrier calls the driver issues for one `ResourceBarrier` call (EB-10): one,
+/// or two when it hands aliased memory over.
 pub(super) fn translate_script(
     device: &Device,
     state: &mut ScriptState,
     list: &[LegacyScriptBarrier<ObjectKey>],
-) -> Result<BarrierGroup<ObjectKey>, String> {
+) -> Result<Vec<BarrierGroup<ObjectKey>>, String> {
     let mut legacy = Vec::new();
     let mut uavs = Vec::new();
+    let mut handovers = Vec::new();
     for b in list {
         match b {
             LegacyScriptBarrier::Transition {
@@ -55,7 +65,8 @@ pub(super) fn translate_script(
                 legacy.push(LegacyBarrier::Aliasing {
                     before: Some(*before),
                     after: Some(*after),
-                })
+                });
+                handovers.push((*before, *after));
             }
         }
     }
@@ -103,5 +114,69 @@ pub(super) fn translate_script(
             });
         }
     }
-    Ok(group)
+    let mut activation = BarrierGroup::default();
+    for (before, after) in handovers {
+        let (layout, access) = legacy_of(device, state, before);
+        match layout {
+            Some(layout) => group.textures.push(TextureBarrier {
+                resource: before,
+                sync_before: Sync::ALL,
+                sync_after: Sync::NONE,
+                access_before: access,
+                access_after: Access::NO_ACCESS,
+                layout_before: layout,
+                layout_after: layout,
+                range: SubresourceRange::ALL,
+                flags: TextureBarrierFlags::default(),
+            }),
+            None => group.buffers.push(BufferBarrier {
+                resource: before,
+                sync_before: Sync::ALL,
+                sync_after: Sync::NONE,
+                access_before: access,
+                access_after: Access::NO_ACCESS,
+            }),
+        }
+        match legacy_of(device, state, after).0 {
+            Some(layout) => activation.textures.push(TextureBarrier {
+                resource: after,
+                sync_before: Sync::ALL,
+                sync_after: Sync::ALL,
+                access_before: Access::NO_ACCESS,
+                access_after: Access::COMMON,
+                layout_before: Layout::Undefined,
+                layout_after: layout,
+                range: SubresourceRange::ALL,
+                flags: TextureBarrierFlags { discard: true },
+            }),
+            None => activation.buffers.push(BufferBarrier {
+                resource: after,
+                sync_before: Sync::ALL,
+                sync_after: Sync::ALL,
+                access_before: Access::NO_ACCESS,
+                access_after: Access::COMMON,
+            }),
+        }
+    }
+    Ok(match activation.is_empty() {
+        true => vec![group],
+        false => vec![group, activation],
+    })
+}
+
+/// The layout (textures) and access of `r`'s legacy state as the script's transitions left
+/// it, COMMON when they never moved it (barrier-spec B).
+fn legacy_of(device: &Device, state: &ScriptState, r: ObjectKey) -> (Option<Layout>, Access) {
+    let info = device.memory.resource_info(r);
+    let legacy = (state.legacy.get(&(r, ALL_SUBRESOURCES)))
+        .copied()
+        .unwrap_or(ResourceStates::COMMON);
+    let enhanced = info
+        .as_ref()
+        .and_then(|i| crate::barrier::enhanced_state(legacy, i).ok());
+    let texture = matches!(info, Some(ResourceInfo::Texture(_)));
+    match enhanced {
+        Some(e) => (e.layout.or(texture.then_some(Layout::Common)), e.access),
+        None => (texture.then_some(Layout::Common), Access::COMMON),
+    }
 }

@@ -52,6 +52,9 @@ pub(super) enum Step {
     CpuPoll(FenceId),
     /// Nothing to do (a queue wait on a value the fence already holds, its initial 0).
     Nothing,
+    /// Several device commands for one script command (a legacy aliasing barrier: two
+    /// Barrier calls).
+    Devices(Vec<Command>),
 }
 
 /// Resolves names to device handles at execution time.
@@ -232,8 +235,11 @@ impl Resolver<'_, '_, '_> {
                         }
                     });
                 }
-                let group = super::legacy::translate_script(self.device, self.state, &keyed)?;
-                Step::Device(Command::Barrier(group))
+                let mut calls = super::legacy::translate_script(self.device, self.state, &keyed)?;
+                match calls.len() {
+                    1 => Step::Device(Command::Barrier(calls.remove(0))),
+                    _ => Step::Devices(calls.into_iter().map(Command::Barrier).collect()),
+                }
             }
             ScriptCall::Signal { fence, value } => {
                 let id = self.device.next_fence(self.queue);

@@ -212,3 +212,14 @@ fn a_dma_engine_that_does_not_exist_is_a_load_error() {
     let _ = std::fs::remove_file(&path);
     assert!(err.contains("engine 2"), "{err}");
 }
+
+#[test]
+fn a_legacy_aliasing_barrier_hands_placed_memory_over() {
+    clean("legacy_aliasing.ron");
+    let handover = r#"ResourceBarrier([Aliasing(before: "a", after: "b")]),"#;
+    twin_finds("legacy_aliasing.ron", handover, "", "V0811");
+    // A transition is not a hand-over.
+    let transition =
+        r#"ResourceBarrier([Transition(resource: "b", before: "", after: "COPY_DEST")]),"#;
+    twin_finds("legacy_aliasing.ron", handover, transition, "V0811");
+}
