@@ -223,3 +223,20 @@ fn a_legacy_aliasing_barrier_hands_placed_memory_over() {
         r#"ResourceBarrier([Transition(resource: "b", before: "", after: "COPY_DEST")]),"#;
     twin_finds("legacy_aliasing.ron", handover, transition, "V0811");
 }
+
+#[test]
+fn a_fence_signalled_before_the_write_on_aliased_memory_orders_nothing() {
+    clean("aliased_early_signal.ron");
+    // The compute queue signals before it writes the memory graphics then takes over.
+    let text = scene("aliased_early_signal.ron");
+    let signal = "            Signal(fence: \"filled\"),\n";
+    let late = text.rfind(signal).unwrap_or_default();
+    let mut early = text.clone();
+    early.replace_range(late..late + signal.len(), "");
+    let first_barrier = early
+        .find("            Barrier(buffers: [(resource: \"a\"")
+        .unwrap_or_default();
+    early.insert_str(first_barrier, signal);
+    let (found, _) = codes_of("early.ron", &early);
+    assert!(found.contains(&"V0814".to_owned()), "{found:?}");
+}
