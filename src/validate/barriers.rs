@@ -10,7 +10,7 @@
 
 use hashbrown::HashMap;
 
-use super::hazard::Touch;
+use super::hazard::{HazardTracker, Touch};
 use super::layouts::{Layouts, barrier_subresources};
 use super::queues::PerQueue;
 use super::stream::Ctx;
@@ -44,6 +44,11 @@ pub(super) struct BarrierCalls {
     last_queue: HashMap<ObjectKey, QueueId>,
     /// What the last barrier naming a resource on a queue allowed (AccessAfter).
     declared: PerQueue<HashMap<ObjectKey, Access>>,
+    /// The last barrier naming each resource on any queue, while its queue has not accessed
+    /// the resource since: a barrier that ends a queue's use by declaring another access
+    /// hands the resource over with that declaration (its queue, its position there, what it
+    /// allows).
+    handed: HashMap<ObjectKey, (QueueId, u64, Access)>,
 }
 
 impl BarrierCalls {
@@ -129,13 +134,27 @@ impl BarrierCalls {
 
     /// Remember what each barrier allows until the next one naming the resource on its
     /// queue (AccessAfter).
-    pub fn declare(&mut self, queue: QueueId, group: &BarrierGroup<ObjectKey>) {
+    pub fn declare(&mut self, queue: QueueId, pos: u64, group: &BarrierGroup<ObjectKey>) {
         let declared = &mut self.declared[queue];
-        for b in &group.buffers {
-            declared.insert(b.resource, b.access_after);
+        let named = (group.buffers.iter().map(|b| (b.resource, b.access_after)))
+            .chain(group.textures.iter().map(|t| (t.resource, t.access_after)));
+        for (r, access) in named {
+            declared.insert(r, access);
+            self.handed.insert(r, (queue, pos, access));
         }
-        for t in &group.textures {
-            declared.insert(t.resource, t.access_after);
+    }
+
+    /// Accesses by `queue`: a barrier of its own after which it used the resource handed
+    /// nothing over.
+    pub fn accessed(&mut self, queue: QueueId, touches: &[Touch]) {
+        for t in touches {
+            if self
+                .handed
+                .get(&t.resource)
+                .is_some_and(|(q, ..)| *q == queue)
+            {
+                self.handed.remove(&t.resource);
+            }
         }
     }
 
@@ -148,6 +167,7 @@ impl BarrierCalls {
             *access = Access::empty();
             tracker.forget(r);
         }
+        self.handed.retain(|_, (q, ..)| *q != queue);
     }
 
     /// Every access must be one the last barrier on its queue declared in AccessAfter
@@ -157,6 +177,7 @@ impl BarrierCalls {
         ctx: &Ctx,
         i: usize,
         touches: &[Touch],
+        tracker: &HazardTracker,
         out: &mut Vec<Diagnostic>,
     ) {
         for t in touches {
@@ -165,8 +186,20 @@ impl BarrierCalls {
             let Some(&declared) = self.declared[ctx.queue].get(&t.resource) else {
                 continue;
             };
-            if declared.is_empty() || (declared != Access::NO_ACCESS && declared.contains(t.access))
-            {
+            let allows = |declared: Access| {
+                declared.is_empty()
+                    || (declared != Access::NO_ACCESS && declared.contains(t.access))
+            };
+            // A hand-back (EB-11 across queues, FN-2): another queue's last barrier on the
+            // resource ended its use by declaring an access for the next user, and a fence
+            // orders it before this access.
+            let handed = self
+                .handed
+                .get(&t.resource)
+                .is_some_and(|&(q, pos, access)| {
+                    q != ctx.queue && allows(access) && tracker.ordered_before(q, pos, ctx.queue)
+                });
+            if handed || allows(declared) {
                 continue;
             }
             let message = format!(

@@ -240,3 +240,15 @@ fn a_fence_signalled_before_the_write_on_aliased_memory_orders_nothing() {
     let (found, _) = codes_of("early.ron", &early);
     assert!(found.contains(&"V0814".to_owned()), "{found:?}");
 }
+
+#[test]
+fn a_resource_handed_back_across_a_fence_keeps_the_declaration_it_was_handed_with() {
+    // Issue 17 item 4: compute's write after graphics handed the buffer back was a false
+    // V0804 while declarations were kept per queue only.
+    clean("hand_back.ron");
+    let handing = r#"(resource: "buf", sync_before: "COPY", sync_after: "COMPUTE_SHADING",
+                        access_before: "COPY_SOURCE", access_after: "UNORDERED_ACCESS"),"#;
+    let ending = r#"(resource: "buf", sync_before: "COPY", sync_after: "",
+                        access_before: "COPY_SOURCE", access_after: "NO_ACCESS"),"#;
+    twin_finds("hand_back.ron", handing, ending, "V0804");
+}

@@ -76,7 +76,8 @@ impl Validator {
                 self.barriers.check(ctx, i, group, &self.layouts, out);
                 self.aliasing
                     .barrier(ctx, i, group, self.sync.tracker(), out);
-                self.barriers.declare(ctx.queue, group);
+                let pos = self.sync.tracker().position(ctx.queue);
+                self.barriers.declare(ctx.queue, pos, group);
                 self.layouts.barrier(ctx.device, group);
                 self.sync.barrier(at, group)
             }
@@ -94,7 +95,8 @@ impl Validator {
                     return;
                 }
                 self.layouts.check_access(ctx, i, &list, out);
-                self.barriers.check_declared(ctx, i, &list, out);
+                (self.barriers).check_declared(ctx, i, &list, self.sync.tracker(), out);
+                self.barriers.accessed(ctx.queue, &list);
                 self.aliasing
                     .access(ctx, i, &list, self.sync.tracker(), out);
                 self.swap_chain.written(ctx, i, &list, out);
