@@ -246,7 +246,12 @@ impl Resolver<'_, '_, '_> {
                 self.state.fences.insert(fence.clone(), id);
                 let signals = self.state.values.entry(fence.clone()).or_default();
                 let last = signals.last().map_or(0, |(v, _)| *v);
-                let value = if *value == 0 { last + 1 } else { *value };
+                let next = last.checked_add(1).ok_or_else(|| {
+                    format!(
+                        "fence {fence:?} is at its last value, {last}: it cannot be signalled again"
+                    )
+                })?;
+                let value = if *value == 0 { next } else { *value };
                 if value <= last {
                     return Err(format!(
                         "fence {fence:?} signalled to {value}, not above its last value {last}: a fence's values increase"
@@ -287,7 +292,7 @@ impl Resolver<'_, '_, '_> {
             return self.state.fences.get(name).copied();
         }
         let signals = self.state.values.get(name)?;
-        let i = (signals.len() as u64).checked_sub(back + 1)?;
+        let i = (signals.len() as u64).checked_sub(back)?.checked_sub(1)?;
         signals.get(i as usize).map(|(_, f)| *f)
     }
 }

@@ -252,3 +252,19 @@ fn a_resource_handed_back_across_a_fence_keeps_the_declaration_it_was_handed_wit
                         access_before: "COPY_SOURCE", access_after: "NO_ACCESS"),"#;
     twin_finds("hand_back.ron", handing, ending, "V0804");
 }
+
+#[test]
+fn fence_values_at_their_limits_are_errors_not_panics() {
+    let text = scene("cpu_wait.ron")
+        .replace(
+            r#"Signal(fence: "produced"),"#,
+            r#"Signal(fence: "produced", value: 18446744073709551615),"#,
+        )
+        .replace(
+            r#"Wait(fence: "consumed"),"#,
+            r#"Wait(fence: "consumed", back: 18446744073709551615),"#,
+        );
+    let (_, err) = codes_of("limits.ron", &text);
+    let err = err.unwrap_or_default();
+    assert!(err.contains("cannot be signalled again"), "{err}");
+}
