@@ -248,6 +248,7 @@ fn run_submission(
             Step::GetQueryData(query, name) => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
+                (sink.sink).locate(sink.here.iter().cloned().collect());
                 (sink.sink).query_read(r.device, query, &name, sink.cpu_ns, label, false);
             }
         }
