@@ -93,5 +93,45 @@ fn chains(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, tick, chains);
+/// Validation overhead of a tick, validated against not, in the same run: each scene's two
+/// runtimes tick in alternating batches (so drift on a shared machine hits both alike), and
+/// the best batch of each is compared. The validated tick must stay under 3x the plain one
+/// (issue 17); the bench fails otherwise. The criterion entries measure the same ticks.
+fn validation_overhead(c: &mut Criterion) {
+    const LIMIT: f64 = 3.0;
+    let mut group = c.benchmark_group("validation_overhead");
+    for (name, path) in [
+        ("deferred", "scenes/deferred.ron"),
+        ("nbody_port", "scenes/ports/d3d12_nbody_gravity.ron"),
+        (
+            "execute_indirect_port",
+            "scenes/ports/d3d12_execute_indirect.ron",
+        ),
+    ] {
+        let mut plain = warmed(path, false);
+        let mut checked = warmed(path, true);
+        let mut best = [f64::MAX; 2];
+        for _ in 0..20 {
+            for (i, rt) in [&mut plain, &mut checked].into_iter().enumerate() {
+                let start = std::time::Instant::now();
+                for _ in 0..50 {
+                    black_box(rt.tick()).expect("tick");
+                }
+                best[i] = best[i].min(start.elapsed().as_secs_f64());
+            }
+        }
+        let ratio = best[1] / best[0];
+        println!("validation_overhead/{name}: {ratio:.2}x (limit {LIMIT}x)");
+        assert!(ratio < LIMIT, "{name}: validation costs {ratio:.2}x a tick");
+        group.bench_function(format!("{name}/plain"), |b| {
+            b.iter(|| black_box(plain.tick()).expect("tick"))
+        });
+        group.bench_function(format!("{name}/validated"), |b| {
+            b.iter(|| black_box(checked.tick()).expect("tick"))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, tick, chains, validation_overhead);
 criterion_main!(benches);

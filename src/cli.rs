@@ -264,7 +264,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 let table = summary.to_table();
                 out::print(&format!("{table}{}", gain_row.unwrap_or_default()))
             };
-            for d in rt.diagnostics().iter().take(20) {
+            for d in crate::validate::repeated(rt.diagnostics()).iter().take(20) {
                 out::eprint(&format!("{d}\n"));
             }
             let code = match result {
@@ -299,7 +299,7 @@ pub fn main_with(cli: Cli) -> i32 {
             };
             rt.set_validation(true);
             let result = rt.run(frames);
-            let diags = rt.diagnostics().to_vec();
+            let diags = crate::validate::repeated(rt.diagnostics());
             let (errors, warnings) = rt.summary().validation_errors_warnings();
             let fatal = result.as_ref().err().map(|e| e.to_string());
             let text = if json {

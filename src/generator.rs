@@ -184,6 +184,7 @@ pub fn generate(spec: &GenSpec) -> SceneFile {
             extent: UVec2::splat(SIDE),
             vsync_interval: 0,
             rotation: Rotation::default(),
+            unordered_access: false,
         }),
         ..Default::default()
     });

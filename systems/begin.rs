@@ -31,6 +31,7 @@ fn configure_device(
     } else {
         settings.semantics
     });
+    device.set_api(settings.api);
     // Pipe-0 queues start at 4 CUs (CC-2); unless the scene says otherwise the runtime lets
     // them use every CU, as engines do: priority alone keeps them below graphics.
     let cus = (settings.compute_cu_limit).unwrap_or(device.profile.compute_units);

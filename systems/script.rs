@@ -38,6 +38,7 @@ use crate::frame::{Clock, ContextPool, FrameSubmissions, RecordedLists};
 use crate::model::*;
 use crate::plan::CompiledGraph;
 
+mod legacy;
 mod resolve;
 
 use super::submitter::{Sink, Submitter};
@@ -55,14 +56,14 @@ pub fn no_frame_script(script: Option<Res<FrameScript>>) -> bool {
 
 /// The queue a script submission names. Scripts say which queue they mean, so `Compute` is an
 /// asynchronous compute queue whatever `async_compute` says (CC-2), and `Copy` a DMA engine.
-fn queue_of(kind: QueueKind, settings: &Settings) -> QueueId {
+fn queue_of(kind: QueueKind, engine: u8, settings: &Settings) -> QueueId {
     match kind {
         QueueKind::Graphics => QueueId::Graphics,
         QueueKind::Compute => QueueId::Compute {
             pipe: settings.compute_pipe.min(1),
-            index: 0,
+            index: engine,
         },
-        QueueKind::Copy => QueueId::Dma { engine: 0 },
+        QueueKind::Copy => QueueId::Dma { engine },
     }
 }
 
@@ -71,22 +72,34 @@ fn queue_of(kind: QueueKind, settings: &Settings) -> QueueId {
 struct Batches<'s, 'a> {
     sink: &'s mut Sink<'a>,
     cpu_ns: u64,
+    /// Where in the scene file each command of the batch being built is (`file:line:col`),
+    /// for the validation layer's findings; empty when unknown.
+    origins: Vec<std::sync::Arc<str>>,
+    /// Where the script command being run is, for a release it makes.
+    here: Option<std::sync::Arc<str>>,
 }
 
 impl Batches<'_, '_> {
-    /// Submit `batch`, if it holds anything, and leave it empty.
+    /// Submit `batch`, if it holds anything, and leave it empty: the end of the
+    /// submission's command list, or (`ends_list` false) a part of it before a CPU-side call.
     fn flush(
         &mut self,
         device: &mut Device,
         queue: QueueId,
         label: u32,
         batch: &mut Vec<Command>,
+        ends_list: bool,
     ) -> Result<(), RuntimeError> {
         if batch.is_empty() {
             return Ok(());
         }
         let commands = std::mem::take(batch);
-        (self.sink).submit(device, queue, label, commands, self.cpu_ns)
+        let mut origins = std::mem::take(&mut self.origins);
+        if origins.len() != commands.len() {
+            origins.clear();
+        }
+        (self.sink).locate(origins);
+        (self.sink).submit_batch(device, queue, label, commands, self.cpu_ns, ends_list)
     }
 
     /// The final release of `key` now (RL-3, FS-6).
@@ -96,6 +109,7 @@ impl Batches<'_, '_> {
         key: ObjectKey,
         label: u32,
     ) -> Result<(), RuntimeError> {
+        (self.sink).locate(self.here.iter().cloned().collect());
         (self.sink).release(device, key, label, self.cpu_ns)
     }
 }
@@ -103,13 +117,14 @@ impl Batches<'_, '_> {
 /// Submit this frame's list of the frame script, in place of the frame graph.
 pub fn run_frame_script(
     script: Res<FrameScript>,
-    clock: Res<Clock>,
+    mut clock: ResMut<Clock>,
     frame: Res<FrameIndex>,
     settings: Res<Settings>,
     mut work: ResMut<FrameSubmissions>,
     mut submitter: Submitter,
     mut state: ResMut<ScriptState>,
     targets: Targets,
+    locations: Option<Res<ScriptLocations>>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("script");
     let Some(index) = script.0.list_for(frame.0) else {
@@ -119,9 +134,11 @@ pub fn run_frame_script(
     let mut at = Batches {
         sink: &mut sink,
         cpu_ns: clock.cpu_ns,
+        origins: Vec::new(),
+        here: None,
     };
     for (s, sub) in script.0.frames.get(index).into_iter().flatten().enumerate() {
-        let queue = queue_of(sub.queue, &settings);
+        let queue = queue_of(sub.queue, sub.engine, &settings);
         work.queue(queue);
         let label = device.label(sub.label.as_deref().unwrap_or("script"));
         let mut r = Resolver {
@@ -132,7 +149,10 @@ pub fn run_frame_script(
             pass: false,
             used: Vec::new(),
         };
-        let result = run_submission(&mut r, &mut at, label, &sub.commands, &script.0.lists);
+        let locs = (locations.as_ref())
+            .and_then(|l| l.frames.get(index)?.get(s))
+            .map_or(&[][..], |l| l.as_slice());
+        let result = run_submission(&mut r, &mut at, label, &sub.commands, &script.0.lists, locs);
         work.used.append(&mut r.used);
         if let Err((i, err)) = result {
             let at = format!("script list {index}, submission {s} on {queue}, command {i}");
@@ -145,6 +165,8 @@ pub fn run_frame_script(
             });
         }
     }
+    // A CPU wait moved the CPU clock on (FN-2).
+    clock.cpu_ns = at.cpu_ns;
     Ok(())
 }
 
@@ -156,25 +178,36 @@ fn run_submission(
     label: u32,
     commands: &[ScriptCommand<Target>],
     lists: &[ListDef<Target>],
+    locations: &[std::sync::Arc<str>],
 ) -> Result<(), (usize, RuntimeError)> {
     let mut batch = Vec::new();
     let frame = sink.sink.frame();
     let schedule = |message: String| RuntimeError::Schedule { frame, message };
     for (i, cmd) in commands.iter().enumerate() {
         let at = |e| (i, e);
+        sink.here = locations.get(i).cloned();
         let step = r.lower(cmd).map_err(|m| at(schedule(m)))?;
+        if matches!(step, Step::Device(_) | Step::ExecuteList(_)) {
+            sink.origins.extend(sink.here.clone());
+        }
         match step {
+            Step::Devices(commands) => {
+                for c in commands {
+                    sink.origins.extend(sink.here.clone());
+                    batch.push(c);
+                }
+            }
             Step::Device(c) => {
                 let ends = matches!(c, Command::Present(_));
                 batch.push(c);
                 if ends {
                     sink.sink.stats().presents += 1;
-                    sink.flush(r.device, r.queue, label, &mut batch)
+                    sink.flush(r.device, r.queue, label, &mut batch, true)
                         .map_err(at)?;
                 }
             }
             Step::CreateView { name, of, kind } => {
-                sink.flush(r.device, r.queue, label, &mut batch)
+                sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
                 // Re-making a live name releases the view it held, like a smart pointer.
                 if let Some(&old) = r.state.views.get(&name)
@@ -192,7 +225,7 @@ fn run_submission(
                 r.state.views.insert(name, view);
             }
             Step::Release(key) => {
-                sink.flush(r.device, r.queue, label, &mut batch)
+                sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
                 if let Some(key) = key {
                     sink.release(r.device, key, label).map_err(at)?;
@@ -202,14 +235,32 @@ fn run_submission(
                 let list = record_list(r, sink, &name, lists).map_err(|m| at(schedule(m)))?;
                 batch.push(list);
             }
-            Step::GetQueryData(query, name) => {
-                sink.flush(r.device, r.queue, label, &mut batch)
+            Step::Nothing => {}
+            Step::CpuWait(fence) => {
+                sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
+                let t = (r.device.wait_fence_cpu(fence))
+                    .map_err(|source| at(RuntimeError::Device { frame, source }))?;
+                if t > sink.cpu_ns {
+                    sink.sink.stats().cpu_wait_ns += t - sink.cpu_ns;
+                    sink.cpu_ns = t;
+                }
+                (sink.sink).fence_observed(r.device, fence, sink.cpu_ns);
+            }
+            Step::CpuPoll(fence) => {
+                sink.flush(r.device, r.queue, label, &mut batch, false)
+                    .map_err(at)?;
+                (sink.sink).fence_observed(r.device, fence, sink.cpu_ns);
+            }
+            Step::GetQueryData(query, name) => {
+                sink.flush(r.device, r.queue, label, &mut batch, false)
+                    .map_err(at)?;
+                (sink.sink).locate(sink.here.iter().cloned().collect());
                 (sink.sink).query_read(r.device, query, &name, sink.cpu_ns, label, false);
             }
         }
     }
-    sink.flush(r.device, r.queue, label, &mut batch)
+    sink.flush(r.device, r.queue, label, &mut batch, true)
         .map_err(|e| (commands.len(), e))
 }
 
@@ -229,6 +280,7 @@ fn record_list(
     for cmd in &list.commands {
         match r.lower(cmd)? {
             Step::Device(c) => commands.push(c),
+            Step::Devices(cs) => commands.extend(cs),
             Step::GetQueryData(query, q) => {
                 (sink.sink).query_read(r.device, query, &q, sink.cpu_ns, label, true)
             }

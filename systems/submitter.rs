@@ -98,8 +98,24 @@ impl Sink<'_> {
         commands: Vec<Command>,
         cpu_ns: u64,
     ) -> Result<(), RuntimeError> {
+        self.submit_batch(device, queue, label, commands, cpu_ns, true)
+    }
+
+    /// As [`submit`](Self::submit); `ends_list` false when the same command list goes on in
+    /// the next batch (a script split around a CPU-side call), so the validation layer sees
+    /// no list boundary there.
+    pub fn submit_batch(
+        &mut self,
+        device: &mut Device,
+        queue: QueueId,
+        label: u32,
+        commands: Vec<Command>,
+        cpu_ns: u64,
+        ends_list: bool,
+    ) -> Result<(), RuntimeError> {
         self.stats.count_sync(device, queue, &commands);
-        (self.validator).observe(device, queue, self.frame, label, &commands);
+        let frame = self.frame;
+        (self.validator).observe_batch(device, queue, frame, label, &commands, ends_list);
         (device.submit(queue, self.frame, label, commands, cpu_ns)).map_err(|source| {
             RuntimeError::Device {
                 frame: self.frame,
@@ -122,6 +138,18 @@ impl Sink<'_> {
             frame: self.frame,
             source,
         })
+    }
+
+    /// Where the commands of the next submission (or the next release) are in the scene
+    /// file, one `file:line:col` per command, for the validation layer's findings.
+    pub fn locate(&mut self, origins: Vec<std::sync::Arc<str>>) {
+        self.validator.locate_next(origins);
+    }
+
+    /// The CPU tested or waited on `fence` at `cpu_ns` (FN-2): when it has passed, what it
+    /// covers happens before everything submitted after.
+    pub fn fence_observed(&mut self, device: &Device, fence: crate::device::FenceId, cpu_ns: u64) {
+        (self.validator).observe_fence_cpu(device, fence, cpu_ns);
     }
 
     /// A CPU read of query data (CTX-6): on a deferred context when `deferred`.

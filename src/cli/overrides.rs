@@ -47,6 +47,25 @@ impl From<BarriersArg> for crate::model::BarrierMode {
     }
 }
 
+/// The API a script is written to (its rules are the ones checked).
+#[derive(ValueEnum, Clone, Copy, Debug)]
+pub enum ApiArg {
+    D3d11x,
+    D3d12x,
+    #[value(name = "d3d12-pc")]
+    D3d12Pc,
+}
+
+impl From<ApiArg> for crate::model::Api {
+    fn from(a: ApiArg) -> Self {
+        match a {
+            ApiArg::D3d11x => crate::model::Api::D3d11x,
+            ApiArg::D3d12x => crate::model::Api::D3d12x,
+            ApiArg::D3d12Pc => crate::model::Api::D3d12Pc,
+        }
+    }
+}
+
 /// On or off.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Switch {
@@ -78,6 +97,10 @@ pub struct Overrides {
     /// skip-decompress, skip-rebind, skip-cache-flush.
     #[arg(long)]
     pub fault: Option<crate::model::Fault>,
+    /// The API whose rules the streams are checked by: d3d11x (fast semantics), d3d12x
+    /// (Xbox Series D3D12), d3d12-pc (caches flushed at each ExecuteCommandLists).
+    #[arg(long, value_enum)]
+    pub api: Option<ApiArg>,
 }
 
 /// Load `scene` and apply the command line's overrides, refusing what the scene format
@@ -120,6 +143,9 @@ pub(super) fn load(
         }
         if let Some(f) = &o.fault {
             s.fault = Some(f.clone());
+        }
+        if let Some(a) = o.api {
+            s.api = a.into();
         }
     }
     Ok(rt)

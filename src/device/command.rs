@@ -1,6 +1,6 @@
 //! The command set: the one language the recorder, the device, the validator and scene
 //! scripts speak. Each command knows the engine stages it occupies (for timing) and which
-//! objects it touches (for validation).
+//! objects it touches (for validation); those facts are in `command_facts.rs`.
 //!
 //! [`Command<R>`] is generic over how it refers to objects ([`ReferenceType`]): the device's
 //! commands are `Command` (handles), a scene's script commands are `Command<String>` (names)
@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{ObjectKey, ReferenceType};
-use crate::barrier::{BarrierGroup, Sync};
+use crate::barrier::BarrierGroup;
 use crate::model::Semantics;
 
 /// Shader stages with binding slots, ordered as the pipeline runs them.
@@ -262,114 +262,57 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// Graphics only: unlock the compute and DMA contexts; resets all state and bindings like
     /// ClearState, so everything must be set again (FS-11). Kicks off.
     Resume,
-}
 
-impl<R: ReferenceType> Command<R> {
-    /// Short name for traces and diagnostics, as in a scene.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Command::SetRenderTargets { .. } => "SetRenderTargets",
-            Command::SetViewport { .. } => "SetViewport",
-            Command::SetPipelineState(_) => "SetPipelineState",
-            Command::SetResources { .. } => "SetResources",
-            Command::SetVertexBuffers { .. } => "SetVertexBuffers",
-            Command::SetIndexBuffer(_) => "SetIndexBuffer",
-            Command::SetConstantBuffers { .. } => "SetConstantBuffers",
-            Command::ClearState => "ClearState",
-            Command::GetState => "GetState",
-            Command::SetPrimitiveResetIndex(_) => "SetPrimitiveResetIndex",
-            Command::SetPrimitiveTopology(_) => "SetPrimitiveTopology",
-            Command::SetIndexFormat(_) => "SetIndexFormat",
-            Command::UpdateSubresource { .. } => "UpdateSubresource",
-            Command::RawCopy { .. } => "RawCopy",
-            Command::RawFill { .. } => "RawFill",
-            Command::Draw { .. } => "Draw",
-            Command::Dispatch { .. } => "Dispatch",
-            Command::CopyResource { .. } => "CopyResource",
-            Command::CopyTextureRegion { .. } => "CopyTextureRegion",
-            Command::ClearRenderTarget(_) => "ClearRenderTarget",
-            Command::ClearDepthStencil(_) => "ClearDepthStencil",
-            Command::ClearUnorderedAccess(_) => "ClearUnorderedAccess",
-            Command::Barrier(_) => "Barrier",
-            Command::InsertFence { .. } => "InsertFence",
-            Command::WaitFence(_) => "WaitFence",
-            Command::Kickoff => "Kickoff",
-            Command::WaitOnPresent(_) => "WaitOnPresent",
-            Command::Decompress(_) => "Decompress",
-            Command::PlaceSwapChainView { .. } => "PlaceSwapChainView",
-            Command::DontSyncOnCopy(_) => "DontSyncOnCopy",
-            Command::WriteTimestamp(_) => "WriteTimestamp",
-            Command::Suspend => "Suspend",
-            Command::Resume => "Resume",
-            Command::Map { .. } => "Map",
-            Command::Unmap(_) => "Unmap",
-            Command::Present(_) => "Present",
-            Command::BeginCommandListExecution => "BeginCommandListExecution",
-            Command::EndCommandListExecution => "EndCommandListExecution",
-            Command::ExecuteCommandList { .. } => "ExecuteCommandList",
-            Command::BeginQuery(_) => "BeginQuery",
-            Command::EndQuery(_) => "EndQuery",
-        }
-    }
-
-    /// The pipeline stages the command occupies while it runs (barrier-spec A1 "Commands"),
-    /// as sync bits. The timing model works on the hardware
-    /// [`crate::barrier::Stages`] they cover ([`crate::barrier::drain::sync_stages`]).
-    pub fn stages(&self) -> Sync {
-        match self {
-            Command::Draw { .. } => Sync::DRAW,
-            Command::Dispatch { .. } => Sync::COMPUTE_SHADING,
-            Command::CopyResource { .. }
-            | Command::CopyTextureRegion { .. }
-            | Command::UpdateSubresource { .. } => Sync::COPY,
-            Command::RawCopy { .. } | Command::RawFill { .. } => Sync::COMPUTE_SHADING,
-            Command::ClearRenderTarget(_) => Sync::RENDER_TARGET,
-            Command::ClearDepthStencil(_) => Sync::DEPTH_STENCIL,
-            Command::ClearUnorderedAccess(_) => Sync::CLEAR_UNORDERED_ACCESS_VIEW,
-            Command::Decompress(_) => Sync::RENDER_TARGET | Sync::DEPTH_STENCIL,
-            _ => Sync::NONE,
-        }
-    }
-}
-
-impl Command {
-    /// Every object the command names (for liveness checks before execution, FS-6).
-    pub fn objects(&self, out: &mut Vec<ObjectKey>) {
-        match self {
-            Command::SetRenderTargets { rtvs, dsv } => {
-                out.extend(rtvs);
-                out.extend(dsv);
-            }
-            Command::SetResources { views, .. } => out.extend(views),
-            Command::SetVertexBuffers { buffers } | Command::SetConstantBuffers { buffers, .. } => {
-                out.extend(buffers)
-            }
-            Command::SetIndexBuffer(k)
-            | Command::ClearRenderTarget(k)
-            | Command::ClearDepthStencil(k)
-            | Command::ClearUnorderedAccess(k)
-            | Command::WaitOnPresent(k)
-            | Command::Decompress(k)
-            | Command::Unmap(k)
-            | Command::UpdateSubresource { resource: k, .. }
-            | Command::RawFill { dst: k, .. } => out.push(*k),
-            Command::CopyResource { src, dst, .. }
-            | Command::CopyTextureRegion { src, dst, .. }
-            | Command::RawCopy { src, dst, .. } => out.extend([*src, *dst]),
-            Command::PlaceSwapChainView { view, buffer } => out.extend([*view, *buffer]),
-            Command::Map { resource, .. } => out.push(*resource),
-            Command::Barrier(g) => {
-                out.extend(g.buffers.iter().map(|b| b.resource));
-                out.extend(g.textures.iter().map(|t| t.resource));
-            }
-            Command::ExecuteCommandList { commands, .. } => {
-                for c in commands {
-                    c.objects(out);
-                }
-            }
-            _ => {}
-        }
-    }
+    // Work the ports need (after `Resume` so that earlier variants keep their indices).
+    /// Dispatches whose thread-group counts the GPU reads from `args` (DispatchIndirect, or
+    /// ExecuteIndirect with a dispatch signature): at most `dispatches`, `threads` in all as
+    /// the arguments ask (the simulation does not read memory, so the script says how many).
+    DispatchIndirect {
+        args: R,
+        #[serde(default = "one")]
+        dispatches: u32,
+        #[serde(default)]
+        threads: u64,
+    },
+    /// Graphics only: draws whose arguments and count the GPU reads from `args`
+    /// (ExecuteIndirect with a draw signature), as many as `draws`, `vertices` and `pixels`
+    /// in all.
+    ExecuteIndirect {
+        args: R,
+        #[serde(default = "one")]
+        draws: u32,
+        #[serde(default)]
+        vertices: u64,
+        #[serde(default)]
+        pixels: u64,
+    },
+    /// Graphics only: resolve multisampled `src` into `dst` (ResolveSubresource), reading
+    /// it in RESOLVE_SOURCE and writing `dst` in RESOLVE_DEST.
+    ResolveSubresource {
+        src: R,
+        dst: R,
+    },
+    /// DMA engines only: fill `bytes` of `dst` at `offset` with the 32-bit `value`.
+    DmaFill {
+        dst: R,
+        #[serde(default)]
+        offset: u64,
+        bytes: u64,
+        #[serde(default)]
+        value: u32,
+    },
+    /// DMA engines only: LZ-compress `bytes` of `src` into `dst` (the DMA engine's encoder).
+    LzCompress {
+        src: R,
+        dst: R,
+        bytes: u64,
+    },
+    /// DMA engines only: LZ-decompress `src` into `bytes` of `dst` (the DMA engine's decoder).
+    LzDecompress {
+        src: R,
+        dst: R,
+        bytes: u64,
+    },
 }
 
 fn one() -> u32 {

@@ -32,7 +32,7 @@ impl Compression {
             }
             // Present, Resume and ClearState unbind everything (FS-11).
             Command::ClearState | Command::Present(_) | Command::Resume => bound.clear(),
-            Command::Draw { .. } => {
+            Command::Draw { .. } | Command::ExecuteIndirect { .. } => {
                 for s in bound.iter() {
                     self.held.forget(s);
                 }

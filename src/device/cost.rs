@@ -265,6 +265,45 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
             transfer(stages, if meta { n / 256 } else { n }, serial)
         }
         Command::ClearUnorderedAccess(k) => transfer(Stages::COMPUTE, bytes(k).0, serial),
+        // Indirect work costs what the work it reads costs; the argument fetch is in the
+        // command processor and is not priced apart.
+        Command::DispatchIndirect {
+            dispatches,
+            threads,
+            ..
+        } => {
+            return work_item(
+                &Command::Dispatch {
+                    dispatches,
+                    threads,
+                },
+                ctx,
+            );
+        }
+        Command::ExecuteIndirect {
+            draws,
+            vertices,
+            pixels,
+            ..
+        } => {
+            let draw = Command::Draw {
+                draws,
+                vertices,
+                pixels,
+            };
+            return work_item(&draw, ctx);
+        }
+        // A resolve reads every sample of the source and writes the destination.
+        Command::ResolveSubresource { src, dst } => {
+            let n = bytes(src).0.saturating_add(bytes(dst).0);
+            transfer(sync_stages(cmd.stages()), n, serial)
+        }
+        Command::DmaFill { bytes: n, .. } | Command::LzDecompress { bytes: n, .. } => {
+            transfer(Stages::COPY, n, serial)
+        }
+        // The encoder is modelled at half the engine's bandwidth (it searches for matches;
+        // the decoder streams).
+        Command::LzCompress { bytes: n, .. } => transfer(Stages::COPY, n.saturating_mul(2), serial),
 
         _ => return None,
     })

@@ -18,6 +18,7 @@
 
 mod barrier_cost;
 mod command;
+mod command_facts;
 mod compression;
 mod context;
 mod cost;
@@ -50,7 +51,7 @@ pub use sim::record::{Executed, Stall};
 use bevy_ecs::prelude::Resource;
 use std::sync::{Mutex, MutexGuard};
 
-use crate::model::Semantics;
+use crate::model::{Api, Semantics};
 use sim::Gpu;
 
 /// The GPU timestamp clock, ticks per second (CC-7).
@@ -91,6 +92,8 @@ pub struct Device {
     /// What each surface's compression is, as commands change it (FS-4, EB-4).
     compression: Compression,
     semantics: Semantics,
+    /// The API the streams are written to (which rules the validation layer applies).
+    api: Api,
     gpu: Mutex<Gpu>,
     fence_sequence: [u64; QUEUE_COUNT],
     /// Interned labels, by number, and each label's number (found in one hash lookup: a
@@ -130,6 +133,7 @@ impl Device {
             present: PresentEngine::default(),
             compression: Compression::default(),
             semantics: Semantics::Fast,
+            api: Api::D3d11x,
             fence_sequence: [0; QUEUE_COUNT],
             labels: vec![String::new()],
             label_ids: hashbrown::HashMap::from_iter([(String::new(), 0)]),
@@ -178,6 +182,16 @@ impl Device {
     /// The contexts' semantics (CTX-4), for the validation layer (FS-7, FS-14).
     pub fn semantics(&self) -> Semantics {
         self.semantics
+    }
+
+    /// The API the streams are written to: the validation layer checks each by its rules.
+    pub fn set_api(&mut self, api: Api) {
+        self.api = api;
+    }
+
+    /// The API the streams are written to.
+    pub fn api(&self) -> Api {
+        self.api
     }
 
     /// Change how many compute units a compute queue may use (CC-2: pipe-0 queues start at

@@ -174,18 +174,19 @@ fn flatten(commands: impl IntoIterator<Item = Command>, label: u32) -> Vec<(u32,
 }
 
 /// Refuse commands a queue cannot run (barrier-spec A5; Suspend and Resume are immediate-
-/// context calls, CC-8; raw copies and fills are compute-context calls, CC-6).
+/// context calls, CC-8; raw copies and fills are compute-context calls, CC-6; fills and the
+/// LZ codec are the DMA engines').
 fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
     let graphics_only = matches!(
         cmd,
         Command::Draw { .. }
+            | Command::ExecuteIndirect { .. }
+            | Command::ResolveSubresource { .. }
             | Command::SetRenderTargets { .. }
             | Command::SetViewport { .. }
             | Command::ClearRenderTarget(_)
             | Command::ClearDepthStencil(_)
             | Command::Decompress(_)
-            | Command::WaitOnPresent(_)
-            | Command::Present(_)
             | Command::Suspend
             | Command::Resume
             | Command::BeginCommandListExecution
@@ -195,6 +196,13 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::EndQuery(_)
     );
     let compute_only = matches!(cmd, Command::RawCopy { .. } | Command::RawFill { .. });
+    let dma_only = matches!(
+        cmd,
+        Command::DmaFill { .. } | Command::LzCompress { .. } | Command::LzDecompress { .. }
+    );
+    // Present, and the wait on present before a UAV write of the back buffer (FS-5), may come
+    // from a compute queue (a compute-only frame presents there); never from a DMA engine.
+    let present_ok = !matches!(cmd, Command::Present(_)) || !matches!(queue, QueueId::Dma { .. });
     let copy_ok = matches!(
         cmd,
         Command::CopyResource { .. }
@@ -207,12 +215,14 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::Barrier(_)
             | Command::WriteTimestamp(_)
             | Command::DontSyncOnCopy(_)
-    );
+    ) || dma_only;
     let dma = matches!(queue, QueueId::Dma { .. });
     let compute = matches!(queue, QueueId::Compute { .. });
     if (graphics_only && queue != QueueId::Graphics)
         || (compute_only && !compute)
+        || (dma_only && !dma)
         || (dma && !copy_ok)
+        || !present_ok
     {
         return Err(DeviceError::WrongQueue {
             command: cmd.name(),

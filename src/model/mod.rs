@@ -28,12 +28,12 @@ pub use resource::{
     Buffer, BufferUsage, Format, Lifetime, SubresourceStates, Texture, TextureFlags, TextureState,
 };
 pub use script::{
-    ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptState, Slot, Submission,
-    Target,
+    ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptLocations, ScriptState, Slot,
+    Submission, Target,
 };
-pub use script_command::{ScriptCall, ScriptCommand, ScriptRef};
+pub use script_command::{LegacyScriptBarrier, ScriptCall, ScriptCommand, ScriptRef};
 pub use script_map::Rename;
-pub use settings::{BarrierMode, FrameIndex, Semantics, Settings};
+pub use settings::{Api, BarrierMode, FrameIndex, Semantics, Settings};
 pub use swapchain::{BackBuffer, GpuChain, ResizeRequest, Rotation, SwapChain, SwapChainBuffer};
 pub use timeline::{Dormant, Timeline, TimelineEvent};
 pub use view::{View, ViewKind};

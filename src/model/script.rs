@@ -86,9 +86,13 @@ impl<R: ScriptRef> Script<R> {
 )]
 pub struct Submission<R: ScriptRef> {
     /// `Graphics`, `Compute` (the asynchronous compute queue of `compute_pipe`, CC-2) or
-    /// `Copy` (DMA engine 0).
+    /// `Copy` (a DMA engine).
     #[serde(default)]
     pub queue: QueueKind,
+    /// Which queue of its kind: the compute queue's index on its pipe (CC-2: 6 on pipe 0,
+    /// 3 on pipe 1) or the DMA engine (0 or 1); 0 by default.
+    #[serde(default, skip_serializing_if = "is_zero_u8")]
+    pub engine: u8,
     /// What diagnostics call the list (their "pass"); `script` when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
@@ -138,6 +142,13 @@ pub enum Slot {
 #[derive(Resource, Clone, Debug, PartialEq)]
 pub struct FrameScript(pub Script<Target>);
 
+/// Where each command of the frame script is in the scene file (`file:line:col`): per frame
+/// list, per submission, per command; a submission the loader could not locate has none.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct ScriptLocations {
+    pub frames: Vec<Vec<Vec<std::sync::Arc<str>>>>,
+}
+
 /// A pass whose recorded body is this script instead of what the runtime would generate
 /// from its uses; the planned barriers, fences and waits still surround it.
 #[derive(Component, Clone, Debug, PartialEq)]
@@ -153,13 +164,22 @@ pub struct ChainBufferIndex(pub u32);
 pub struct ScriptState {
     /// Views made by `CreateView`, by name, while alive.
     pub views: HashMap<String, ObjectKey>,
-    /// The latest fence inserted under each name (FN-1).
+    /// The latest fence inserted or signalled under each name (FN-1).
     pub fences: HashMap<String, FenceId>,
+    /// The values each name was signalled to (`Signal`), in order, with their fences.
+    pub values: HashMap<String, Vec<(u64, FenceId)>>,
+    /// The legacy state a script's `ResourceBarrier` transitions left each resource in, per
+    /// subresource index (`ALL_SUBRESOURCES` for all), as the driver keeps it (EB-10).
+    pub legacy: HashMap<(ObjectKey, u32), crate::barrier::ResourceStates>,
     /// Query numbers by name (CTX-6).
     pub queries: HashMap<String, u32>,
     /// Device views of scene views of swap chains, made at first use: the view, and the
     /// buffer it was made for (made again when a resize replaced that buffer).
     pub chain_views: HashMap<Entity, (ObjectKey, ObjectKey)>,
+}
+
+fn is_zero_u8(v: &u8) -> bool {
+    *v == 0
 }
 
 fn is_zero(v: &usize) -> bool {

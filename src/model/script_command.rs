@@ -17,6 +17,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::{CopyBox, Target, ViewKind};
+use crate::barrier::ResourceStates;
 use crate::device::{Command, ReferenceType};
 
 /// How a script names things: objects by `Self`, swap chains like other objects, fences,
@@ -79,6 +80,94 @@ pub enum ScriptCall<R> {
     /// immediate context, after the list that ended it was executed and the GPU processed it
     /// (a fence after it has passed) (CTX-6).
     GetQueryData(String),
+    /// D3D12 `ID3D12CommandQueue::Signal`: the queue sets fence `fence` to `value` when it
+    /// gets here (a fence inserted with kickoff, FN-1..FN-3). Values of a name increase;
+    /// without one, the next value (the idiom `Signal(fence, ++value)`).
+    Signal {
+        fence: String,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        value: u64,
+    },
+    /// D3D12 `ID3D12CommandQueue::Wait`: the queue waits until fence `fence` reaches a value
+    /// (FN-2): `value: N`, the first Signal to N or more; or `back: K`, the value signalled K
+    /// Signals before the latest (0: the latest; a frame loop's `back: 1` is the previous
+    /// frame's). A value before the first Signal is the initial one, reached at once. Waiting on a value no Signal before it reaches waits on a
+    /// fence that does not exist yet (FN-3).
+    Wait {
+        fence: String,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        value: u64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        back: u64,
+    },
+    /// CPU side: block until fence `fence` reaches a value (`SetEventOnCompletion` and
+    /// `WaitForSingleObject`). Everything the fence covers happens before what the CPU
+    /// submits after (FN-2).
+    WaitForFenceCpu {
+        fence: String,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        value: u64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        back: u64,
+    },
+    /// CPU side: the free-threaded pending test (FN-2). A fence found passed orders what it
+    /// covers before what the CPU submits after, as a wait would.
+    IsFencePending {
+        fence: String,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        value: u64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        back: u64,
+    },
+    /// A legacy `ResourceBarrier` call (barrier-spec B): the driver translates it into one
+    /// enhanced Barrier call (EB-10).
+    ResourceBarrier(Vec<LegacyScriptBarrier<R>>),
+    /// CPU side: `ID3D12Fence::GetCompletedValue` compared with a value: a poll, as
+    /// `IsFencePending`.
+    GetCompletedValue {
+        fence: String,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        value: u64,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        back: u64,
+    },
+}
+
+/// One barrier of a legacy `ResourceBarrier` call, as a scene writes it. States are the
+/// `D3D12_RESOURCE_STATES` names joined by `|`; `""` is COMMON (= PRESENT).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename = "LegacyBarrier",
+    deny_unknown_fields,
+    bound(deserialize = "R: Deserialize<'de>")
+)]
+pub enum LegacyScriptBarrier<R> {
+    /// A state change of one subresource (`subresource: N`) or of all of them (default).
+    Transition {
+        resource: R,
+        #[serde(default = "all_subresources", skip_serializing_if = "is_all")]
+        subresource: u32,
+        before: ResourceStates,
+        after: ResourceStates,
+    },
+    /// Order the UAV accesses of one resource (a UAV barrier).
+    Uav(R),
+    /// Order every UAV access (a UAV barrier with no resource).
+    UavAll,
+    /// Hand placed memory from `before` to `after` (an aliasing barrier: a full stall).
+    Aliasing { before: R, after: R },
+}
+
+fn all_subresources() -> u32 {
+    crate::barrier::ALL_SUBRESOURCES
+}
+
+fn is_all(s: &u32) -> bool {
+    *s == crate::barrier::ALL_SUBRESOURCES
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl<R: ScriptRef> ScriptCommand<R> {
@@ -99,6 +188,35 @@ impl<R> ScriptCall<R> {
             ScriptCall::Release(_) => "Release",
             ScriptCall::ExecuteCommandList(_) => "ExecuteCommandList",
             ScriptCall::GetQueryData(_) => "GetQueryData",
+            ScriptCall::Signal { .. } => "Signal",
+            ScriptCall::ResourceBarrier(_) => "ResourceBarrier",
+            ScriptCall::Wait { .. } => "Wait",
+            ScriptCall::WaitForFenceCpu { .. } => "WaitForFenceCpu",
+            ScriptCall::IsFencePending { .. } => "IsFencePending",
+            ScriptCall::GetCompletedValue { .. } => "GetCompletedValue",
+        }
+    }
+
+    /// The value a fence wait or test means (`value`, `back`), as in `Wait`.
+    pub fn fence_value(&self) -> (u64, u64) {
+        match self {
+            ScriptCall::Wait { value, back, .. }
+            | ScriptCall::WaitForFenceCpu { value, back, .. }
+            | ScriptCall::IsFencePending { value, back, .. }
+            | ScriptCall::GetCompletedValue { value, back, .. } => (*value, *back),
+            _ => (0, 0),
+        }
+    }
+
+    /// The fence a fence call names, and whether it sets it (`Signal`).
+    pub fn fence(&self) -> Option<(&str, bool)> {
+        match self {
+            ScriptCall::Signal { fence, .. } => Some((fence, true)),
+            ScriptCall::Wait { fence, .. }
+            | ScriptCall::WaitForFenceCpu { fence, .. }
+            | ScriptCall::IsFencePending { fence, .. }
+            | ScriptCall::GetCompletedValue { fence, .. } => Some((fence, false)),
+            _ => None,
         }
     }
 }

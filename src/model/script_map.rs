@@ -175,6 +175,51 @@ impl<R: ReferenceType> Command<R> {
                 dispatches: *dispatches,
                 threads: *threads,
             },
+            C::DispatchIndirect {
+                args,
+                dispatches,
+                threads,
+            } => C::DispatchIndirect {
+                args: to.object(Slot::Buffer, args)?,
+                dispatches: *dispatches,
+                threads: *threads,
+            },
+            C::ExecuteIndirect {
+                args,
+                draws,
+                vertices,
+                pixels,
+            } => C::ExecuteIndirect {
+                args: to.object(Slot::Buffer, args)?,
+                draws: *draws,
+                vertices: *vertices,
+                pixels: *pixels,
+            },
+            C::ResolveSubresource { src, dst } => C::ResolveSubresource {
+                src: to.object(Slot::Copy, src)?,
+                dst: to.object(Slot::Copy, dst)?,
+            },
+            C::DmaFill {
+                dst,
+                offset,
+                bytes,
+                value,
+            } => C::DmaFill {
+                dst: to.object(Slot::Copy, dst)?,
+                offset: *offset,
+                bytes: *bytes,
+                value: *value,
+            },
+            C::LzCompress { src, dst, bytes } => C::LzCompress {
+                src: to.object(Slot::Copy, src)?,
+                dst: to.object(Slot::Copy, dst)?,
+                bytes: *bytes,
+            },
+            C::LzDecompress { src, dst, bytes } => C::LzDecompress {
+                src: to.object(Slot::Copy, src)?,
+                dst: to.object(Slot::Copy, dst)?,
+                bytes: *bytes,
+            },
             C::Kickoff => C::Kickoff,
             C::DontSyncOnCopy(on) => C::DontSyncOnCopy(*on),
             C::WriteTimestamp(slot) => C::WriteTimestamp(*slot),
@@ -238,6 +283,58 @@ impl<R: ScriptRef> ScriptCommand<R> {
                 ScriptCall::Release(r) => ScriptCall::Release((f.0)(Slot::Release, r)?),
                 ScriptCall::ExecuteCommandList(n) => ScriptCall::ExecuteCommandList(n.clone()),
                 ScriptCall::GetQueryData(n) => ScriptCall::GetQueryData(n.clone()),
+                ScriptCall::ResourceBarrier(list) => ScriptCall::ResourceBarrier(
+                    list.iter()
+                        .map(|b| {
+                            use super::LegacyScriptBarrier as L;
+                            Ok(match b {
+                                L::Transition {
+                                    resource,
+                                    subresource,
+                                    before,
+                                    after,
+                                } => L::Transition {
+                                    resource: (f.0)(Slot::Copy, resource)?,
+                                    subresource: *subresource,
+                                    before: *before,
+                                    after: *after,
+                                },
+                                L::Uav(r) => L::Uav((f.0)(Slot::Copy, r)?),
+                                L::UavAll => L::UavAll,
+                                L::Aliasing { before, after } => L::Aliasing {
+                                    before: (f.0)(Slot::Copy, before)?,
+                                    after: (f.0)(Slot::Copy, after)?,
+                                },
+                            })
+                        })
+                        .collect::<Result<_, E>>()?,
+                ),
+                ScriptCall::Signal { fence, value } => ScriptCall::Signal {
+                    fence: fence.clone(),
+                    value: *value,
+                },
+                ScriptCall::Wait { fence, value, back } => ScriptCall::Wait {
+                    fence: fence.clone(),
+                    value: *value,
+                    back: *back,
+                },
+                ScriptCall::WaitForFenceCpu { fence, value, back } => ScriptCall::WaitForFenceCpu {
+                    fence: fence.clone(),
+                    value: *value,
+                    back: *back,
+                },
+                ScriptCall::IsFencePending { fence, value, back } => ScriptCall::IsFencePending {
+                    fence: fence.clone(),
+                    value: *value,
+                    back: *back,
+                },
+                ScriptCall::GetCompletedValue { fence, value, back } => {
+                    ScriptCall::GetCompletedValue {
+                        fence: fence.clone(),
+                        value: *value,
+                        back: *back,
+                    }
+                }
             }),
         })
     }

@@ -60,6 +60,12 @@ const NAMES: &[&str] = &[
     "Present",
     "Suspend",
     "Resume",
+    "DispatchIndirect",
+    "ExecuteIndirect",
+    "ResolveSubresource",
+    "DmaFill",
+    "LzCompress",
+    "LzDecompress",
     "BeginCommandListExecution",
     "EndCommandListExecution",
     "ExecuteCommandList",
@@ -68,6 +74,12 @@ const NAMES: &[&str] = &[
     "GetQueryData",
     "CreateView",
     "Release",
+    "Signal",
+    "Wait",
+    "WaitForFenceCpu",
+    "IsFencePending",
+    "GetCompletedValue",
+    "ResourceBarrier",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.
@@ -145,6 +157,12 @@ impl<R> ScriptCall<R> {
         "Release",
         "ExecuteCommandList",
         "GetQueryData",
+        "Signal",
+        "Wait",
+        "WaitForFenceCpu",
+        "IsFencePending",
+        "GetCompletedValue",
+        "ResourceBarrier",
     ];
 }
 

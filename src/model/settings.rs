@@ -28,6 +28,23 @@ pub enum Semantics {
     Legacy,
 }
 
+/// Which API's rules a stream is written to, and so checked by (scripts and command lists;
+/// the runtime's own streams keep every rule of the strictest, `D3d11x`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Api {
+    /// D3D11.X fast semantics (seed 000): an explicit Decompress before Present (FS-4) and
+    /// views set again after a clear, map or decompression (FS-8).
+    #[default]
+    D3d11x,
+    /// Xbox Series D3D12 with enhanced barriers (seed 004): a barrier into COMMON/PRESENT
+    /// decompresses, a clear unbinds nothing, every command list starts with nothing bound,
+    /// and nothing is flushed at an ExecuteCommandLists boundary (EB-8a).
+    D3d12x,
+    /// PC D3D12: as `D3d12x`, but every ExecuteCommandLists boundary drains the queue and
+    /// flushes its caches, and access declarations start again at COMMON (barrier-spec A8).
+    D3d12Pc,
+}
+
 /// Settings of a run. Scenes give them under `settings: (...)`; the CLI may override.
 #[derive(Resource, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
@@ -55,6 +72,8 @@ pub struct Settings {
     pub semantics: Semantics,
     /// A step the runtime omits on purpose, to see validation catch it (`--fault`).
     pub fault: Option<super::Fault>,
+    /// The API whose rules the streams are checked by.
+    pub api: Api,
 }
 
 impl Default for Settings {
@@ -71,6 +90,7 @@ impl Default for Settings {
             rotation: None,
             semantics: Semantics::Fast,
             fault: None,
+            api: Api::D3d11x,
         }
     }
 }

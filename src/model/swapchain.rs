@@ -44,6 +44,14 @@ pub struct SwapChain {
     pub vsync_interval: u32,
     #[serde(default)]
     pub rotation: Rotation,
+    /// Its buffers may also be written through UAVs (scripts only: a compute pass that
+    /// writes the back buffer directly).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub unordered_access: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn one() -> u32 {
@@ -57,6 +65,7 @@ impl SwapChain {
         let flags = super::TextureFlags {
             render_target: true,
             dcc: true,
+            unordered_access: self.unordered_access,
             ..Default::default()
         };
         super::Texture::new_2d(self.format, self.extent, flags)

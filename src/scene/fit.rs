@@ -49,7 +49,12 @@ pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
         (Resource::Texture(t), ViewKind::Rtv) if !t.flags.render_target => Some(format!(
             "an Rtv of {what} needs `render_target: true` in its flags (EB-4)"
         )),
-        (Resource::Texture(t), ViewKind::Uav) if t.swap_chain => Some(swap_chain_uav(what)),
+        (Resource::Texture(t), ViewKind::Uav) if t.swap_chain && !t.flags.unordered_access => {
+            Some(format!(
+                "{}; a script may write it through a UAV when the swap chain says `unordered_access: true`",
+                swap_chain_uav(what)
+            ))
+        }
         (Resource::Texture(t), ViewKind::Uav) if !t.flags.unordered_access => Some(format!(
             "a Uav of {what} needs `unordered_access: true` in its flags"
         )),

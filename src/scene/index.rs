@@ -212,6 +212,7 @@ impl<'a> SceneIndex<'a> {
                     format: c.format,
                     flags: TextureFlags {
                         render_target: true,
+                        unordered_access: c.unordered_access,
                         ..TextureFlags::default()
                     },
                     swap_chain: true,

@@ -188,7 +188,16 @@ pub fn command<R: ScriptRef>(
         Command::Draw {
             vertices, pixels, ..
         } => &[("vertices", vertices), ("pixels", pixels)],
-        Command::Dispatch { threads, .. } => &[("threads", threads)],
+        Command::Dispatch { threads, .. } | Command::DispatchIndirect { threads, .. } => {
+            &[("threads", threads)]
+        }
+        Command::ExecuteIndirect {
+            vertices, pixels, ..
+        } => &[("vertices", vertices), ("pixels", pixels)],
+        Command::DmaFill { offset, bytes, .. } => &[("offset", offset), ("bytes", bytes)],
+        Command::LzCompress { bytes, .. } | Command::LzDecompress { bytes, .. } => {
+            &[("bytes", bytes)]
+        }
         Command::CopyResource { bytes, .. }
         | Command::CopyTextureRegion { bytes, .. }
         | Command::UpdateSubresource { bytes, .. } => &[("bytes", bytes)],

@@ -62,6 +62,7 @@ mod save;
 mod scan;
 mod script;
 mod script_check;
+mod script_locate;
 mod script_refs;
 mod write;
 
@@ -129,6 +130,9 @@ pub fn load_str(text: &str, file: &str, world: &mut World) -> Result<(), SceneEr
     let scene = parse(text, file)?;
     validate(&scene, text, file)?;
     load::spawn(&scene, world);
+    if scene.script.is_some() {
+        world.insert_resource(script_locate::locate(&scene, text, file));
+    }
     Ok(())
 }
 

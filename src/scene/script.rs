@@ -58,6 +58,7 @@ pub fn resolve_script(
                 (frame.iter())
                     .map(|s| Submission {
                         queue: s.queue,
+                        engine: s.engine,
                         label: s.label.clone(),
                         commands: resolve_commands(&s.commands, resolve),
                     })
@@ -108,6 +109,7 @@ pub fn name_script(world: &World, script: &Script<Target>) -> Script<String> {
                 (frame.iter())
                     .map(|s| Submission {
                         queue: s.queue,
+                        engine: s.engine,
                         label: s.label.clone(),
                         commands: name_commands(world, &s.commands),
                     })

@@ -112,6 +112,7 @@ fn fence_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
     (all_commands(c, scene))
         .filter_map(|c| match c {
             ScriptCommand::Device(Command::InsertFence { fence, .. }) => Some(fence.as_str()),
+            ScriptCommand::Call(call) => call.fence().filter(|(_, sets)| *sets).map(|(f, _)| f),
             _ => None,
         })
         .collect()
@@ -147,6 +148,23 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
                 script.repeat_from
             ),
         ));
+    }
+    for s in script.frames.iter().flatten() {
+        let count = match s.queue {
+            crate::model::QueueKind::Graphics => 1,
+            crate::model::QueueKind::Compute => crate::device::COMPUTE_QUEUES_PER_PIPE[1],
+            crate::model::QueueKind::Copy => crate::device::DMA_ENGINES,
+        };
+        if s.engine >= count {
+            return Err(c.out_of_range(
+                c.loc.top("script"),
+                None,
+                format!(
+                    "engine {} of a {:?} submission does not exist: there are {count} (counted from 0; compute queues are counted on pipe 1's three, which every compute_pipe has)",
+                    s.engine, s.queue
+                ),
+            ));
+        }
     }
     let mut seen = HashSet::new();
     for l in &script.lists {
@@ -198,6 +216,12 @@ fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError
             ScriptCall::CreateView { .. }
                 | ScriptCall::Release(_)
                 | ScriptCall::ExecuteCommandList(_)
+                | ScriptCall::Signal { .. }
+                | ScriptCall::Wait { .. }
+                | ScriptCall::WaitForFenceCpu { .. }
+                | ScriptCall::IsFencePending { .. }
+                | ScriptCall::GetCompletedValue { .. }
+                | ScriptCall::ResourceBarrier(_)
         ) | ScriptCommand::Device(
             Command::Present(_)
                 | Command::BeginCommandListExecution
@@ -317,6 +341,15 @@ fn command(
             })
         }
         S::Call(Call::CreateView { name, of, kind }) => create_view(c, scope, name, of, *kind),
+        S::Call(call) => match call.fence() {
+            Some((name, false)) if !names.fences.contains(name) => Err(SceneError::UnknownName {
+                location: location(c, scope, name),
+                entity: owner(c, scope),
+                name: name.to_owned(),
+                suggestions: suggest(name, names.fences.iter().copied()),
+            }),
+            _ => Ok(()),
+        },
         _ => Ok(()),
     }
 }

@@ -10,7 +10,7 @@
 
 use hashbrown::HashMap;
 
-use super::hazard::Touch;
+use super::hazard::{HazardTracker, Touch};
 use super::layouts::{Layouts, barrier_subresources};
 use super::queues::PerQueue;
 use super::stream::Ctx;
@@ -44,6 +44,11 @@ pub(super) struct BarrierCalls {
     last_queue: HashMap<ObjectKey, QueueId>,
     /// What the last barrier naming a resource on a queue allowed (AccessAfter).
     declared: PerQueue<HashMap<ObjectKey, Declared>>,
+    /// The last barrier naming each resource on any queue, while its queue has not accessed
+    /// the resource since: a barrier that ends a queue's use by declaring another access
+    /// hands the resource over with that declaration (its queue, its position there, what it
+    /// allows).
+    handed: HashMap<ObjectKey, (QueueId, u64, Access)>,
 }
 
 /// What a queue's barriers declared for one resource: for every subresource, then for those
@@ -143,7 +148,14 @@ impl BarrierCalls {
 
     /// Remember what each barrier allows until the next one naming the resource on its
     /// queue (AccessAfter).
-    pub fn declare(&mut self, device: &Device, queue: QueueId, group: &BarrierGroup<ObjectKey>) {
+    /// A texture barrier whose range names some subresources declares for those alone.
+    pub fn declare(
+        &mut self,
+        device: &Device,
+        queue: QueueId,
+        pos: u64,
+        group: &BarrierGroup<ObjectKey>,
+    ) {
         let declared = &mut self.declared[queue];
         for b in &group.buffers {
             let whole = Declared {
@@ -151,6 +163,7 @@ impl BarrierCalls {
                 parts: Vec::new(),
             };
             declared.insert(b.resource, whole);
+            self.handed.insert(b.resource, (queue, pos, b.access_after));
         }
         for t in &group.textures {
             let d = declared.entry(t.resource).or_default();
@@ -166,7 +179,34 @@ impl BarrierCalls {
                     }
                 }
             }
+            self.handed.insert(t.resource, (queue, pos, t.access_after));
         }
+    }
+
+    /// Accesses by `queue`: a barrier of its own after which it used the resource handed
+    /// nothing over.
+    pub fn accessed(&mut self, queue: QueueId, touches: &[Touch]) {
+        for t in touches {
+            if self
+                .handed
+                .get(&t.resource)
+                .is_some_and(|(q, ..)| *q == queue)
+            {
+                self.handed.remove(&t.resource);
+            }
+        }
+    }
+
+    /// The end of an ExecuteCommandLists scope on PC D3D12 (barrier-spec A8): every access
+    /// starts again at COMMON and each queue's barrier history starts again; only texture
+    /// layouts carry over (they are kept per subresource by the layouts checker).
+    pub fn scope_ended(&mut self, queue: QueueId) {
+        let tracker = &mut self.trackers[queue];
+        for (r, d) in self.declared[queue].iter_mut() {
+            *d = Declared::default();
+            tracker.forget(r);
+        }
+        self.handed.retain(|_, (q, ..)| *q != queue);
     }
 
     /// Every access must be one the last barrier on its queue declared in AccessAfter
@@ -176,6 +216,7 @@ impl BarrierCalls {
         ctx: &Ctx,
         i: usize,
         touches: &[Touch],
+        tracker: &HazardTracker,
         out: &mut Vec<Diagnostic>,
     ) {
         for t in touches {
@@ -184,15 +225,26 @@ impl BarrierCalls {
             let Some(d) = self.declared[ctx.queue].get(&t.resource) else {
                 continue;
             };
+            let allows = |declared: Access| {
+                declared.is_empty()
+                    || (declared != Access::NO_ACCESS && declared.contains(t.access))
+            };
             // Through a view of some subresources, what was declared for those.
-            let allows =
-                |a: Access| a.is_empty() || (a != Access::NO_ACCESS && a.contains(t.access));
             let denied = match t.part {
                 Some(p) => p.indices().map(|i| d.at(i)).find(|a| !allows(*a)),
                 None if d.parts.is_empty() => Some(d.whole).filter(|a| !allows(*a)),
                 None => (0..d.parts.len()).map(|i| d.at(i)).find(|a| !allows(*a)),
             };
-            let Some(declared) = denied else {
+            // A hand-back (EB-11 across queues, FN-2): another queue's last barrier on the
+            // resource ended its use by declaring an access for the next user, and a fence
+            // orders it before this access.
+            let handed = self
+                .handed
+                .get(&t.resource)
+                .is_some_and(|&(q, pos, access)| {
+                    q != ctx.queue && allows(access) && tracker.ordered_before(q, pos, ctx.queue)
+                });
+            let Some(declared) = denied.filter(|_| !handed) else {
                 continue;
             };
             let message = format!(

@@ -4,8 +4,9 @@
 //! they imply: which back buffers were waited on since they were last presented, what state is
 //! bound, which views a clear, map or decompression invalidated, which dynamic buffers were
 //! filled. It never asks why a command was emitted, only whether the stream is legal under
-//! fast semantics, and it shares no code with the planner (`systems/barriers/`, `src/plan/`):
-//! it is the independent oracle.
+//! the rules of the API it is written to (fast semantics by default, `model::Api`), and it
+//! shares no code with the planner (`systems/barriers/`, `src/plan/`): it is the independent
+//! oracle.
 //!
 //! [`Validator`] owns one checker per concern, each in its own file with its own state, and
 //! hands each command to them in a fixed order (`stream/dispatch.rs`):
@@ -46,7 +47,7 @@ mod views;
 
 pub use barriers::resource_info;
 pub use code::Code;
-pub use diagnostic::{Diagnostic, Severity};
+pub use diagnostic::{Diagnostic, Repeated, Severity, repeated};
 pub use hazard::{Hazard, HazardKind, HazardTracker, Touch};
 pub use stream::Validator;
 pub use touches::Bindings;

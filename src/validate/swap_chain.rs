@@ -8,7 +8,8 @@
 //! A wait on present for a buffer already presented this frame hangs the GPU (RL-2, V0102).
 //! Only the buffer at index 0 of its chain may be written: views must be rotated after every
 //! present (FS-9, V0103). A written buffer must be decompressed before it is presented
-//! (FS-4, V0401).
+//! (FS-4, V0401). On PC D3D12 the presentation system keeps the GPU off a buffer being shown,
+//! so FS-5 applies to the consoles' APIs only.
 
 use hashbrown::HashSet;
 
@@ -16,6 +17,13 @@ use super::hazard::Touch;
 use super::stream::Ctx;
 use super::{Code, Diagnostic};
 use crate::device::{ObjectKey, SwapChainKey};
+
+/// On PC D3D12 the flip model keeps the GPU off a buffer still being shown (the OS orders
+/// the queue's work after the flip), so no wait on present is the title's to make (FS-5 is
+/// the console's rule).
+fn presenter_waits(ctx: &Ctx) -> bool {
+    ctx.device.api() == crate::model::Api::D3d12Pc
+}
 
 /// What the stream did to swap-chain buffers.
 #[derive(Default)]
@@ -49,7 +57,7 @@ impl SwapChain {
         if at != 0 {
             out.push(ctx.finding(i, Code::SwapChainViewNotRotated, Some(resource), "this swap-chain buffer is not at index 0: rotate the view after every present (saved views, a fenced ring, or PlaceSwapChainView)".into()));
         }
-        if self.waited.insert(resource) {
+        if self.waited.insert(resource) && !presenter_waits(ctx) {
             out.push(ctx.finding(i, Code::BackBufferWriteWithoutWait, Some(resource), "back buffer written without a wait on present since it was last presented: insert InsertWaitOnPresent before setting it".into()));
         }
         self.dirty.insert(resource);
@@ -60,6 +68,7 @@ impl SwapChain {
         for t in touches.iter().filter(|t| t.write) {
             if ctx.device.present.find_buffer(t.resource).is_some()
                 && self.waited.insert(t.resource)
+                && !presenter_waits(ctx)
             {
                 let message = "back buffer written without a wait on present since it was last presented: insert InsertWaitOnPresent before writing it".to_owned();
                 out.push(ctx.finding(

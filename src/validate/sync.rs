@@ -40,6 +40,11 @@ impl SyncCheck {
         self.bindings[queue] = Bindings::default();
     }
 
+    /// The end of an ExecuteCommandLists scope that drains and flushes `queue` (PC D3D12).
+    pub fn scope_flushed(&mut self, queue: QueueId) {
+        self.tracker.scope_flushed(queue);
+    }
+
     /// A copy of `queue`'s bindings, to restore after a legacy list.
     pub fn save_bindings(&self, queue: QueueId) -> Bindings {
         self.bindings[queue].clone()
@@ -69,6 +74,16 @@ impl SyncCheck {
     /// A fence inserted on `queue`.
     pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId) {
         self.tracker.insert_fence(queue, fence);
+    }
+
+    /// The CPU saw `fence` pass (a CPU wait, or a pending test that found it passed).
+    pub fn fence_seen_by_cpu(&mut self, fence: FenceId) {
+        self.tracker.fence_seen_by_cpu(fence);
+    }
+
+    /// A submission on `queue`: it comes after everything the CPU saw complete.
+    pub fn submitted_by_cpu(&mut self, queue: QueueId) {
+        self.tracker.submitted_by_cpu(queue);
     }
 
     /// A wait on `fence`; one never inserted can never pass (FN-3).
@@ -105,7 +120,13 @@ impl SyncCheck {
         let found = self.tracker.access(at, list);
         let mut named = Vec::new();
         cmd.objects(&mut named);
-        if matches!(cmd, Command::Draw { .. } | Command::Dispatch { .. }) {
+        if matches!(
+            cmd,
+            Command::Draw { .. }
+                | Command::Dispatch { .. }
+                | Command::ExecuteIndirect { .. }
+                | Command::DispatchIndirect { .. }
+        ) {
             named.extend(self.bindings[at.queue].all());
         }
         for k in named {
@@ -160,9 +181,9 @@ impl SyncCheck {
             _ => ("conflicts with", "with nothing ordering them"),
         };
         let message = format!(
-            "{}: this access {before} pass {earlier} (frame {}, queue {}) {after}: {advice}",
+            "{}: this access {before} pass {earlier} ({}, queue {}) {after}: {advice}",
             h.kind.name(),
-            h.earlier_frame,
+            frames_before(ctx.frame, h.earlier_frame),
             h.earlier_queue
         );
         ctx.finding(i, code, Some(h.resource), message)
@@ -185,8 +206,9 @@ impl SyncCheck {
         let uncovered = (self.tracker).uncovered_use(key, |f| !device.is_fence_pending(f, cpu_ns));
         if let Some((q, l, f)) = uncovered {
             let message = format!(
-                "released before a fence covering its use by pass {} (frame {f}, queue {q}) has passed: defer the release until the fence passes",
-                device.label_name(l)
+                "released before a fence covering its use by pass {} ({}, queue {q}) has passed: defer the release until the fence passes",
+                device.label_name(l),
+                frames_before(ctx.frame, f)
             );
             out.push(ctx.finding(0, Code::ReleasedBeforeFence, Some(key), message));
         }
@@ -202,5 +224,15 @@ pub(super) fn part_of(
     match device.memory.resource_info(resource) {
         Some(crate::barrier::ResourceInfo::Texture(tex)) => super::hazard::Part::of(range, &tex),
         _ => None,
+    }
+}
+
+/// When an earlier access was, said relative to the finding's frame, so that a finding
+/// repeated every frame reads the same in each (and is printed once, with its count).
+fn frames_before(now: u64, then: u64) -> String {
+    match now.saturating_sub(then) {
+        0 => "this frame".to_owned(),
+        1 => "the frame before".to_owned(),
+        n => format!("{n} frames before"),
     }
 }

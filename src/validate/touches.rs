@@ -82,6 +82,16 @@ pub fn touches(
     resolve: impl Fn(ObjectKey) -> ObjectKey,
     layout: impl Fn(ObjectKey) -> Option<Layout>,
 ) -> Vec<Touch> {
+    touches_of(cmd, bind, device, &resolve, &layout)
+}
+
+fn touches_of(
+    cmd: &Command,
+    bind: &Bindings,
+    device: &Device,
+    resolve: &dyn Fn(ObjectKey) -> ObjectKey,
+    layout: &dyn Fn(ObjectKey) -> Option<Layout>,
+) -> Vec<Touch> {
     // Through a view of some subresources, only those are touched (EB-6).
     let t = |key: ObjectKey, access: Access, stages: Sync, write: bool| {
         let resource = resolve(key);
@@ -127,7 +137,40 @@ pub fn touches(
         }
         out
     };
+    let indirect = |args: ObjectKey| {
+        t(
+            args,
+            Access::INDIRECT_ARGUMENT,
+            Sync::EXECUTE_INDIRECT,
+            false,
+        )
+    };
     match cmd {
+        Command::DispatchIndirect { args, .. } => {
+            let mut out = vec![indirect(*args)];
+            out.extend(shader(&[ShaderStage::Compute]));
+            out
+        }
+        Command::ExecuteIndirect { args, .. } => {
+            let mut out = vec![indirect(*args)];
+            let draw = Command::Draw {
+                draws: 1,
+                vertices: 0,
+                pixels: 0,
+            };
+            out.extend(touches_of(&draw, bind, device, resolve, layout));
+            out
+        }
+        Command::ResolveSubresource { src, dst } => vec![
+            t(*src, Access::RESOLVE_SOURCE, Sync::RESOLVE, false),
+            t(*dst, Access::RESOLVE_DEST, Sync::RESOLVE, true),
+        ],
+        // The DMA engine's fills and LZ codec read and write memory as copies do.
+        Command::DmaFill { dst, .. } => vec![t(*dst, Access::COPY_DEST, Sync::COPY, true)],
+        Command::LzCompress { src, dst, .. } | Command::LzDecompress { src, dst, .. } => vec![
+            t(*src, Access::COPY_SOURCE, Sync::COPY, false),
+            t(*dst, Access::COPY_DEST, Sync::COPY, true),
+        ],
         Command::Draw { .. } => {
             let mut out = shader(&[ShaderStage::Vertex, ShaderStage::Pixel]);
             out.extend(

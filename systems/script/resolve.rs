@@ -46,6 +46,15 @@ pub(super) enum Step {
     ExecuteList(String),
     /// CPU side: GetData of a query (CTX-6): its number and name.
     GetQueryData(u32, String),
+    /// CPU side: block until the fence passes (FN-2).
+    CpuWait(FenceId),
+    /// CPU side: the pending test of a fence (FN-2).
+    CpuPoll(FenceId),
+    /// Nothing to do (a queue wait on a value the fence already holds, its initial 0).
+    Nothing,
+    /// Several device commands for one script command (a legacy aliasing barrier: two
+    /// Barrier calls).
+    Devices(Vec<Command>),
 }
 
 /// Resolves names to device handles at execution time.
@@ -200,7 +209,92 @@ impl Resolver<'_, '_, '_> {
             ScriptCall::GetQueryData(name) => {
                 Step::GetQueryData(self.query_number(name), name.clone())
             }
+            ScriptCall::ResourceBarrier(list) => {
+                let mut keyed = Vec::with_capacity(list.len());
+                for b in list {
+                    keyed.push(match b {
+                        LegacyScriptBarrier::Transition {
+                            resource,
+                            subresource,
+                            before,
+                            after,
+                        } => LegacyScriptBarrier::Transition {
+                            resource: self.key(Slot::Copy, resource)?,
+                            subresource: *subresource,
+                            before: *before,
+                            after: *after,
+                        },
+                        LegacyScriptBarrier::Uav(r) => {
+                            LegacyScriptBarrier::Uav(self.key(Slot::Copy, r)?)
+                        }
+                        LegacyScriptBarrier::UavAll => LegacyScriptBarrier::UavAll,
+                        LegacyScriptBarrier::Aliasing { before, after } => {
+                            LegacyScriptBarrier::Aliasing {
+                                before: self.key(Slot::Copy, before)?,
+                                after: self.key(Slot::Copy, after)?,
+                            }
+                        }
+                    });
+                }
+                let mut calls = super::legacy::translate_script(self.device, self.state, &keyed)?;
+                match calls.len() {
+                    1 => Step::Device(Command::Barrier(calls.remove(0))),
+                    _ => Step::Devices(calls.into_iter().map(Command::Barrier).collect()),
+                }
+            }
+            ScriptCall::Signal { fence, value } => {
+                let id = self.device.next_fence(self.queue);
+                self.state.fences.insert(fence.clone(), id);
+                let signals = self.state.values.entry(fence.clone()).or_default();
+                let last = signals.last().map_or(0, |(v, _)| *v);
+                let next = last.checked_add(1).ok_or_else(|| {
+                    format!(
+                        "fence {fence:?} is at its last value, {last}: it cannot be signalled again"
+                    )
+                })?;
+                let value = if *value == 0 { next } else { *value };
+                if value <= last {
+                    return Err(format!(
+                        "fence {fence:?} signalled to {value}, not above its last value {last}: a fence's values increase"
+                    ));
+                }
+                signals.push((value, id));
+                Step::Device(Command::InsertFence {
+                    fence: id,
+                    kickoff: true,
+                })
+            }
+            ScriptCall::Wait { fence, .. } => match self.fence_at(fence, call.fence_value()) {
+                Some(id) => Step::Device(Command::WaitFence(id)),
+                None => Step::Nothing,
+            },
+            ScriptCall::WaitForFenceCpu { fence, .. } => self
+                .fence_at(fence, call.fence_value())
+                .map_or(Step::Nothing, Step::CpuWait),
+            ScriptCall::IsFencePending { fence, .. }
+            | ScriptCall::GetCompletedValue { fence, .. } => self
+                .fence_at(fence, call.fence_value())
+                .map_or(Step::Nothing, Step::CpuPoll),
         })
+    }
+
+    /// The device fence that reaches `(value, back)` of fence `name` first (see
+    /// `ScriptCall::Wait`): `None` for the initial value, which is reached at once; a value
+    /// not signalled yet is a fence that does not exist (a queue waiting on it deadlocks,
+    /// FN-3).
+    fn fence_at(&mut self, name: &str, (value, back): (u64, u64)) -> Option<FenceId> {
+        if value > 0 {
+            let found = (self.state.values.get(name))
+                .and_then(|s| s.iter().find(|(at, _)| *at >= value))
+                .map(|(_, f)| *f);
+            return Some(found.unwrap_or_else(|| self.device.next_fence(self.queue)));
+        }
+        if back == 0 {
+            return self.state.fences.get(name).copied();
+        }
+        let signals = self.state.values.get(name)?;
+        let i = (signals.len() as u64).checked_sub(back)?.checked_sub(1)?;
+        signals.get(i as usize).map(|(_, f)| *f)
     }
 }
 

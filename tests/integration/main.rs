@@ -9,10 +9,12 @@
 //! test's collide. `planner_memory` installs the binary's global allocator; it counts only
 //! on the thread of the test that asks it to, so the other tests pass through it uncounted.
 
+mod api;
 mod barrier_tables;
 mod calibration;
 mod clean_scenes;
 mod cli;
+mod commands;
 mod common;
 mod determinism;
 mod device;
@@ -20,9 +22,11 @@ mod faults;
 mod frames;
 mod generated;
 mod hostile;
+mod locations;
 mod pass_costs;
 mod pictures;
 mod planner_memory;
+mod ports;
 mod random_graphs;
 mod real_frames;
 mod reliability;

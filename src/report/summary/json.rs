@@ -204,7 +204,7 @@ pub struct AsyncGain {
 #[derive(Clone, Debug, Serialize)]
 pub struct CheckJson<'a> {
     pub schema_version: u32,
-    pub diagnostics: &'a [crate::validate::Diagnostic],
+    pub diagnostics: &'a [crate::validate::Repeated],
     pub errors: u64,
     pub warnings: u64,
     pub fatal: Option<String>,

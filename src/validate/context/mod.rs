@@ -20,7 +20,7 @@ use super::stream::Ctx;
 use super::views::Views;
 use super::{Code, Diagnostic};
 use crate::device::{Command, ObjectKey, QueueId};
-use crate::model::Semantics;
+use crate::model::{Api, Semantics};
 use state::{StateKey, StateShadow};
 
 /// One queue's context.
@@ -57,6 +57,12 @@ impl Contexts {
         self.queues[queue] = context;
     }
 
+    /// The end of a D3D12 command list: the next one on the queue starts with nothing set
+    /// or bound (D3D12 lists inherit no state; D3D11.X contexts keep theirs, FS-12).
+    pub fn list_ended(&mut self, queue: QueueId) {
+        self.queues[queue] = Context::default();
+    }
+
     /// After a fast list played back on the immediate context: every piece of state the
     /// context had set before (`before`) that the list left with another value (FS-12).
     pub fn mark_clobbered(&mut self, queue: QueueId, before: &Context, label: u32) {
@@ -79,6 +85,7 @@ impl Contexts {
         out: &mut Vec<Diagnostic>,
     ) {
         let device = ctx.device;
+        let fast_rebinds = device.api() == Api::D3d11x;
         let q = &mut self.queues[ctx.queue];
         let mut report = |code, resource, message: &str| {
             out.push(ctx.finding(i, code, resource, message.to_owned()))
@@ -103,19 +110,25 @@ impl Contexts {
             // Resume resets all state and bindings like ClearState (FS-11), and so does the
             // end of a frame.
             Command::ClearState | Command::Resume | Command::Present(_) => *q = Context::default(),
+            // Only D3D11.X unbinds what a clear, map or decompression touched (FS-8); D3D12
+            // binds descriptors and addresses, which none of them change.
             Command::ClearRenderTarget(v) | Command::ClearDepthStencil(v)
-                if q.bound.contains(v) =>
+                if q.bound.contains(v) && fast_rebinds =>
             {
                 q.stale.insert(*v);
             }
-            Command::Decompress(r) | Command::Map { resource: r, .. } => {
+            Command::Decompress(r) | Command::Map { resource: r, .. } if fast_rebinds => {
                 let r = views.resolve(device, *r);
                 let stale = (q.bound.iter().copied())
                     .filter(|v| device.memory.resource_of(*v).ok() == Some(r));
                 q.stale.extend(stale);
             }
-            Command::Draw { .. } | Command::Dispatch { .. } => {
-                let graphics = matches!(cmd, Command::Draw { .. });
+            Command::Draw { .. }
+            | Command::Dispatch { .. }
+            | Command::ExecuteIndirect { .. }
+            | Command::DispatchIndirect { .. } => {
+                let graphics =
+                    matches!(cmd, Command::Draw { .. } | Command::ExecuteIndirect { .. });
                 if graphics && !(q.targets_set && q.viewport_set && q.pipeline_set) {
                     let missing = [
                         (q.targets_set, "render targets"),

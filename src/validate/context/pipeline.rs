@@ -31,8 +31,8 @@ impl Contexts {
             return;
         }
         let graphics = match cmd {
-            Command::Draw { .. } => true,
-            Command::Dispatch { .. } => false,
+            Command::Draw { .. } | Command::ExecuteIndirect { .. } => true,
+            Command::Dispatch { .. } | Command::DispatchIndirect { .. } => false,
             _ => return,
         };
         let strip_cut_missed = graphics

@@ -69,6 +69,27 @@ impl HazardTracker {
         true
     }
 
+    /// The CPU saw `fence` pass: everything it covers is complete (FN-2).
+    pub fn fence_seen_by_cpu(&mut self, fence: FenceId) {
+        if let Some(clock) = self.fences.get(&fence) {
+            for (mine, theirs) in self.cpu.iter_mut().zip(clock) {
+                *mine = (*mine).max(*theirs);
+            }
+        }
+    }
+
+    /// A submission on `queue` made by the CPU after what it saw complete: ordered after
+    /// it, and the queue's own work it saw complete is complete (FN-2).
+    pub fn submitted_by_cpu(&mut self, queue: QueueId) {
+        let q = queue.index();
+        self.completed[q] = self.completed[q].max(self.cpu[q]);
+        for (i, (mine, cpu)) in self.clocks[q].iter_mut().zip(self.cpu).enumerate() {
+            if i != q {
+                *mine = (*mine).max(cpu);
+            }
+        }
+    }
+
     /// `key` (a view or a directly bound buffer) was used by the command at the current
     /// position of `queue`.
     pub fn note_use(&mut self, queue: QueueId, key: ObjectKey) {
@@ -101,6 +122,27 @@ impl HazardTracker {
         self.recent_fences[queue.index()]
             .iter()
             .any(|(p, f)| *p > pos && passed(*f))
+    }
+
+    /// The end of an ExecuteCommandLists scope on `queue` where the API drains the queue and
+    /// flushes its caches there (PC D3D12, barrier-spec A8): everything before is complete
+    /// on the queue, written back, and visible to any later access once ordered (on another
+    /// queue a fence is still needed to order it, FN-2).
+    pub fn scope_flushed(&mut self, queue: QueueId) {
+        let q = queue.index();
+        self.completed[q] = self.completed[q].max(self.clocks[q][q] + 1);
+        for state in self.resources.values_mut() {
+            for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
+                if r.queue == q {
+                    r.chained = Sync::ALL.expand();
+                    if r.write {
+                        r.written_back = true;
+                        r.visible_all = true;
+                        r.visible_on = u16::MAX;
+                    }
+                }
+            }
+        }
     }
 
     /// Forget a destroyed object.

@@ -131,6 +131,9 @@ pub struct HazardTracker {
     /// Views and buffers bound directly: the last position each was used at, per queue
     /// (their memory has its own records; this is for releasing them, FS-6).
     uses: HashMap<ObjectKey, [u64; QUEUE_COUNT]>,
+    /// How far into every queue's stream the CPU knows the GPU complete: the clocks of the
+    /// fences it waited on or found passed (FN-2). Submissions after join it.
+    cpu: VectorClock,
 }
 
 /// Where the current command is.

@@ -12,7 +12,7 @@ use hashbrown::HashSet;
 
 use super::{Ctx, Validator};
 use crate::device::{Command, ObjectKey};
-use crate::model::Semantics;
+use crate::model::{Api, Semantics};
 use crate::validate::copies;
 use crate::validate::hazard::At;
 use crate::validate::views::Views;
@@ -76,7 +76,8 @@ impl Validator {
                 self.barriers.check(ctx, i, group, &self.layouts, out);
                 self.aliasing
                     .barrier(ctx, i, group, self.sync.tracker(), out);
-                self.barriers.declare(ctx.device, ctx.queue, group);
+                let pos = self.sync.tracker().position(ctx.queue);
+                self.barriers.declare(ctx.device, ctx.queue, pos, group);
                 self.layouts.barrier(ctx.device, group);
                 self.sync.barrier(ctx.device, at, group)
             }
@@ -94,7 +95,8 @@ impl Validator {
                     return;
                 }
                 self.layouts.check_access(ctx, i, &list, out);
-                self.barriers.check_declared(ctx, i, &list, out);
+                (self.barriers).check_declared(ctx, i, &list, self.sync.tracker(), out);
+                self.barriers.accessed(ctx.queue, &list);
                 self.aliasing
                     .access(ctx, i, &list, self.sync.tracker(), out);
                 self.swap_chain.written(ctx, i, &list, out);
@@ -137,6 +139,17 @@ impl Validator {
             }
             Command::SetIndexBuffer(b) => self.dynamic.bound(ctx, i, &[*b], views, out),
             Command::Decompress(r) => self.swap_chain.decompressed(resolve(views, *r)),
+            // D3D12: a barrier into COMMON/PRESENT decompresses, as the device does (FS-4 is
+            // D3D11.X's explicit Decompress).
+            Command::Barrier(group) if ctx.device.api() != Api::D3d11x => {
+                let to_present = |t: &&crate::barrier::TextureBarrier<ObjectKey>| {
+                    t.layout_after == crate::barrier::Layout::PRESENT
+                        && t.layout_before != t.layout_after
+                };
+                for t in group.textures.iter().filter(to_present) {
+                    self.swap_chain.decompressed(t.resource);
+                }
+            }
             Command::Map { resource, mode } => {
                 let r = resolve(views, *resource);
                 self.dynamic.map(ctx, i, r, *mode, first_map, out);
@@ -181,6 +194,7 @@ impl Validator {
             label,
             pass: ctx.device.label_name(label).to_owned(),
             list: Some(semantics),
+            origins: ctx.origins,
         };
         let saved = self.contexts.save(ctx.queue);
         let saved_bindings = self.sync.save_bindings(ctx.queue);

@@ -11,6 +11,7 @@ mod dispatch;
 
 use bevy_ecs::prelude::Resource;
 use hashbrown::HashSet;
+use std::sync::Arc;
 
 use super::aliasing::Aliasing;
 use super::barriers::BarrierCalls;
@@ -23,8 +24,8 @@ use super::swap_chain::SwapChain;
 use super::sync::SyncCheck;
 use super::views::Views;
 use super::{Code, Diagnostic, Severity};
-use crate::device::{Command, Device, ObjectKey, QueueId};
-use crate::model::Semantics;
+use crate::device::{Command, Device, FenceId, ObjectKey, QueueId};
+use crate::model::{Api, Semantics};
 
 /// The validation layer, an ECS resource. Disabled, `observe` returns at once.
 #[derive(Resource, Default)]
@@ -54,6 +55,9 @@ pub struct Validator {
     aliasing: Aliasing,
     /// Submissions and releases shown to the validator, on or off (RL-4).
     seen: crate::device::DeviceCalls,
+    /// Where the commands of the next submission (or the next CPU-side call) are in the
+    /// scene file, when a script gave them.
+    origins: Vec<Arc<str>>,
 }
 
 /// Where the command being checked comes from.
@@ -65,6 +69,8 @@ pub(super) struct Ctx<'a> {
     pub pass: String,
     /// Inside a command list played back on the immediate context: the list's semantics.
     pub list: Option<Semantics>,
+    /// Where each command of the submission is in the scene file (empty when unknown).
+    pub origins: &'a [Arc<str>],
 }
 
 impl Ctx<'_> {
@@ -107,6 +113,7 @@ impl Ctx<'_> {
             pass: self.pass.clone(),
             resource: resource.map_or_else(String::new, |r| self.device.memory.name(r)),
             message,
+            location: (self.origins.get(command)).map_or_else(String::new, |o| o.to_string()),
         }
     }
 }
@@ -145,7 +152,8 @@ impl Validator {
         map.into_iter().collect()
     }
 
-    /// Check one submission (commands in the order the device will receive them).
+    /// Check one submission (commands in the order the device will receive them), which is
+    /// a whole command list (one ExecuteCommandLists).
     pub fn observe(
         &mut self,
         device: &Device,
@@ -153,6 +161,20 @@ impl Validator {
         frame: u64,
         label: u32,
         commands: &[Command],
+    ) {
+        self.observe_batch(device, queue, frame, label, commands, true);
+    }
+
+    /// Check one submission; `ends_list` false when the list goes on in the next one (a
+    /// script's list split around a CPU-side call), so no list boundary is crossed.
+    pub fn observe_batch(
+        &mut self,
+        device: &Device,
+        queue: QueueId,
+        frame: u64,
+        label: u32,
+        commands: &[Command],
+        ends_list: bool,
     ) {
         self.seen.submissions += 1;
         if !self.enabled {
@@ -164,6 +186,9 @@ impl Validator {
             self.dynamic.new_frame();
         }
         self.views.clear();
+        let origins = std::mem::take(&mut self.origins);
+        // Submitted after whatever the CPU saw complete (FN-2).
+        self.sync.submitted_by_cpu(queue);
         let ctx = Ctx {
             device,
             queue,
@@ -171,10 +196,30 @@ impl Validator {
             label,
             pass: device.label_name(label).to_owned(),
             list: None,
+            origins: &origins,
         };
         let mut first_map: HashSet<ObjectKey> = HashSet::new();
         for (i, cmd) in commands.iter().enumerate() {
             self.observe_one(&ctx, i, cmd, &mut first_map);
+        }
+        if ends_list {
+            self.list_ended(device.api(), queue);
+        }
+    }
+
+    /// The end of a command list on `queue`, by the API's rules: D3D12 lists inherit no
+    /// state; PC D3D12 also drains the queue and flushes its caches at every
+    /// ExecuteCommandLists boundary, where declared accesses start again at COMMON
+    /// (barrier-spec A8; the Xbox does neither, EB-8a).
+    fn list_ended(&mut self, api: Api, queue: QueueId) {
+        if api == Api::D3d11x {
+            return;
+        }
+        self.contexts.list_ended(queue);
+        self.sync.reset(queue);
+        if api == Api::D3d12Pc {
+            self.sync.scope_flushed(queue);
+            self.barriers.scope_ended(queue);
         }
     }
 
@@ -193,7 +238,8 @@ impl Validator {
         if !self.enabled {
             return;
         }
-        let ctx = Self::cpu_ctx(device, frame, label);
+        let origins = std::mem::take(&mut self.origins);
+        let ctx = Self::cpu_ctx(device, frame, label, &origins);
         (self.sync).check_release(&ctx, key, cpu_ns, &mut self.diagnostics);
     }
 
@@ -216,7 +262,8 @@ impl Validator {
         if !self.enabled {
             return;
         }
-        let ctx = Self::cpu_ctx(device, frame, label);
+        let origins = std::mem::take(&mut self.origins);
+        let ctx = Self::cpu_ctx(device, frame, label, &origins);
         let tracker = self.sync.tracker();
         let processed = |queue, pos| {
             tracker.fence_passed_after(queue, pos, |f| !device.is_fence_pending(f, cpu_ns))
@@ -231,8 +278,16 @@ impl Validator {
         );
     }
 
+    /// The CPU tested or waited on `fence` at `cpu_ns` (FN-2): when it has passed, what it
+    /// covers happens before everything submitted from then on, on every queue.
+    pub fn observe_fence_cpu(&mut self, device: &Device, fence: FenceId, cpu_ns: u64) {
+        if self.enabled && !device.is_fence_pending(fence, cpu_ns) {
+            self.sync.fence_seen_by_cpu(fence);
+        }
+    }
+
     /// CPU-side calls are the immediate context's, reported on the graphics queue.
-    fn cpu_ctx(device: &Device, frame: u64, label: u32) -> Ctx<'_> {
+    fn cpu_ctx<'a>(device: &'a Device, frame: u64, label: u32, origins: &'a [Arc<str>]) -> Ctx<'a> {
         Ctx {
             device,
             queue: QueueId::Graphics,
@@ -240,6 +295,15 @@ impl Validator {
             label,
             pass: device.label_name(label).to_owned(),
             list: None,
+            origins,
+        }
+    }
+
+    /// Where the commands of the next submission, or the next CPU-side call, are in the
+    /// scene file (`file:line:col` each): its findings say so.
+    pub fn locate_next(&mut self, origins: Vec<Arc<str>>) {
+        if self.enabled {
+            self.origins = origins;
         }
     }
 }

@@ -1,0 +1,270 @@
+//! The commands ports need, end to end: each scene in `tests/data/commands/` checks clean,
+//! and a twin with the one call that makes it correct removed or replaced fails with the rule
+//! the call is there for. So a command the device or the validator ignored would fail here.
+
+use std::path::Path;
+
+use fastframe::Runtime;
+
+const FRAMES: u64 = 8;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn scene(name: &str) -> String {
+    let path = root().join("tests/data/commands").join(name);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The distinct codes `check` finds in scene text `text` (written to a file of its own),
+/// and the run's error.
+fn codes_of(name: &str, text: &str) -> (Vec<String>, Option<String>) {
+    let path =
+        std::env::temp_dir().join(format!("fastframe-commands-{}-{name}", std::process::id()));
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+    rt.set_validation(true);
+    let result = rt.run(FRAMES);
+    let _ = std::fs::remove_file(&path);
+    let mut found: Vec<String> = rt
+        .diagnostics()
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect();
+    found.sort();
+    found.dedup();
+    (found, result.err().map(|e| e.to_string()))
+}
+
+fn clean(name: &str) {
+    let (found, err) = codes_of(name, &scene(name));
+    assert_eq!((found, err), (Vec::new(), None), "{name}");
+}
+
+/// `name` with `from` replaced by `to` finds `code`.
+fn twin_finds(name: &str, from: &str, to: &str, code: &str) {
+    let text = scene(name);
+    assert!(text.contains(from), "{name} has no {from:?}");
+    let (found, _) = codes_of(&format!("twin-{name}"), &text.replace(from, to));
+    assert!(
+        found.contains(&code.to_owned()),
+        "{name} without {from:?}: {found:?}"
+    );
+}
+
+#[test]
+fn a_cpu_wait_on_a_fence_orders_what_the_cpu_submits_after() {
+    clean("cpu_wait.ron");
+    let wait = r#"WaitForFenceCpu(fence: "produced"),"#;
+    twin_finds("cpu_wait.ron", wait, "", "V0511");
+    // Polled at once, the fence is still pending: the poll orders nothing.
+    twin_finds(
+        "cpu_wait.ron",
+        wait,
+        r#"IsFencePending(fence: "produced"),"#,
+        "V0511",
+    );
+}
+
+#[test]
+fn a_legacy_uav_barrier_claims_only_the_subresources_in_unordered_access() {
+    clean("legacy_uav_barrier.ron");
+    // What a translation claiming every subresource would say (EB-11).
+    let every = r#"Barrier(textures: [(resource: "tex", sync_before: "ALL_SHADING", sync_after: "ALL_SHADING", access_before: "UNORDERED_ACCESS", access_after: "UNORDERED_ACCESS", layout_before: UnorderedAccess, layout_after: UnorderedAccess)]),"#;
+    twin_finds(
+        "legacy_uav_barrier.ron",
+        r#"ResourceBarrier([Uav("tex")]),"#,
+        every,
+        "V0801",
+    );
+    // And without the UAV barrier the second dispatch's write is unordered (FS-3).
+    twin_finds(
+        "legacy_uav_barrier.ron",
+        r#"ResourceBarrier([Uav("tex")]),"#,
+        "",
+        "V0503",
+    );
+}
+
+#[test]
+fn fences_with_values_wait_on_the_value_asked_for() {
+    let cpu = r#"WaitForFenceCpu(fence: "produced"),"#;
+    // A queue wait on the latest value orders the copy as the CPU wait did.
+    let (found, err) = codes_of(
+        "gpu-wait.ron",
+        &scene("cpu_wait.ron").replace(cpu, r#"Wait(fence: "produced"),"#),
+    );
+    assert_eq!((found, err), (Vec::new(), None));
+    // The value one Signal back is the previous frame's: this frame's copy races.
+    let back = r#"Wait(fence: "produced", back: 1),"#;
+    twin_finds("cpu_wait.ron", cpu, back, "V0511");
+    // Absolute values: frame f signals f + 1, so value 1 is frame 0's only.
+    let (found, _) = codes_of(
+        "value-1.ron",
+        &scene("cpu_wait.ron").replace(cpu, r#"Wait(fence: "produced", value: 1),"#),
+    );
+    assert_eq!(found, ["V0511"]);
+}
+
+#[test]
+fn a_fence_signalled_to_a_value_not_above_its_last_is_an_error() {
+    let text = scene("cpu_wait.ron").replace(
+        r#"Signal(fence: "produced"),"#,
+        r#"Signal(fence: "produced", value: 5),"#,
+    );
+    let (_, err) = codes_of("signal-again.ron", &text);
+    let err = err.unwrap_or_default();
+    assert!(err.contains("values increase"), "{err}");
+}
+
+/// The summary of `frames` frames of `name` as JSON, without the measured CPU times.
+fn simulated(name: &str, frames: u64) -> serde_json::Value {
+    let mut rt = Runtime::from_scene(root().join("tests/data/commands").join(name))
+        .unwrap_or_else(|e| panic!("{e}"));
+    rt.run(frames).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut json = rt.summary().to_json();
+    if let Some(o) = json.as_object_mut() {
+        o.remove("cpu");
+    }
+    json
+}
+
+#[test]
+fn a_compute_queue_presents_a_back_buffer_it_wrote_through_a_uav() {
+    clean("compute_present.ron");
+    let mut rt = Runtime::from_scene(root().join("tests/data/commands/compute_present.ron"))
+        .unwrap_or_else(|e| panic!("{e}"));
+    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
+    assert!(rt.device().flips() >= FRAMES - 2, "{}", rt.device().flips());
+    // The UAV write needs the wait on present like any other write (FS-5).
+    twin_finds(
+        "compute_present.ron",
+        r#"WaitOnPresent("swapchain"),"#,
+        "",
+        "V0101",
+    );
+    // A DMA engine presents nothing.
+    let (_, err) = codes_of(
+        "dma-present.ron",
+        &scene("compute_present.ron").replace("(queue: Compute,", "(queue: Copy,"),
+    );
+    assert!(err.is_some_and(|e| e.contains("cannot run on queue dma")));
+}
+
+#[test]
+fn indirect_arguments_are_read_in_the_indirect_argument_stage() {
+    clean("indirect.ron");
+    let barrier = r#"Barrier(buffers: [(resource: "args", sync_before: "COMPUTE_SHADING", sync_after: "EXECUTE_INDIRECT",
+                access_before: "UNORDERED_ACCESS", access_after: "INDIRECT_ARGUMENT")]),"#;
+    twin_finds("indirect.ron", barrier, "", "V0501");
+    // The resolve reads RESOLVE_SOURCE and writes RESOLVE_DEST: swapped, the layouts refuse it.
+    let resolve = r#"ResolveSubresource(src: "msaa", dst: "resolved"),"#;
+    let swapped = r#"ResolveSubresource(src: "resolved", dst: "msaa"),"#;
+    twin_finds("indirect.ron", resolve, swapped, "V0403");
+    // Indirect work costs the work its arguments ask for.
+    let light =
+        scene("indirect.ron").replace("draws: 500, vertices: 300000", "draws: 5, vertices: 3000");
+    let path = std::env::temp_dir().join(format!("fastframe-light-{}.ron", std::process::id()));
+    std::fs::write(&path, light).unwrap_or_else(|e| panic!("{e}"));
+    let work = |json: &serde_json::Value| json["gpu"]["frame_work_us"]["mean"].as_f64();
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_file(&path);
+    let (heavy, light) = (
+        work(&simulated("indirect.ron", FRAMES)),
+        work(&rt.summary().to_json()),
+    );
+    assert!(heavy > light, "{heavy:?} {light:?}");
+}
+
+#[test]
+fn both_dma_engines_fill_and_run_the_lz_codec() {
+    clean("dma.ron");
+    twin_finds("dma.ron", r#"Wait(fence: "kept"),"#, "", "V0511");
+    // The fill and the codec are the DMA engines' own.
+    let (_, err) = codes_of(
+        "fill-on-graphics.ron",
+        &scene("dma.ron").replace(
+            "CopyResource(src: \"scratch\", dst: \"capture\", bytes: 65536),",
+            "DmaFill(dst: \"capture\", bytes: 65536),",
+        ),
+    );
+    assert!(err.is_some_and(|e| e.contains("DmaFill cannot run on queue graphics")));
+    // Engine 1 is a queue of its own: it was busy, and the runs are the same run to run.
+    let first = simulated("dma.ron", 30);
+    assert_eq!(first, simulated("dma.ron", 30));
+    let busy = first["gpu"]["queues"]["dma"]["busy_us"]
+        .as_f64()
+        .unwrap_or_default();
+    assert!(busy > 0.0, "{first}");
+}
+
+#[test]
+fn a_dma_engine_that_does_not_exist_is_a_load_error() {
+    let text = scene("dma.ron").replace("engine: 1,", "engine: 2,");
+    let path = std::env::temp_dir().join(format!("fastframe-engine2-{}.ron", std::process::id()));
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    let err = Runtime::from_scene(&path)
+        .err()
+        .map(|e| e.to_string())
+        .unwrap_or_default();
+    let _ = std::fs::remove_file(&path);
+    assert!(err.contains("engine 2"), "{err}");
+}
+
+#[test]
+fn a_legacy_aliasing_barrier_hands_placed_memory_over() {
+    clean("legacy_aliasing.ron");
+    let handover = r#"ResourceBarrier([Aliasing(before: "a", after: "b")]),"#;
+    twin_finds("legacy_aliasing.ron", handover, "", "V0811");
+    // A transition is not a hand-over.
+    let transition =
+        r#"ResourceBarrier([Transition(resource: "b", before: "", after: "COPY_DEST")]),"#;
+    twin_finds("legacy_aliasing.ron", handover, transition, "V0811");
+}
+
+#[test]
+fn a_fence_signalled_before_the_write_on_aliased_memory_orders_nothing() {
+    clean("aliased_early_signal.ron");
+    // The compute queue signals before it writes the memory graphics then takes over.
+    let text = scene("aliased_early_signal.ron");
+    let signal = "            Signal(fence: \"filled\"),\n";
+    let late = text.rfind(signal).unwrap_or_default();
+    let mut early = text.clone();
+    early.replace_range(late..late + signal.len(), "");
+    let first_barrier = early
+        .find("            Barrier(buffers: [(resource: \"a\"")
+        .unwrap_or_default();
+    early.insert_str(first_barrier, signal);
+    let (found, _) = codes_of("early.ron", &early);
+    assert!(found.contains(&"V0814".to_owned()), "{found:?}");
+}
+
+#[test]
+fn a_resource_handed_back_across_a_fence_keeps_the_declaration_it_was_handed_with() {
+    // Issue 17 item 4: compute's write after graphics handed the buffer back was a false
+    // V0804 while declarations were kept per queue only.
+    clean("hand_back.ron");
+    let handing = r#"(resource: "buf", sync_before: "COPY", sync_after: "COMPUTE_SHADING",
+                        access_before: "COPY_SOURCE", access_after: "UNORDERED_ACCESS"),"#;
+    let ending = r#"(resource: "buf", sync_before: "COPY", sync_after: "",
+                        access_before: "COPY_SOURCE", access_after: "NO_ACCESS"),"#;
+    twin_finds("hand_back.ron", handing, ending, "V0804");
+}
+
+#[test]
+fn fence_values_at_their_limits_are_errors_not_panics() {
+    let text = scene("cpu_wait.ron")
+        .replace(
+            r#"Signal(fence: "produced"),"#,
+            r#"Signal(fence: "produced", value: 18446744073709551615),"#,
+        )
+        .replace(
+            r#"Wait(fence: "consumed"),"#,
+            r#"Wait(fence: "consumed", back: 18446744073709551615),"#,
+        );
+    let (_, err) = codes_of("limits.ron", &text);
+    let err = err.unwrap_or_default();
+    assert!(err.contains("cannot be signalled again"), "{err}");
+}

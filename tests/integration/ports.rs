@@ -1,0 +1,122 @@
+//! Ports of public samples (`scenes/ports/`): every file opens with what `check` must say of
+//! it under its own API, `// expect: clean` or `// expect: RULE CODE...`, and may say what
+//! another API finds, `// on d3d12x: CODE...` (every PC port must: that is the report of what
+//! breaks on the console). This module checks each file against what it declares, codes
+//! exactly (no more, no fewer), and that clean ports stay clean over a long run.
+
+use std::path::{Path, PathBuf};
+
+use fastframe::Runtime;
+use fastframe::model::Api;
+
+/// Frames `check` runs; clean ports run longer.
+const CHECK_FRAMES: u64 = 8;
+const CLEAN_FRAMES: u64 = 120;
+
+fn ports() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports");
+    let mut found: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    found.sort();
+    found
+}
+
+fn api(name: &str) -> Api {
+    match name {
+        "d3d11x" => Api::D3d11x,
+        "d3d12x" => Api::D3d12x,
+        "d3d12-pc" => Api::D3d12Pc,
+        other => panic!("unknown api {other:?}"),
+    }
+}
+
+/// The distinct `CODE RULE` pairs found in `path` over `frames`, under `api` when given.
+fn findings(path: &Path, api: Option<Api>, frames: u64) -> Vec<(String, String)> {
+    let mut rt = Runtime::from_scene(path).unwrap_or_else(|e| panic!("{e}"));
+    if let Some(api) = api {
+        rt.settings_mut().api = api;
+    }
+    rt.set_validation(true);
+    if let Err(e) = rt.run(frames) {
+        panic!("{}: {e}", path.display());
+    }
+    let mut found: Vec<(String, String)> = (rt.diagnostics().iter())
+        .map(|d| (d.code.to_string(), d.rule.to_owned()))
+        .collect();
+    found.sort();
+    found.dedup();
+    found
+}
+
+fn codes(found: &[(String, String)]) -> Vec<String> {
+    found.iter().map(|(c, _)| c.clone()).collect()
+}
+
+#[test]
+fn every_port_says_what_check_finds_under_its_own_api_and_others() {
+    let all = ports();
+    assert!(all.len() >= 8, "{} ports", all.len());
+    let mut pc = 0;
+    for path in &all {
+        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{e}"));
+        let name = path.display();
+        let first = text.lines().next().unwrap_or_default();
+        let expect = first
+            .strip_prefix("// expect: ")
+            .unwrap_or_else(|| panic!("{name}: the first line must be `// expect: ...`"));
+        assert!(
+            text.contains("microsoft/") && text.contains("Simplified"),
+            "{name}: the opening comment cites the sample and says what was simplified"
+        );
+        if expect == "clean" {
+            let found = findings(path, None, CLEAN_FRAMES);
+            assert!(found.is_empty(), "{name}: not clean: {found:?}");
+        } else {
+            let mut words = expect.split_whitespace();
+            let rule = words.next().unwrap_or_default();
+            let mut want: Vec<String> = words.map(str::to_owned).collect();
+            want.sort();
+            let found = findings(path, None, CHECK_FRAMES);
+            assert_eq!(codes(&found), want, "{name}");
+            assert!(found.iter().any(|(_, r)| r == rule), "{name}: {found:?}");
+        }
+        let mut others = Vec::new();
+        for line in text.lines().take_while(|l| l.starts_with("//")) {
+            if let Some((a, list)) = line.strip_prefix("// on ").and_then(|r| r.split_once(':')) {
+                let mut want: Vec<String> = list.split_whitespace().map(str::to_owned).collect();
+                want.sort();
+                let found = findings(path, Some(api(a)), CHECK_FRAMES);
+                assert_eq!(codes(&found), want, "{name} under {a}");
+                others.push(a.to_owned());
+            }
+        }
+        if text.contains("api: D3d12Pc") {
+            pc += 1;
+            assert!(
+                others.iter().any(|a| a == "d3d12x"),
+                "{name}: a PC port says what `--api d3d12x` reports"
+            );
+        }
+    }
+    assert!(pc >= 4, "{pc} PC ports");
+}
+
+#[test]
+fn the_console_twin_of_a_pc_port_fixes_what_d3d12x_reports() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports");
+    let pc = findings(
+        &dir.join("d3d12_nbody_gravity.ron"),
+        Some(Api::D3d12x),
+        CHECK_FRAMES,
+    );
+    assert_eq!(codes(&pc), ["V0101", "V0521"]);
+    let console = findings(
+        &dir.join("d3d12x_nbody_gravity_console.ron"),
+        None,
+        CLEAN_FRAMES,
+    );
+    assert!(console.is_empty(), "{console:?}");
+}
