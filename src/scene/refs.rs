@@ -95,6 +95,9 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
             if let Some(problem) = fit::use_access(u.access, &res, &describe(c, res_id)) {
                 return Err(c.misuse(at(), id, problem));
             }
+            if let Some(problem) = fit::queue_resource(p.queue, &res, &describe(c, res_id)) {
+                return Err(c.misuse(at(), id, problem));
+            }
             super::placement::pass_use(c, id, j, res_id)?;
         }
         if !u.access.allowed_on(p.queue) {
