@@ -104,7 +104,9 @@ pub fn frame_schedule() -> Schedule {
             Report,
         )
             .chain()
-            .run_if(healthy),
+            // Per set: a condition on the whole chain is evaluated once, before Begin, and
+            // would let a tick whose planning failed record, submit and present anyway.
+            .distributive_run_if(healthy),
     );
     // A frame script replaces the graph stages; it submits in their place (systems/script.rs).
     schedule.configure_sets(

@@ -14,7 +14,7 @@
 
 use super::format::ViewDef;
 use super::index::{Resource, TextureFacts};
-use crate::model::{UseAccess, ViewKind, Work};
+use crate::model::{BufferUsage, QueueKind, UseAccess, ViewKind, Work};
 
 /// Rule: a view kind fits the resource it views. `what` names the resource in messages.
 pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
@@ -193,6 +193,20 @@ pub fn use_access(access: UseAccess, res: &Resource, what: &str) -> Option<Strin
     }
 }
 
+/// What is wrong with a pass on `queue` using `res` at all: a compute queue cannot use a
+/// dynamic buffer (CC-1: compute contexts do not support dynamic resources), whatever the
+/// access.
+pub fn queue_resource(queue: QueueKind, res: &Resource, what: &str) -> Option<String> {
+    match res {
+        Resource::Buffer(b) if queue == QueueKind::Compute && b.usage == BufferUsage::Dynamic => {
+            Some(format!(
+                "a Compute-queue pass cannot use {what}: it is a dynamic buffer, which compute contexts do not support (CC-1); copy it into a default buffer on the graphics or copy queue and use that, or run the pass on graphics"
+            ))
+        }
+        _ => None,
+    }
+}
+
 fn texture_access(access: UseAccess, t: &TextureFacts, what: &str) -> Option<String> {
     match access {
         UseAccess::RenderTarget if t.format.is_depth() => Some(format!(
@@ -368,6 +382,22 @@ mod tests {
         lod.min_lod = f32::NAN;
         assert_eq!(view_range(&lod, &t).map(|p| p.0), Some("min_lod"));
         assert!(view_range(&view(1, None), &Resource::Buffer(&BUF)).is_some());
+    }
+
+    #[test]
+    fn compute_queues_refuse_dynamic_buffers_and_nothing_else() {
+        let dynamic = Buffer {
+            usage: BufferUsage::Dynamic,
+            ..BUF
+        };
+        let (d, b) = (Resource::Buffer(&dynamic), Resource::Buffer(&BUF));
+        let why = queue_resource(QueueKind::Compute, &d, "buffer \"lights\"");
+        assert!(why.is_some_and(|w| w.contains("CC-1") && w.contains("\"lights\"")));
+        assert!(queue_resource(QueueKind::Graphics, &d, "d").is_none());
+        assert!(queue_resource(QueueKind::Copy, &d, "d").is_none());
+        assert!(queue_resource(QueueKind::Compute, &b, "b").is_none());
+        let t = tex(Format::Rgba8Unorm, TextureFlags::default());
+        assert!(queue_resource(QueueKind::Compute, &t, "t").is_none());
     }
 
     #[test]

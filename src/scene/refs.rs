@@ -106,6 +106,9 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
                     return Err(c.misuse(c.loc.def_key(id, "range", nth), id, problem));
                 }
             }
+            if let Some(problem) = fit::queue_resource(p.queue, &res, &describe(c, res_id)) {
+                return Err(c.misuse(at(), id, problem));
+            }
             super::placement::pass_use(c, id, j, res_id)?;
         }
         if !u.access.allowed_on(p.queue) {

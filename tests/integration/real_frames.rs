@@ -129,6 +129,46 @@ fn a_run_time_cycle_names_the_resource_and_rule_of_each_edge() {
     );
 }
 
+/// A tick whose graph cannot be planned stops there: nothing of that frame is recorded,
+/// submitted or presented (the stages after the failing one do not run).
+#[test]
+fn a_frame_that_fails_to_plan_submits_nothing() {
+    let scene = r#"Scene(
+    entities: [
+        (name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
+        (name: "scene_colour", texture: (format: Rgba16Float, extent: (64, 64), flags: (render_target: true))),
+        (name: "blur", pass: (uses: [(target: "scene_colour", access: RenderTarget)], after: ["glass"]), disabled: true),
+        (name: "glass", pass: (uses: [(target: "scene_colour", access: ShaderRead), (target: "swapchain", access: RenderTarget)])),
+    ],
+    timeline: [(frame: 2, event: Enable("blur"))],
+)"#;
+    let mut rt = Runtime::from_str(scene, "cycle.ron").expect("loads: blur is disabled");
+    let out = crate::common::Shared::default();
+    rt.record_gpu_trace_to(out.clone());
+    rt.run(4)
+        .expect_err("enabling blur makes a cycle at frame 2");
+    rt.finish().expect("the frames before it finish");
+    rt.finish_gpu_trace().expect("the trace is written");
+    let trace = out.json();
+    let frames: Vec<u64> = trace["traceEvents"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .filter(|e| e["ph"] == "X")
+        .filter_map(|e| e["args"]["frame"].as_u64())
+        .collect();
+    assert!(frames.contains(&1), "frames 0 and 1 ran: {frames:?}");
+    assert!(
+        frames.iter().all(|f| *f < 2),
+        "frame 2 failed to plan but reached the GPU: {frames:?}"
+    );
+    assert_eq!(
+        rt.summary().stats.presents,
+        2,
+        "only frames 0 and 1 present"
+    );
+}
+
 /// Resource versions: a pass that rewrites what earlier passes read in the same frame is a
 /// new version, ordered after those reads (across queues too), not a cycle.
 #[test]

@@ -206,6 +206,8 @@ case!(uav_of_buffer_without_flag, Misuse, 10:60, Some("p"), r#"on the buffer"#,
     e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "vb", access: UnorderedAccess)])),"#) => e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "vb", access: CopyDest)])),"#));
 case!(access_not_on_queue, Misuse, 10:70, Some("p"), r#"RenderTarget cannot run on a Compute queue"#,
     e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "albedo", access: RenderTarget)])),"#) => e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "albedo", access: RenderTarget)])),"#));
+case!(dynamic_buffer_on_compute_queue, Misuse, 10:111, Some("p"), r#"cannot use buffer "cb": it is a dynamic buffer, which compute contexts do not support (CC-1)"#,
+    e(r#"(name: "cb", buffer: (size: 256, usage: Dynamic)), (name: "p", pass: (queue: Compute, uses: [(target: "cb", access: ConstantBuffer)])),"#) => e(r#"(name: "cb", buffer: (size: 256, usage: Dynamic)), (name: "p", pass: (queue: Graphics, uses: [(target: "cb", access: ConstantBuffer)])),"#));
 case!(dispatch_renders_nothing, Misuse, 10:54, Some("p"), r#"a Dispatch cannot use a target as RenderTarget"#,
     e(r#"(name: "p", pass: (uses: [(target: "albedo", access: RenderTarget)], work: Dispatch(threads: 64))),"#) => e(r#"(name: "p", pass: (uses: [(target: "albedo", access: RenderTarget)], work: Draw(pixels: 64))),"#));
 case!(dispatch_fetches_no_vertices, Misuse, 10:67, Some("p"), r#"a Dispatch cannot use a target as VertexBuffer"#,

@@ -6,32 +6,9 @@
 use fastframe::Runtime;
 use fastframe::report::{Cause, GpuTrace};
 use serde_json::Value;
+
+use crate::common::Shared;
 use std::collections::HashMap;
-use std::io::Write;
-use std::sync::{Arc, Mutex};
-
-/// A writer the test can read while the runtime writes to it.
-#[derive(Clone, Default)]
-struct Shared(Arc<Mutex<Vec<u8>>>);
-
-impl Write for Shared {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Shared {
-    fn len(&self) -> usize {
-        self.0.lock().unwrap().len()
-    }
-    fn json(&self) -> Value {
-        serde_json::from_slice(&self.0.lock().unwrap()).expect("the trace is JSON")
-    }
-}
 
 fn traced(scene: &str, frames: u64) -> (Runtime, Value) {
     let mut rt = Runtime::from_scene(scene).unwrap();
