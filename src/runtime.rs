@@ -9,7 +9,7 @@ use crate::error::RuntimeError;
 use crate::frame::*;
 use crate::model::{FrameIndex, Settings, Timeline};
 use crate::plan::{BarrierPlan, CompiledGraph, GraphDirty};
-use crate::report::{GpuTrace, RunStats, Summary};
+use crate::report::{GpuTrace, HostMemory, RunStats, Summary};
 use crate::validate::Validator;
 
 /// A loaded scene and the schedule that turns it into frames.
@@ -86,10 +86,7 @@ impl Runtime {
         let start = Instant::now();
         self.schedule.run(&mut self.world);
         let elapsed = start.elapsed().as_nanos() as u64;
-        self.world
-            .resource_mut::<RunStats>()
-            .cpu_tick_ns
-            .push(elapsed);
+        self.world.resource_mut::<RunStats>().record_tick(elapsed);
         match self.world.resource_mut::<Fatal>().0.take() {
             Some(err) => Err(err),
             None => Ok(()),
@@ -163,21 +160,38 @@ impl Runtime {
 
     /// The run summary so far.
     pub fn summary(&mut self) -> Summary {
-        // bevy keeps each resource in an entity of its own: those are the runtime's, not the
-        // scene's, and a leak is in the others.
-        let live_entities = (self.world)
-            .query_filtered::<(), Without<bevy_ecs::resource::IsResource>>()
-            .iter(&self.world)
-            .count() as u64;
+        let host = self.host_memory();
         let validator = self.world.resource::<Validator>();
         let (validation_errors, validation_warnings) = validator.counts();
         Summary {
             scene: self.scene.clone(),
             stats: self.world.resource::<RunStats>().clone(),
-            live_entities,
+            live_entities: host.entities as u64,
             validation_errors,
             validation_warnings,
             by_rule: validator.by_rule(),
+            host,
         }
+    }
+
+    /// The runtime's own memory: what its growing structures hold, and the process's
+    /// resident set where the system reports it (a soak run watches both).
+    pub fn host_memory(&mut self) -> HostMemory {
+        // bevy keeps each resource in an entity of its own: those are the runtime's, not the
+        // scene's, and a leak is in the others.
+        let entities = (self.world)
+            .query_filtered::<(), Without<bevy_ecs::resource::IsResource>>()
+            .iter(&self.world)
+            .count();
+        let stats = self.world.resource::<RunStats>();
+        let mut host = HostMemory {
+            stats: (stats.open_frames(), stats.heap_bytes()).into(),
+            validator: self.world.resource::<Validator>().footprint().into(),
+            device: self.world.resource::<Device>().footprint().into(),
+            entities,
+            ..Default::default()
+        };
+        host.read_rss();
+        host
     }
 }

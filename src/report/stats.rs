@@ -5,6 +5,7 @@ use bevy_ecs::prelude::*;
 use std::collections::BTreeMap;
 
 use super::frames::{FrameBook, FrameGpu};
+use super::sample::Sample;
 use crate::device::{Command, Device, Executed, QueueId, Stall};
 
 /// Queue families in report order.
@@ -66,17 +67,19 @@ pub struct RunStats {
     pub memory_peak_bytes: u64,
     /// Simulated time the CPU spent waiting on frame fences (frames in flight).
     pub cpu_wait_ns: u64,
-    /// Measured wall-clock time of each tick.
-    pub cpu_tick_ns: Vec<u64>,
+    /// Measured wall-clock time of each tick, us.
+    pub ticks_us: Sample,
     /// The device profile and whether compute passes ran on an asynchronous queue.
     pub profile: String,
     pub async_compute: bool,
-    /// Per frame: first command start and last command end on any queue.
-    pub frame_spans: Vec<(u64, u64)>,
-    /// Per frame GPU numbers, for frames no more records will arrive for.
-    pub frame_gpu: Vec<FrameGpu>,
-    /// Frames that may still receive records.
-    open: BTreeMap<u64, FrameBook>,
+    /// Frames no more records will arrive for, summarised in fixed memory.
+    closed: FrameTotals,
+    /// Frames that may still receive records, with their spans (first command start, last
+    /// command end on any queue).
+    open: BTreeMap<u64, (FrameBook, (u64, u64))>,
+    /// Records of a frame already closed (none while frames in flight stay below
+    /// `OPEN_FRAMES`): counted in the totals, not in that frame's numbers.
+    pub late_records: u64,
     pub stalls: StallTotals,
     pub executed_commands: u64,
     /// When set, every executed command is kept (queue, start, end, what) for trace export
@@ -116,14 +119,15 @@ impl RunStats {
     pub fn absorb(&mut self, executed: &[Executed]) {
         let mut newest = 0;
         for x in executed {
-            let f = x.frame as usize;
-            if self.frame_spans.len() <= f {
-                self.frame_spans.resize(f + 1, (u64::MAX, 0));
+            if x.frame < self.closed.next_frame {
+                self.late_records += 1;
+            } else {
+                let (book, span) = (self.open.entry(x.frame))
+                    .or_insert_with(|| (FrameBook::default(), (u64::MAX, 0)));
+                span.0 = span.0.min(x.start_ns);
+                span.1 = span.1.max(x.end_ns);
+                book.add(x);
             }
-            let span = &mut self.frame_spans[f];
-            span.0 = span.0.min(x.start_ns);
-            span.1 = span.1.max(x.end_ns);
-            self.open.entry(x.frame).or_default().add(x);
             newest = newest.max(x.frame);
             let s = &mut self.stalls;
             match x.stall {
@@ -144,8 +148,8 @@ impl RunStats {
             if f + OPEN_FRAMES > newest {
                 break;
             }
-            if let Some(book) = self.open.remove(&f) {
-                self.close(f, &book);
+            if let Some((book, span)) = self.open.remove(&f) {
+                self.closed.close(f, &book, span);
             }
         }
         if self.keep_timeline {
@@ -153,75 +157,104 @@ impl RunStats {
         }
     }
 
-    fn close(&mut self, frame: u64, book: &FrameBook) {
-        let f = frame as usize;
-        if self.frame_gpu.len() <= f {
-            self.frame_gpu.resize(f + 1, FrameGpu::default());
-        }
-        // A frame closed twice (a record later than any frame in flight) adds up.
-        self.frame_gpu[f].merge(&book.close());
+    /// A tick took `ns` of wall-clock time.
+    pub fn record_tick(&mut self, ns: u64) {
+        self.ticks_us.push(ns as f64 / 1000.0);
     }
 
-    /// Every frame's GPU numbers, open frames included (frames with no command left out).
-    pub fn frames_gpu(&self) -> Vec<FrameGpu> {
-        let mut all = self.frame_gpu.clone();
-        for (&f, book) in &self.open {
-            let f = f as usize;
-            if all.len() <= f {
-                all.resize(f + 1, FrameGpu::default());
-            }
-            all[f].merge(&book.close());
+    /// Every frame's numbers, open frames included.
+    pub fn frames(&self) -> FrameTotals {
+        let mut all = self.closed.clone();
+        for (&f, (book, span)) in &self.open {
+            all.close(f, book, *span);
         }
-        all.retain(|g| g.work_ns > 0);
         all
+    }
+
+    /// Frames still open (at most `OPEN_FRAMES` and the frames in flight).
+    pub fn open_frames(&self) -> usize {
+        self.open.len()
+    }
+
+    /// Bytes the statistics have allocated (the trace timeline aside): fixed over a run.
+    pub fn heap_bytes(&self) -> usize {
+        let open = self.open.len() * size_of::<(u64, (FrameBook, (u64, u64)))>();
+        self.ticks_us.heap_bytes() + self.closed.heap_bytes() + open
     }
 
     /// Busy time per queue family over the run, ns.
     pub fn busy_ns(&self) -> [u64; 3] {
-        let mut out = [0; 3];
-        for g in self.frames_gpu() {
-            for (o, b) in out.iter_mut().zip(g.busy_ns) {
-                *o += b;
-            }
-        }
-        out
+        self.frames().busy_ns
     }
 
     /// First command start to last command end over the run, ns.
     pub fn elapsed_ns(&self) -> u64 {
-        let valid = self
-            .frame_spans
-            .iter()
-            .filter(|(s, e)| *s != u64::MAX && e >= s);
-        let first = valid.clone().map(|s| s.0).min().unwrap_or(0);
-        let last = valid.map(|s| s.1).max().unwrap_or(0);
-        last.saturating_sub(first)
+        let f = self.frames();
+        f.last_end.saturating_sub(f.first_start)
     }
+}
 
+/// The run's frames summarised as they close, in frame order: what the report needs of
+/// every frame, in memory that does not grow with frames.
+#[derive(Clone, Debug, Default)]
+pub struct FrameTotals {
+    /// The frame after the last one closed.
+    next_frame: u64,
     /// GPU frame time: how much later each frame finished than the one before it (the
     /// first frame: its span). Bound by vsync when presents wait for it. Microseconds.
-    pub fn frame_us(&self) -> Vec<f64> {
-        let mut out = Vec::with_capacity(self.frame_spans.len());
-        let mut prev_end: Option<u64> = None;
-        for &(s, e) in &self.frame_spans {
-            if s == u64::MAX || e < s {
-                continue;
-            }
-            let begin = prev_end.unwrap_or(s);
-            out.push(e.saturating_sub(begin) as f64 / 1000.0);
-            prev_end = Some(prev_end.map_or(e, |p| p.max(e)));
-        }
-        out
-    }
-
+    pub frame_us: Sample,
     /// Frame latency on the GPU: first command start to last command end of each frame,
     /// stalls included. Microseconds.
-    pub fn frame_span_us(&self) -> Vec<f64> {
-        self.frame_spans
-            .iter()
-            .filter(|(s, e)| *s != u64::MAX && e >= s)
-            .map(|(s, e)| (e - s) as f64 / 1000.0)
-            .collect()
+    pub frame_span_us: Sample,
+    /// The union of each frame's executing intervals ([`FrameGpu::work_ns`]), us.
+    pub work_us: Sample,
+    /// Sums over frames with work of the critical path, lower bound, work and overlap, ns.
+    pub critical_ns: u64,
+    pub lower_bound_ns: u64,
+    pub work_ns: u64,
+    pub overlap_ns: u64,
+    /// Busy time per queue family over the run, ns.
+    pub busy_ns: [u64; 3],
+    /// Frames with work.
+    pub frames: u64,
+    first_start: u64,
+    last_end: u64,
+    /// Latest end of the frames closed so far.
+    prev_end: Option<u64>,
+}
+
+impl FrameTotals {
+    fn close(&mut self, frame: u64, book: &FrameBook, (start, end): (u64, u64)) {
+        self.next_frame = self.next_frame.max(frame + 1);
+        if start != u64::MAX && end >= start {
+            if self.prev_end.is_none() {
+                self.first_start = start;
+            }
+            self.first_start = self.first_start.min(start);
+            self.last_end = self.last_end.max(end);
+            let begin = self.prev_end.unwrap_or(start);
+            self.frame_us
+                .push(end.saturating_sub(begin) as f64 / 1000.0);
+            self.prev_end = Some(self.prev_end.map_or(end, |p| p.max(end)));
+            self.frame_span_us.push((end - start) as f64 / 1000.0);
+        }
+        let g: FrameGpu = book.close();
+        if g.work_ns == 0 {
+            return;
+        }
+        self.frames += 1;
+        self.work_us.push(g.work_ns as f64 / 1000.0);
+        self.critical_ns += g.critical_ns;
+        self.lower_bound_ns += g.lower_bound_ns();
+        self.work_ns += g.work_ns;
+        self.overlap_ns += g.overlap_ns;
+        for (o, b) in self.busy_ns.iter_mut().zip(g.busy_ns) {
+            *o += b;
+        }
+    }
+
+    fn heap_bytes(&self) -> usize {
+        self.frame_us.heap_bytes() + self.frame_span_us.heap_bytes() + self.work_us.heap_bytes()
     }
 }
 

@@ -13,6 +13,8 @@ pub struct Summary {
     pub validation_errors: u64,
     pub validation_warnings: u64,
     pub by_rule: Vec<(String, u64)>,
+    /// The runtime's own memory (`host`: not simulated).
+    pub host: super::HostMemory,
 }
 
 impl Summary {
@@ -24,34 +26,31 @@ impl Summary {
     /// Per-frame GPU numbers summarised: frame time (work), critical path, lower bound and
     /// efficiency, overlap (see `report::frames`).
     pub fn gpu_frames(&self) -> GpuFrames {
-        let frames = self.stats.frames_gpu();
+        let f = self.stats.frames();
         let us = |ns: u64| ns as f64 / 1000.0;
-        let work: Vec<f64> = frames.iter().map(|g| us(g.work_ns)).collect();
-        let n = frames.len().max(1) as f64;
-        let sum = |f: fn(&super::FrameGpu) -> u64| frames.iter().map(f).sum::<u64>();
-        let (work_total, bound_total) = (sum(|g| g.work_ns), sum(|g| g.lower_bound_ns()));
+        let n = f.frames.max(1) as f64;
         GpuFrames {
-            work_us: Distribution::of(&work),
-            critical_path_us: us(sum(|g| g.critical_ns)) / n,
-            lower_bound_us: us(bound_total) / n,
-            efficiency: if work_total == 0 {
+            work_us: f.work_us.distribution(),
+            critical_path_us: us(f.critical_ns) / n,
+            lower_bound_us: us(f.lower_bound_ns) / n,
+            efficiency: if f.work_ns == 0 {
                 0.0
             } else {
-                bound_total as f64 / work_total as f64
+                f.lower_bound_ns as f64 / f.work_ns as f64
             },
-            overlap_us: us(sum(|g| g.overlap_ns)),
+            overlap_us: us(f.overlap_ns),
         }
     }
 
     /// The JSON object. Everything but the `cpu` section is simulated and deterministic.
     pub fn to_json(&self) -> Value {
         let s = &self.stats;
-        let frame = Distribution::of(&s.frame_us());
-        let span = Distribution::of(&s.frame_span_us());
+        let frames = s.frames();
+        let frame = frames.frame_us.distribution();
+        let span = frames.frame_span_us.distribution();
         let g = self.gpu_frames();
         let work = g.work_us;
-        let ticks: Vec<f64> = s.cpu_tick_ns.iter().map(|&n| n as f64 / 1000.0).collect();
-        let tick = Distribution::of(&ticks);
+        let tick = s.ticks_us.distribution();
         let us = |ns: u64| ns as f64 / 1000.0;
         let busy = s.busy_ns();
         let elapsed = s.elapsed_ns().max(1) as f64;
@@ -140,6 +139,7 @@ impl Summary {
                 "warnings": self.validation_warnings,
                 "by_rule": by_rule,
             },
+            "host": self.host.to_json(),
         })
     }
 
@@ -167,10 +167,9 @@ impl Summary {
     /// A human-readable table.
     pub fn to_table(&self) -> String {
         let s = &self.stats;
-        let frame = Distribution::of(&s.frame_us());
+        let frame = s.frames().frame_us.distribution();
         let g = self.gpu_frames();
-        let ticks: Vec<f64> = s.cpu_tick_ns.iter().map(|&n| n as f64 / 1000.0).collect();
-        let tick = Distribution::of(&ticks);
+        let tick = s.ticks_us.distribution();
         let f = s.frames.max(1) as f64;
         let per_frame = |ns: u64| ns as f64 / 1000.0 / f;
         let busy = s.busy_ns();

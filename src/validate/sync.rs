@@ -30,6 +30,11 @@ impl SyncCheck {
         &self.tracker
     }
 
+    /// Forget the records of objects that no longer exist (`live` says which do).
+    pub fn retain_live(&mut self, live: impl Fn(ObjectKey) -> bool) {
+        self.tracker.retain_live(live);
+    }
+
     /// Record a binding command; true when `cmd` was one.
     pub fn bind(&mut self, queue: QueueId, cmd: &Command) -> bool {
         self.bindings[queue].bind(cmd)

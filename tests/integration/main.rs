@@ -31,6 +31,7 @@ mod scene_roundtrip;
 mod script_errors;
 mod scripts;
 mod simulation;
+mod soak;
 mod submissions;
 mod timing;
 mod worked_examples;

@@ -1,18 +1,53 @@
 //! Fences in the happens-before model (FN-2): vector clocks carried from insert to wait, round
 //! trips that complete a queue's own work, and the coverage a release needs (FS-6).
+//!
+//! A fence may be waited on at any time after it was inserted (FN-1 IDs never repeat), so
+//! no wait can be ruled out; but a run inserts fences every frame, and keeping each one's
+//! clock forever grows without bound. The tracker keeps the clocks of the last
+//! [`FENCE_WINDOW`] fences of each queue; waits are on fences a few frames old (frames in
+//! flight are at most 8). A wait on an older fence, which the tracker has dropped, counts as
+//! a wait on the first fence the queue ever dropped: its clock is at most the dropped
+//! fence's (a queue's clock only grows), so the wait orders no more than the real one
+//! would, and what it leaves unordered is reported, never missed. It is not a wait on a
+//! fence never inserted (FN-3): the fence's sequence number shows it was dropped.
 
 use super::*;
+
+/// Fences per queue whose clocks the tracker keeps.
+pub const FENCE_WINDOW: usize = 512;
+
+/// Fences per queue kept with their stream positions for the release and query checks
+/// (FS-6, CTX-6). A queue passes its fences in order, so a use is covered once any fence
+/// after it has passed; forgetting older ones could only report a use uncovered whose last
+/// 256 fences are all pending, never miss one.
+const RECENT_FENCES: usize = 256;
 
 impl HazardTracker {
     /// A fence inserted on `queue` covers everything before it there.
     pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId) {
         let q = queue.index();
         let pos = self.advance(q);
-        self.fences.insert(fence, self.clocks[q]);
+        if self.fences.insert(fence, self.clocks[q]).is_none()
+            && let Some(named) = fence.queue()
+        {
+            // Fences whose ID names no queue cannot come from the device (FN-1); they are
+            // kept, not windowed.
+            let window = &mut self.fence_window[named.index()];
+            window.order.push_back(fence);
+            while window.order.len() > FENCE_WINDOW {
+                let Some(old) = window.order.pop_front() else {
+                    break;
+                };
+                if let Some(clock) = self.fences.remove(&old) {
+                    window.floor.get_or_insert(clock);
+                }
+                window.dropped_upto = window.dropped_upto.max(old.sequence());
+            }
+        }
         let recent = &mut self.recent_fences[q];
-        recent.push((pos, fence));
-        if recent.len() > 256 {
-            recent.drain(..128);
+        recent.push_back((pos, fence));
+        if recent.len() > RECENT_FENCES {
+            recent.pop_front();
         }
     }
 
@@ -54,7 +89,11 @@ impl HazardTracker {
     pub fn wait_fence(&mut self, queue: QueueId, fence: FenceId) -> bool {
         let q = queue.index();
         self.advance(q);
-        let Some(clock) = self.fences.get(&fence).copied() else {
+        let dropped = |f: FenceId| {
+            let window = &self.fence_window[f.queue()?.index()];
+            (f.sequence() <= window.dropped_upto).then_some(window.floor?)
+        };
+        let Some(clock) = self.fences.get(&fence).copied().or_else(|| dropped(fence)) else {
             return false;
         };
         // The signaller knew this queue complete up to its own entry for it.
@@ -101,8 +140,139 @@ impl HazardTracker {
             .any(|(p, f)| *p > pos && passed(*f))
     }
 
-    /// Forget a destroyed object.
+    /// Forget a destroyed object: its records and uses (a destroyed key is never named
+    /// again, FS-6).
     pub fn forget(&mut self, resource: ObjectKey) {
         self.resources.remove(&resource);
+        self.uses.remove(&resource);
+    }
+
+    /// Forget every object `live` says no longer exists (views destroyed with their texture
+    /// included), so that the maps hold live objects only.
+    pub fn retain_live(&mut self, live: impl Fn(ObjectKey) -> bool) {
+        self.resources.retain(|k, _| live(*k));
+        self.uses.retain(|k, _| live(*k));
+    }
+
+    /// Entries held: resources with records, fence clocks, recent fences, used objects
+    /// (for the memory report of a soak run).
+    pub fn entries(&self) -> usize {
+        let reads: usize = self.resources.values().map(|s| s.reads.len()).sum();
+        let recent: usize = self.recent_fences.iter().map(VecDeque::len).sum();
+        self.resources.len() + reads + self.fences.len() + recent + self.uses.len()
+    }
+
+    /// Bytes the tracker's tables have allocated.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let reads: usize = (self.resources.values())
+            .map(|s| s.reads.capacity() * size_of::<Record>())
+            .sum();
+        let recent: usize = (self.recent_fences.iter())
+            .map(|r| r.capacity() * size_of::<(u64, FenceId)>())
+            .sum();
+        let order: usize = (self.fence_window.iter())
+            .map(|w| w.order.capacity() * size_of::<FenceId>())
+            .sum();
+        self.resources.capacity() * (size_of::<(ObjectKey, ResourceState)>() + 1)
+            + reads
+            + self.fences.capacity() * (size_of::<(FenceId, VectorClock)>() + 1)
+            + recent
+            + order
+            + self.uses.capacity() * (size_of::<(ObjectKey, VectorClock)>() + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slotmap::SlotMap;
+
+    const CS: QueueId = QueueId::Compute { pipe: 0, index: 0 };
+
+    fn at(queue: QueueId) -> At {
+        At {
+            queue,
+            label: 0,
+            frame: 0,
+        }
+    }
+
+    fn touch(resource: ObjectKey, write: bool) -> Touch {
+        Touch {
+            resource,
+            access: if write {
+                Access::UNORDERED_ACCESS
+            } else {
+                Access::SHADER_RESOURCE
+            },
+            stages: Sync::COMPUTE_SHADING,
+            write,
+        }
+    }
+
+    /// A compute write of `key` followed by a fence, then `n` fences more.
+    fn write_then_fences(h: &mut HazardTracker, key: ObjectKey, seq: &mut u64, n: usize) {
+        h.access(at(CS), &[touch(key, true)]);
+        for _ in 0..=n {
+            *seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, *seq));
+        }
+    }
+
+    #[test]
+    fn fence_clocks_stay_bounded_and_recent_waits_order() {
+        let mut keys: SlotMap<ObjectKey, ()> = SlotMap::with_key();
+        let buffer = keys.insert(());
+        let mut h = HazardTracker::default();
+        let mut seq = 0;
+        for _ in 0..4 * FENCE_WINDOW {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq));
+        }
+        assert_eq!(h.fences.len(), FENCE_WINDOW);
+        assert_eq!(h.recent_fences[CS.index()].len(), RECENT_FENCES);
+        let entries = h.entries();
+        // A write, its fence, a wait on graphics: the read there races nothing (FN-2).
+        write_then_fences(&mut h, buffer, &mut seq, 0);
+        assert_eq!(
+            h.entries(),
+            entries + 1,
+            "one resource record, no more fences"
+        );
+        assert!(h.wait_fence(QueueId::Graphics, FenceId::new(CS, seq)));
+        let found = h.access(at(QueueId::Graphics), &[touch(buffer, false)]);
+        assert!(found.iter().all(|f| f.kind != HazardKind::ReadRacingWrite));
+    }
+
+    #[test]
+    fn a_wait_on_a_dropped_fence_orders_no_more_than_it_did() {
+        let mut keys: SlotMap<ObjectKey, ()> = SlotMap::with_key();
+        let (early, late) = (keys.insert(()), keys.insert(()));
+        let mut h = HazardTracker::default();
+        let mut seq = 0;
+        write_then_fences(&mut h, early, &mut seq, 0);
+        let first = FenceId::new(CS, seq);
+        write_then_fences(&mut h, late, &mut seq, 0);
+        let second = FenceId::new(CS, seq);
+        write_then_fences(&mut h, keys.insert(()), &mut seq, 2 * FENCE_WINDOW);
+        assert!(!h.fences.contains_key(&second), "dropped from the window");
+        // Not a wait on a fence never inserted (FN-3), and it orders the write before the
+        // first fence: the first dropped fence's clock is at most its own.
+        assert!(h.wait_fence(QueueId::Graphics, second));
+        let read = |h: &mut HazardTracker, key| {
+            let found = h.access(at(QueueId::Graphics), &[touch(key, false)]);
+            found.iter().any(|f| f.kind == HazardKind::ReadRacingWrite)
+        };
+        assert!(
+            !read(&mut h, early),
+            "ordered by the first fence, which the floor is"
+        );
+        // The write between the first fence and the second is ordered by the second only,
+        // which the tracker no longer knows: reported, never missed.
+        assert!(read(&mut h, late));
+        assert!(first.sequence() < second.sequence());
+        // A fence never inserted is still one (FN-3).
+        assert!(!h.wait_fence(QueueId::Graphics, FenceId::new(CS, seq + 10)));
     }
 }
