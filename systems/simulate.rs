@@ -4,7 +4,7 @@
 
 use bevy_ecs::prelude::*;
 
-use crate::device::Device;
+use crate::device::{Device, Executed};
 use crate::error::RuntimeError;
 use crate::model::{FrameIndex, Settings};
 use crate::report::{GpuTrace, RunStats};
@@ -16,10 +16,11 @@ pub fn simulate_gpu(
     mut trace: ResMut<GpuTrace>,
     settings: Res<Settings>,
     frame: Res<FrameIndex>,
+    mut executed: Local<Vec<Executed>>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("simulate");
     device.simulate();
-    let executed = device.drain_executed();
+    device.drain_executed_into(&mut executed);
     stats.absorb(&executed);
     trace.absorb(&executed);
     if stats.profile != device.profile.name {
