@@ -34,4 +34,5 @@ mod simulation;
 mod soak;
 mod submissions;
 mod timing;
+mod transients;
 mod worked_examples;
