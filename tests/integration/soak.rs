@@ -84,3 +84,35 @@ fn run_json_reports_the_structures_and_resident_set() {
         assert!(json["host"]["peak_rss_kib"].as_u64().is_some_and(|k| k > 0));
     }
 }
+
+/// A mistake every frame: past the cap the validator counts findings instead of keeping
+/// them, and the counts stay exact.
+#[test]
+fn diagnostics_past_the_cap_are_counted_not_kept() {
+    use fastframe::validate::DIAGNOSTICS_KEPT;
+    let run = |frames| {
+        let mut rt = Runtime::from_scene("scenes/deferred.ron").expect("deferred loads");
+        rt.set_validation(true);
+        rt.settings_mut().fault = Some("skip-cache-flush".parse().expect("a fault"));
+        rt.run(frames).expect("run");
+        let s = rt.summary();
+        let by_rule: u64 = s.by_rule.iter().map(|(_, n)| n).sum();
+        (
+            s.validation_errors + s.validation_warnings,
+            by_rule,
+            rt.diagnostics().len(),
+        )
+    };
+    let (short, short_rules, short_kept) = run(50);
+    assert!(short > 0 && short < DIAGNOSTICS_KEPT as u64 / 2, "{short}");
+    assert_eq!((short_rules, short_kept), (short, short as usize));
+    let (long, long_rules, long_kept) = run(250);
+    assert!(long > DIAGNOSTICS_KEPT as u64, "{long}");
+    assert_eq!(long_kept, DIAGNOSTICS_KEPT);
+    assert_eq!(
+        long_rules, long,
+        "by_rule counts every finding, kept or not"
+    );
+    // The mistake repeats every frame: five times the frames, about five times the errors.
+    assert!(long >= 4 * short, "{short} in 50 frames, {long} in 250");
+}
