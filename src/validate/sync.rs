@@ -65,9 +65,9 @@ impl SyncCheck {
         self.tracker.barrier(at, group)
     }
 
-    /// A fence inserted on `queue`.
-    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId) {
-        self.tracker.insert_fence(queue, fence);
+    /// A fence inserted on `queue` in `frame`.
+    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId, frame: u64) {
+        self.tracker.insert_fence(queue, fence, frame);
     }
 
     /// A wait on `fence`; one never inserted can never pass (FN-3).

@@ -3,7 +3,10 @@
 //! frame 10,000 of `scenes/deferred.ron` with validation on (issue 22). Tables that fill and
 //! prune in steps (the hazard tracker's recent fences per queue) are compared at their
 //! largest over the last 100 frames before each point, so the comparison does not depend on
-//! where in a step a frame falls.
+//! where in a step a frame falls. Entries must not grow at all. Bytes are capacities: a hash
+//! table whose live entries stay the same still reuses deleted slots as its randomly seeded
+//! hasher places keys, and may double once more at a run-dependent frame, so bytes may
+//! grow, but to at most twice what they were.
 
 use fastframe::Runtime;
 use fastframe::report::{Footprint, HostMemory};
@@ -45,7 +48,7 @@ fn soak(validation: bool, until: u64) {
     let names = ["stats", "validator", "device", "entities"];
     for ((name, e), l) in names.iter().zip(early).zip(late) {
         assert!(
-            l.entries <= e.entries && l.bytes <= e.bytes,
+            l.entries <= e.entries && l.bytes <= 2 * e.bytes.max(1),
             "{name} grew from frame 1,000 ({e:?}) to frame {until} ({l:?}), validation {validation}"
         );
     }

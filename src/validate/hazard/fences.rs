@@ -3,28 +3,41 @@
 //!
 //! A fence may be waited on at any time after it was inserted (FN-1 IDs never repeat), so
 //! no wait can be ruled out; but a run inserts fences every frame, and keeping each one's
-//! clock forever grows without bound. The tracker keeps the clocks of the last
-//! [`FENCE_WINDOW`] fences of each queue; waits are on fences a few frames old (frames in
-//! flight are at most 8). A wait on an older fence, which the tracker has dropped, counts as
-//! a wait on the first fence the queue ever dropped: its clock is at most the dropped
-//! fence's (a queue's clock only grows), so the wait orders no more than the real one
-//! would, and what it leaves unordered is reported, never missed. It is not a wait on a
-//! fence never inserted (FN-3): the fence's sequence number shows it was dropped.
+//! clock forever grows without bound. The tracker keeps the clocks of each queue's fences of
+//! the last [`FENCE_FRAMES`] frames, and at least its last [`FENCE_WINDOW`]: waits are on
+//! fences a few frames old (frames in flight are at most 8), and what is kept is bounded by
+//! the scene (its fences per frame), not by the run. A wait on an older fence, which the
+//! tracker has dropped, counts as a wait on the first fence the queue ever dropped: its
+//! clock is at most the dropped fence's (a queue's clock only grows), so the wait orders no
+//! more than the real one would, and what it leaves unordered is reported, never missed. It
+//! is not a wait on a fence never inserted (FN-3): the fence's sequence number shows it was
+//! dropped.
 
 use super::*;
 
-/// Fences per queue whose clocks the tracker keeps.
+/// Fences per queue whose clocks the tracker keeps at least.
 pub const FENCE_WINDOW: usize = 512;
 
-/// Fences per queue kept with their stream positions for the release and query checks
-/// (FS-6, CTX-6). A queue passes its fences in order, so a use is covered once any fence
-/// after it has passed; forgetting older ones could only report a use uncovered whose last
-/// 256 fences are all pending, never miss one.
+/// Frames whose fences the tracker keeps whatever their number: twice the most frames in
+/// flight.
+pub const FENCE_FRAMES: u64 = 16;
+
+/// Fences per queue kept at least with their stream positions for the release and query
+/// checks (FS-6, CTX-6), besides those of the last [`FENCE_FRAMES`] frames. A queue passes
+/// its fences in order, so a use is covered once any fence after it has passed; forgetting
+/// older ones could only report a use uncovered whose later kept fences are all pending,
+/// never miss one.
 const RECENT_FENCES: usize = 256;
 
+/// True when the oldest of `len` fences, inserted in frame `oldest`, may be forgotten in
+/// frame `now` by a table that keeps `keep`.
+fn forgettable(len: usize, keep: usize, oldest: u64, now: u64) -> bool {
+    len > keep && oldest.saturating_add(FENCE_FRAMES) <= now
+}
+
 impl HazardTracker {
-    /// A fence inserted on `queue` covers everything before it there.
-    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId) {
+    /// A fence inserted on `queue` in `frame` covers everything before it there.
+    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId, frame: u64) {
         let q = queue.index();
         let pos = self.advance(q);
         if self.fences.insert(fence, self.clocks[q]).is_none()
@@ -33,11 +46,11 @@ impl HazardTracker {
             // Fences whose ID names no queue cannot come from the device (FN-1); they are
             // kept, not windowed.
             let window = &mut self.fence_window[named.index()];
-            window.order.push_back(fence);
-            while window.order.len() > FENCE_WINDOW {
-                let Some(old) = window.order.pop_front() else {
-                    break;
-                };
+            window.order.push_back((fence, frame));
+            while let Some(&(old, at)) = window.order.front()
+                && forgettable(window.order.len(), FENCE_WINDOW, at, frame)
+            {
+                window.order.pop_front();
                 if let Some(clock) = self.fences.remove(&old) {
                     window.floor.get_or_insert(clock);
                 }
@@ -45,8 +58,10 @@ impl HazardTracker {
             }
         }
         let recent = &mut self.recent_fences[q];
-        recent.push_back((pos, fence));
-        if recent.len() > RECENT_FENCES {
+        recent.push_back((pos, fence, frame));
+        while let Some(&(_, _, at)) = recent.front()
+            && forgettable(recent.len(), RECENT_FENCES, at, frame)
+        {
             recent.pop_front();
         }
     }
@@ -63,7 +78,7 @@ impl HazardTracker {
                 let covered = pos == 0
                     || self.recent_fences[q]
                         .iter()
-                        .any(|(p, f)| *p > pos && passed(*f));
+                        .any(|(p, f, _)| *p > pos && passed(*f));
                 if !covered {
                     return Some((QueueId::from_index(q).unwrap_or_default(), 0, 0));
                 }
@@ -73,7 +88,7 @@ impl HazardTracker {
         state.write.iter().chain(state.reads.iter()).find_map(|r| {
             let covered = self.recent_fences[r.queue]
                 .iter()
-                .any(|(pos, f)| *pos > r.pos && passed(*f));
+                .any(|(pos, f, _)| *pos > r.pos && passed(*f));
             (!covered).then(|| {
                 (
                     QueueId::from_index(r.queue).unwrap_or_default(),
@@ -137,7 +152,7 @@ impl HazardTracker {
     ) -> bool {
         self.recent_fences[queue.index()]
             .iter()
-            .any(|(p, f)| *p > pos && passed(*f))
+            .any(|(p, f, _)| *p > pos && passed(*f))
     }
 
     /// Forget a destroyed object: its records and uses (a destroyed key is never named
@@ -169,10 +184,10 @@ impl HazardTracker {
             .map(|s| s.reads.capacity() * size_of::<Record>())
             .sum();
         let recent: usize = (self.recent_fences.iter())
-            .map(|r| r.capacity() * size_of::<(u64, FenceId)>())
+            .map(|r| r.capacity() * size_of::<(u64, FenceId, u64)>())
             .sum();
         let order: usize = (self.fence_window.iter())
-            .map(|w| w.order.capacity() * size_of::<FenceId>())
+            .map(|w| w.order.capacity() * size_of::<(FenceId, u64)>())
             .sum();
         self.resources.capacity() * (size_of::<(ObjectKey, ResourceState)>() + 1)
             + reads
@@ -211,12 +226,12 @@ mod tests {
         }
     }
 
-    /// A compute write of `key` followed by a fence, then `n` fences more.
+    /// A compute write of `key` followed by a fence, then `n` fences more, a frame each.
     fn write_then_fences(h: &mut HazardTracker, key: ObjectKey, seq: &mut u64, n: usize) {
         h.access(at(CS), &[touch(key, true)]);
         for _ in 0..=n {
             *seq += 1;
-            h.insert_fence(CS, FenceId::new(CS, *seq));
+            h.insert_fence(CS, FenceId::new(CS, *seq), *seq);
         }
     }
 
@@ -228,10 +243,37 @@ mod tests {
         let mut seq = 0;
         for _ in 0..4 * FENCE_WINDOW {
             seq += 1;
-            h.insert_fence(CS, FenceId::new(CS, seq));
+            h.insert_fence(CS, FenceId::new(CS, seq), seq);
         }
         assert_eq!(h.fences.len(), FENCE_WINDOW);
         assert_eq!(h.recent_fences[CS.index()].len(), RECENT_FENCES);
+        // Many fences in one frame are all kept until the frame is old (FENCE_FRAMES).
+        let frame = seq + 1;
+        for _ in 0..2 * FENCE_WINDOW {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq), frame);
+        }
+        let kept = h.fences.len();
+        assert!((2 * FENCE_WINDOW..=2 * FENCE_WINDOW + FENCE_FRAMES as usize).contains(&kept));
+        let later = frame + FENCE_FRAMES;
+        for _ in 0..4 * FENCE_WINDOW {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq), later);
+        }
+        assert_eq!(h.fences.len(), 4 * FENCE_WINDOW, "the old frame's went");
+        // The frame moves on, one fence a frame: the window shrinks back.
+        for f in 1..=FENCE_FRAMES + 1 {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq), later + f);
+        }
+        for _ in 0..FENCE_WINDOW {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq), later + 2 * FENCE_FRAMES);
+        }
+        let frame = later + 3 * FENCE_FRAMES;
+        seq += 1;
+        h.insert_fence(CS, FenceId::new(CS, seq), frame);
+        assert_eq!(h.fences.len(), FENCE_WINDOW);
         let entries = h.entries();
         // A write, its fence, a wait on graphics: the read there races nothing (FN-2).
         write_then_fences(&mut h, buffer, &mut seq, 0);

@@ -113,7 +113,8 @@ type VectorClock = [u64; QUEUE_COUNT];
 /// it dropped.
 #[derive(Default)]
 struct FenceWindow {
-    order: VecDeque<FenceId>,
+    /// Fences with the frame each was inserted in.
+    order: VecDeque<(FenceId, u64)>,
     /// Highest sequence number dropped from the map.
     dropped_upto: u64,
     /// The clock of the first fence dropped: no later fence of the queue carries less
@@ -132,7 +133,7 @@ pub struct HazardTracker {
     /// of those dropped from it (bounded memory, [`fences`](self::fences) module).
     fence_window: [FenceWindow; QUEUE_COUNT],
     /// Recent fences per queue with their stream positions, for release checks (FS-6).
-    recent_fences: [VecDeque<(u64, FenceId)>; QUEUE_COUNT],
+    recent_fences: [VecDeque<(u64, FenceId, u64)>; QUEUE_COUNT],
     /// Per queue: how far its own stream is known complete through a round trip of fences
     /// (this queue signalled, another waited and signalled, this one waited).
     completed: [u64; QUEUE_COUNT],

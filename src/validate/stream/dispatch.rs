@@ -81,7 +81,7 @@ impl Validator {
                 self.sync.barrier(at, group)
             }
             Command::InsertFence { fence, .. } => {
-                self.sync.insert_fence(ctx.queue, *fence);
+                self.sync.insert_fence(ctx.queue, *fence, ctx.frame);
                 Vec::new()
             }
             Command::WaitFence(fence) => {
