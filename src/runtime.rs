@@ -9,7 +9,7 @@ use crate::error::RuntimeError;
 use crate::frame::*;
 use crate::model::{FrameIndex, Settings, Timeline};
 use crate::plan::{BarrierPlan, CompiledGraph, GraphDirty};
-use crate::report::{GpuTrace, RunSettings, RunStats, Summary};
+use crate::report::{GpuTrace, HostMemory, RunSettings, RunStats, Summary};
 use crate::validate::Validator;
 
 /// A loaded scene and the schedule that turns it into frames.
@@ -173,12 +173,7 @@ impl Runtime {
 
     /// The run summary so far.
     pub fn summary(&mut self) -> Summary {
-        // bevy keeps each resource in an entity of its own: those are the runtime's, not the
-        // scene's, and a leak is in the others.
-        let live_entities = (self.world)
-            .query_filtered::<(), Without<bevy_ecs::resource::IsResource>>()
-            .iter(&self.world)
-            .count() as u64;
+        let host = self.host_memory();
         let chains: Vec<crate::model::Rotation> = (self.world)
             .query::<&crate::model::SwapChain>()
             .iter(&self.world)
@@ -191,10 +186,31 @@ impl Runtime {
             scene: self.scene.clone(),
             settings,
             stats: self.world.resource::<RunStats>().clone(),
-            live_entities,
+            live_entities: host.entities as u64,
             validation_errors,
             validation_warnings,
             by_rule: validator.by_rule(),
+            host,
         }
+    }
+
+    /// The runtime's own memory: what its growing structures hold, and the process's
+    /// resident set where the system reports it (a soak run watches both).
+    pub fn host_memory(&mut self) -> HostMemory {
+        // bevy keeps each resource in an entity of its own: those are the runtime's, not the
+        // scene's, and a leak is in the others.
+        let entities = (self.world)
+            .query_filtered::<(), Without<bevy_ecs::resource::IsResource>>()
+            .iter(&self.world)
+            .count();
+        let mut host = HostMemory {
+            stats: self.world.resource::<RunStats>().footprint().into(),
+            validator: self.world.resource::<Validator>().footprint().into(),
+            device: self.world.resource::<Device>().footprint().into(),
+            entities,
+            ..Default::default()
+        };
+        host.read_rss();
+        host
     }
 }

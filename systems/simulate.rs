@@ -5,7 +5,7 @@
 
 use bevy_ecs::prelude::*;
 
-use crate::device::Device;
+use crate::device::{Device, Executed};
 use crate::error::RuntimeError;
 use crate::model::{FrameIndex, Settings};
 use crate::report::tracy::GpuZones;
@@ -19,10 +19,11 @@ pub fn simulate_gpu(
     mut zones: ResMut<GpuZones>,
     settings: Res<Settings>,
     frame: Res<FrameIndex>,
+    mut executed: Local<Vec<Executed>>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("simulate");
     device.simulate();
-    let executed = device.drain_executed();
+    device.drain_executed_into(&mut executed);
     stats.absorb(&executed);
     let watermark = stats.watermark();
     trace.absorb(&mut device, &executed, watermark);

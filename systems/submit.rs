@@ -69,7 +69,7 @@ pub fn submit_passes(
     }
     let mut waited = [false; crate::device::QUEUE_COUNT];
     let mut prologues = std::mem::take(&mut prologues.0);
-    for (p, list) in graph.passes.iter().zip(std::mem::take(&mut lists.0)) {
+    for (p, list) in graph.passes.iter().zip(lists.0.drain(..)) {
         let mut commands = Vec::with_capacity(list.commands.len() + 4);
         if let Some(f) = prologue_fence.filter(|_| p.queue != QueueId::Graphics)
             && !std::mem::replace(&mut waited[p.queue.index()], true)

@@ -327,6 +327,18 @@ impl Device {
         self.gpu().scanout.flips()
     }
 
+    /// Entries in the device's tables that could grow with a run (live objects, labels, the
+    /// GPU's fences, items, streams and records) and the bytes they have allocated, for the
+    /// memory report of a soak run.
+    pub fn footprint(&self) -> (usize, usize) {
+        let (gpu_entries, gpu_bytes) = self.gpu().footprint();
+        let labels: usize = self.labels.iter().map(|l| l.capacity() * 2).sum();
+        (
+            self.memory.live_objects() + self.labels.len() + gpu_entries,
+            gpu_bytes + labels + self.label_ids.capacity() * size_of::<(String, u32)>(),
+        )
+    }
+
     /// Allocate the next fence ID of `queue` (FN-1). It becomes a position in the stream only
     /// when an `InsertFence` carrying it is submitted.
     pub fn next_fence(&mut self, queue: QueueId) -> FenceId {

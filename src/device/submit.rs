@@ -149,7 +149,8 @@ impl Device {
 /// Command lists played back in place: an `ExecuteCommandList` stays in the stream as a
 /// marker (without its commands) followed by its commands, labelled with the list's label.
 fn flatten(commands: impl IntoIterator<Item = Command>, label: u32) -> Vec<(u32, Command)> {
-    let mut out = Vec::new();
+    let commands = commands.into_iter();
+    let mut out = Vec::with_capacity(commands.size_hint().0);
     for cmd in commands {
         match cmd {
             Command::ExecuteCommandList {

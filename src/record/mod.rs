@@ -4,7 +4,7 @@
 
 mod recipe;
 
-use bevy_tasks::{ComputeTaskPool, ParallelSliceMut, TaskPool};
+use bevy_tasks::{ComputeTaskPool, TaskPool};
 
 use crate::device::{CommandList, DeferredContext, DeviceError};
 use crate::model::Semantics;
@@ -15,9 +15,11 @@ pub use recipe::{BoundUse, PassRecipe, record_pass};
 pub const PARALLEL_RECORD_THRESHOLD: usize = 16;
 
 /// Record every recipe on its own context from `pool` (grown with contexts of `semantics` as
-/// needed, CTX-4), in recipe order.
+/// needed, CTX-4), in recipe order. Recipes and contexts stay where they are: a frame of
+/// 100,000 passes moved both into a vector of pairs and back, two allocations of tens of
+/// megabytes a tick that the allocator maps fresh each time (page faults on every page).
 pub fn record_all(
-    recipes: Vec<PassRecipe>,
+    recipes: &[PassRecipe],
     pool: &mut Vec<DeferredContext>,
     semantics: Semantics,
 ) -> Vec<Result<CommandList, DeviceError>> {
@@ -25,29 +27,26 @@ pub fn record_all(
         let id = pool.len() as u32;
         pool.push(DeferredContext::new(id, semantics));
     }
-    let contexts = std::mem::take(pool);
-    let (mut jobs, rest): (Vec<_>, Vec<_>) = {
-        let mut it = contexts.into_iter();
-        let jobs: Vec<(PassRecipe, DeferredContext)> =
-            recipes.into_iter().zip(it.by_ref()).collect();
-        (jobs, it.collect::<Vec<_>>())
-    };
-    let results = if jobs.len() >= PARALLEL_RECORD_THRESHOLD {
-        let tasks = ComputeTaskPool::get_or_init(TaskPool::default);
-        let chunk = jobs.len().div_ceil(tasks.thread_num().max(1));
-        jobs.par_chunk_map_mut(tasks, chunk, |_, chunk| {
-            (chunk.iter_mut())
-                .map(|(r, ctx)| record_pass(r, ctx))
-                .collect::<Vec<_>>()
-        })
-        .into_iter()
-        .flatten()
-        .collect()
-    } else {
-        (jobs.iter_mut())
+    let contexts = &mut pool[..recipes.len()];
+    if recipes.len() < PARALLEL_RECORD_THRESHOLD {
+        return (recipes.iter().zip(contexts))
             .map(|(r, ctx)| record_pass(r, ctx))
-            .collect()
-    };
-    *pool = jobs.into_iter().map(|(_, c)| c).chain(rest).collect();
+            .collect();
+    }
+    let tasks = ComputeTaskPool::get_or_init(TaskPool::default);
+    let chunk = recipes.len().div_ceil(tasks.thread_num().max(1));
+    let parts = tasks.scope(|scope| {
+        for (rs, cs) in recipes.chunks(chunk).zip(contexts.chunks_mut(chunk)) {
+            scope.spawn(async move {
+                (rs.iter().zip(cs))
+                    .map(|(r, ctx)| record_pass(r, ctx))
+                    .collect::<Vec<_>>()
+            });
+        }
+    });
+    let mut results = Vec::with_capacity(recipes.len());
+    for part in parts {
+        results.extend(part);
+    }
     results
 }

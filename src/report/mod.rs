@@ -4,6 +4,7 @@
 mod frame_log;
 mod frames;
 mod graphviz;
+mod host;
 mod queue_time;
 mod sample;
 mod stats;
@@ -16,6 +17,7 @@ pub mod tracy;
 pub use frame_log::{FrameLog, GpuTotals};
 pub use frames::{FrameBook, FrameGpu, Intervals, family_index};
 pub use graphviz::to_dot;
+pub use host::{Footprint, HostMemory};
 pub use queue_time::{CAUSES, Cause, QueueClock, QueueTime};
 pub use sample::{LogHistogram, Sample};
 pub use stats::{Distribution, FAMILIES, RunStats};

@@ -136,6 +136,15 @@ impl RunStats {
             .map_or(0, |(s, e)| e.saturating_sub(s))
     }
 
+    /// Entries the statistics hold, and bytes allocated for them (for a soak run's memory
+    /// report): frames still open and the distinct values of the closed ones' samples.
+    pub fn footprint(&self) -> (usize, usize) {
+        let entries = self.frames_log.held() + self.timeline.len();
+        let bytes = entries * std::mem::size_of::<u64>() * 4
+            + self.timeline.capacity() * std::mem::size_of::<Executed>();
+        (entries, bytes)
+    }
+
     /// GPU frame time: how much later each frame finished than the ones before it (the
     /// first frame: its span). Bound by vsync when presents wait for it. Microseconds.
     pub fn frame_us(&self) -> Distribution {

@@ -30,6 +30,11 @@ impl SyncCheck {
         &self.tracker
     }
 
+    /// Forget the records of objects that no longer exist (`live` says which do).
+    pub fn retain_live(&mut self, live: impl Fn(ObjectKey) -> bool) {
+        self.tracker.retain_live(live);
+    }
+
     /// Record a binding command; true when `cmd` was one.
     pub fn bind(&mut self, queue: QueueId, cmd: &Command) -> bool {
         self.bindings[queue].bind(cmd)
@@ -71,9 +76,9 @@ impl SyncCheck {
             .barrier(at, group, |t| part_of(device, t.resource, &t.range))
     }
 
-    /// A fence inserted on `queue`.
-    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId) {
-        self.tracker.insert_fence(queue, fence);
+    /// A fence inserted on `queue` in `frame`.
+    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId, frame: u64) {
+        self.tracker.insert_fence(queue, fence, frame);
     }
 
     /// The CPU saw `fence` pass (a CPU wait, or a pending test that found it passed).

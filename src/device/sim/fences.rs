@@ -28,13 +28,28 @@ pub(crate) struct FenceTable {
     retired_upto: [u64; QUEUE_COUNT],
 }
 
-/// Signalled fences remembered per queue before older ones are reduced to the watermark.
-const KEEP: usize = 4096;
+/// Signalled fences remembered per queue before older ones are reduced to the watermark:
+/// frames in flight are at most 8, and a frame inserts a few fences per queue, so a queue's
+/// waits are on its last few dozen; the table is full after a few hundred frames.
+const KEEP: usize = 512;
 
 impl FenceTable {
     /// An `InsertFence` carrying `fence` was submitted.
     pub fn register(&mut self, fence: FenceId) {
         self.fences.insert(fence, FenceState::default());
+    }
+
+    /// Fences in the table.
+    pub fn len(&self) -> usize {
+        self.fences.len()
+    }
+
+    /// Bytes the table has allocated.
+    pub fn heap_bytes(&self) -> usize {
+        let lists: usize = (self.signalled.iter())
+            .map(|l| l.capacity() * size_of::<FenceId>())
+            .sum();
+        self.fences.capacity() * (size_of::<(FenceId, FenceState)>() + 1) + lists
     }
 
     /// True when the fence was inserted (pruned ones included).

@@ -184,6 +184,23 @@ impl Gpu {
         gpu
     }
 
+    /// Entries in the tables that could grow with a run (fences, work items, streams,
+    /// executed records not yet drained, timestamps) and the bytes they have allocated.
+    pub fn footprint(&self) -> (usize, usize) {
+        let streams: usize = self.queues.iter().map(|q| q.stream.len()).sum();
+        let stream_bytes: usize = (self.queues.iter())
+            .map(|q| q.stream.capacity() * size_of::<Pending>())
+            .sum();
+        (
+            self.fences.len() + self.items.len() + streams + self.executed.len(),
+            self.fences.heap_bytes()
+                + self.items.capacity() * size_of::<Item>()
+                + stream_bytes
+                + self.executed.capacity() * size_of::<Executed>()
+                + self.timestamps.capacity() * (size_of::<(u32, u64)>() + 1),
+        )
+    }
+
     /// Every queue's CU limit back to the profile's defaults (CC-2).
     pub fn reset_limits(&mut self, profile: &Profile) {
         for (i, q) in self.queues.iter_mut().enumerate() {

@@ -53,6 +53,8 @@ pub struct SummaryJson {
     pub validation: ValidationJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub async_compute_gain: Option<AsyncGain>,
+    /// The runtime's own memory (not simulated; see `report::HostMemory`).
+    pub host: serde_json::Value,
 }
 
 /// Mean and nearest-rank percentiles.

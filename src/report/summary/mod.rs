@@ -25,6 +25,8 @@ pub struct Summary {
     pub validation_errors: u64,
     pub validation_warnings: u64,
     pub by_rule: Vec<(String, u64)>,
+    /// The runtime's own memory (`host`: not simulated).
+    pub host: super::HostMemory,
 }
 
 impl Summary {
@@ -197,6 +199,7 @@ impl Summary {
                 by_rule: self.by_rule.iter().cloned().collect::<BTreeMap<_, _>>(),
             },
             async_compute_gain: None,
+            host: self.host.to_json(),
         }
     }
 

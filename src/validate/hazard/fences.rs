@@ -1,18 +1,68 @@
 //! Fences in the happens-before model (FN-2): vector clocks carried from insert to wait, round
 //! trips that complete a queue's own work, and the coverage a release needs (FS-6).
+//!
+//! A fence may be waited on at any time after it was inserted (FN-1 IDs never repeat), so
+//! no wait can be ruled out; but a run inserts fences every frame, and keeping each one's
+//! clock forever grows without bound. The tracker keeps the clocks of each queue's fences of
+//! the last [`FENCE_FRAMES`] frames, and at least its last [`FENCE_WINDOW`]: waits are on
+//! fences a few frames old (frames in flight are at most 8), and what is kept is bounded by
+//! the scene (its fences per frame), not by the run. A wait on an older fence, which the
+//! tracker has dropped, counts as a wait on the first fence the queue ever dropped: its
+//! clock is at most the dropped fence's (a queue's clock only grows), so the wait orders no
+//! more than the real one would, and what it leaves unordered is reported, never missed. It
+//! is not a wait on a fence never inserted (FN-3): the fence's sequence number shows it was
+//! dropped.
 
 use super::*;
 
+/// Fences per queue whose clocks the tracker keeps at least.
+pub const FENCE_WINDOW: usize = 512;
+
+/// Frames whose fences the tracker keeps whatever their number: twice the most frames in
+/// flight.
+pub const FENCE_FRAMES: u64 = 16;
+
+/// Fences per queue kept at least with their stream positions for the release and query
+/// checks (FS-6, CTX-6), besides those of the last [`FENCE_FRAMES`] frames. A queue passes
+/// its fences in order, so a use is covered once any fence after it has passed; forgetting
+/// older ones could only report a use uncovered whose later kept fences are all pending,
+/// never miss one.
+const RECENT_FENCES: usize = 256;
+
+/// True when the oldest of `len` fences, inserted in frame `oldest`, may be forgotten in
+/// frame `now` by a table that keeps `keep`.
+fn forgettable(len: usize, keep: usize, oldest: u64, now: u64) -> bool {
+    len > keep && oldest.saturating_add(FENCE_FRAMES) <= now
+}
+
 impl HazardTracker {
-    /// A fence inserted on `queue` covers everything before it there.
-    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId) {
+    /// A fence inserted on `queue` in `frame` covers everything before it there.
+    pub fn insert_fence(&mut self, queue: QueueId, fence: FenceId, frame: u64) {
         let q = queue.index();
         let pos = self.advance(q);
-        self.fences.insert(fence, self.clocks[q]);
+        if self.fences.insert(fence, self.clocks[q]).is_none()
+            && let Some(named) = fence.queue()
+        {
+            // Fences whose ID names no queue cannot come from the device (FN-1); they are
+            // kept, not windowed.
+            let window = &mut self.fence_window[named.index()];
+            window.order.push_back((fence, frame));
+            while let Some(&(old, at)) = window.order.front()
+                && forgettable(window.order.len(), FENCE_WINDOW, at, frame)
+            {
+                window.order.pop_front();
+                if let Some(clock) = self.fences.remove(&old) {
+                    window.floor.get_or_insert(clock);
+                }
+                window.dropped_upto = window.dropped_upto.max(old.sequence());
+            }
+        }
         let recent = &mut self.recent_fences[q];
-        recent.push((pos, fence));
-        if recent.len() > 256 {
-            recent.drain(..128);
+        recent.push_back((pos, fence, frame));
+        while let Some(&(_, _, at)) = recent.front()
+            && forgettable(recent.len(), RECENT_FENCES, at, frame)
+        {
+            recent.pop_front();
         }
     }
 
@@ -28,7 +78,7 @@ impl HazardTracker {
                 let covered = pos == 0
                     || self.recent_fences[q]
                         .iter()
-                        .any(|(p, f)| *p > pos && passed(*f));
+                        .any(|(p, f, _)| *p > pos && passed(*f));
                 if !covered {
                     return Some((QueueId::from_index(q).unwrap_or_default(), 0, 0));
                 }
@@ -40,7 +90,7 @@ impl HazardTracker {
         records.find_map(|r| {
             let covered = self.recent_fences[r.queue]
                 .iter()
-                .any(|(pos, f)| *pos > r.pos && passed(*f));
+                .any(|(pos, f, _)| *pos > r.pos && passed(*f));
             (!covered).then(|| {
                 (
                     QueueId::from_index(r.queue).unwrap_or_default(),
@@ -56,7 +106,11 @@ impl HazardTracker {
     pub fn wait_fence(&mut self, queue: QueueId, fence: FenceId) -> bool {
         let q = queue.index();
         self.advance(q);
-        let Some(clock) = self.fences.get(&fence).copied() else {
+        let dropped = |f: FenceId| {
+            let window = &self.fence_window[f.queue()?.index()];
+            (f.sequence() <= window.dropped_upto).then_some(window.floor?)
+        };
+        let Some(clock) = self.fences.get(&fence).copied().or_else(|| dropped(fence)) else {
             return false;
         };
         // The signaller knew this queue complete up to its own entry for it.
@@ -121,7 +175,7 @@ impl HazardTracker {
     ) -> bool {
         self.recent_fences[queue.index()]
             .iter()
-            .any(|(p, f)| *p > pos && passed(*f))
+            .any(|(p, f, _)| *p > pos && passed(*f))
     }
 
     /// The end of an ExecuteCommandLists scope on `queue` where the API drains the queue and
@@ -131,7 +185,8 @@ impl HazardTracker {
     pub fn scope_flushed(&mut self, queue: QueueId) {
         let q = queue.index();
         self.completed[q] = self.completed[q].max(self.clocks[q][q] + 1);
-        for state in self.resources.values_mut() {
+        let split = self.split.values_mut().flatten();
+        for state in self.resources.values_mut().chain(split) {
             for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
                 if r.queue == q {
                     r.chained = Sync::ALL.expand();
@@ -145,9 +200,182 @@ impl HazardTracker {
         }
     }
 
-    /// Forget a destroyed object.
+    /// Forget a destroyed object: its records and uses (a destroyed key is never named
+    /// again, FS-6).
     pub fn forget(&mut self, resource: ObjectKey) {
         self.resources.remove(&resource);
         self.split.remove(&resource);
+        self.uses.remove(&resource);
+    }
+
+    /// Forget every object `live` says no longer exists (views destroyed with their texture
+    /// included), so that the maps hold live objects only.
+    pub fn retain_live(&mut self, live: impl Fn(ObjectKey) -> bool) {
+        self.resources.retain(|k, _| live(*k));
+        self.split.retain(|k, _| live(*k));
+        self.uses.retain(|k, _| live(*k));
+    }
+
+    /// Entries held: resources with records, fence clocks, recent fences, used objects
+    /// (for the memory report of a soak run).
+    pub fn entries(&self) -> usize {
+        let split = self.split.values().flatten();
+        let reads: usize = self
+            .resources
+            .values()
+            .chain(split)
+            .map(|s| s.reads.len())
+            .sum();
+        let subresources: usize = self.split.values().map(Vec::len).sum();
+        let recent: usize = self.recent_fences.iter().map(VecDeque::len).sum();
+        self.resources.len() + subresources + reads + self.fences.len() + recent + self.uses.len()
+    }
+
+    /// Bytes the tracker's tables have allocated.
+    pub fn heap_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let split = self.split.values().flatten();
+        let reads: usize = (self.resources.values().chain(split))
+            .map(|s| s.reads.capacity() * size_of::<Record>())
+            .sum();
+        let subresources: usize = (self.split.values())
+            .map(|v| v.capacity() * size_of::<ResourceState>())
+            .sum();
+        let recent: usize = (self.recent_fences.iter())
+            .map(|r| r.capacity() * size_of::<(u64, FenceId, u64)>())
+            .sum();
+        let order: usize = (self.fence_window.iter())
+            .map(|w| w.order.capacity() * size_of::<(FenceId, u64)>())
+            .sum();
+        self.resources.capacity() * (size_of::<(ObjectKey, ResourceState)>() + 1)
+            + reads
+            + subresources
+            + self.split.capacity() * (size_of::<(ObjectKey, Vec<ResourceState>)>() + 1)
+            + self.fences.capacity() * (size_of::<(FenceId, VectorClock)>() + 1)
+            + recent
+            + order
+            + self.uses.capacity() * (size_of::<(ObjectKey, VectorClock)>() + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use slotmap::SlotMap;
+
+    const CS: QueueId = QueueId::Compute { pipe: 0, index: 0 };
+
+    fn at(queue: QueueId) -> At {
+        At {
+            queue,
+            label: 0,
+            frame: 0,
+        }
+    }
+
+    fn touch(resource: ObjectKey, write: bool) -> Touch {
+        Touch {
+            resource,
+            access: if write {
+                Access::UNORDERED_ACCESS
+            } else {
+                Access::SHADER_RESOURCE
+            },
+            stages: Sync::COMPUTE_SHADING,
+            write,
+            part: None,
+        }
+    }
+
+    /// A compute write of `key` followed by a fence, then `n` fences more, a frame each.
+    fn write_then_fences(h: &mut HazardTracker, key: ObjectKey, seq: &mut u64, n: usize) {
+        h.access(at(CS), &[touch(key, true)]);
+        for _ in 0..=n {
+            *seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, *seq), *seq);
+        }
+    }
+
+    #[test]
+    fn fence_clocks_stay_bounded_and_recent_waits_order() {
+        let mut keys: SlotMap<ObjectKey, ()> = SlotMap::with_key();
+        let buffer = keys.insert(());
+        let mut h = HazardTracker::default();
+        let mut seq = 0;
+        for _ in 0..4 * FENCE_WINDOW {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq), seq);
+        }
+        assert_eq!(h.fences.len(), FENCE_WINDOW);
+        assert_eq!(h.recent_fences[CS.index()].len(), RECENT_FENCES);
+        // Many fences in one frame are all kept until the frame is old (FENCE_FRAMES).
+        let frame = seq + 1;
+        for _ in 0..2 * FENCE_WINDOW {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq), frame);
+        }
+        let kept = h.fences.len();
+        assert!((2 * FENCE_WINDOW..=2 * FENCE_WINDOW + FENCE_FRAMES as usize).contains(&kept));
+        let later = frame + FENCE_FRAMES;
+        for _ in 0..4 * FENCE_WINDOW {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq), later);
+        }
+        assert_eq!(h.fences.len(), 4 * FENCE_WINDOW, "the old frame's went");
+        // The frame moves on, one fence a frame: the window shrinks back.
+        for f in 1..=FENCE_FRAMES + 1 {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq), later + f);
+        }
+        for _ in 0..FENCE_WINDOW {
+            seq += 1;
+            h.insert_fence(CS, FenceId::new(CS, seq), later + 2 * FENCE_FRAMES);
+        }
+        let frame = later + 3 * FENCE_FRAMES;
+        seq += 1;
+        h.insert_fence(CS, FenceId::new(CS, seq), frame);
+        assert_eq!(h.fences.len(), FENCE_WINDOW);
+        let entries = h.entries();
+        // A write, its fence, a wait on graphics: the read there races nothing (FN-2).
+        write_then_fences(&mut h, buffer, &mut seq, 0);
+        assert_eq!(
+            h.entries(),
+            entries + 1,
+            "one resource record, no more fences"
+        );
+        assert!(h.wait_fence(QueueId::Graphics, FenceId::new(CS, seq)));
+        let found = h.access(at(QueueId::Graphics), &[touch(buffer, false)]);
+        assert!(found.iter().all(|f| f.kind != HazardKind::ReadRacingWrite));
+    }
+
+    #[test]
+    fn a_wait_on_a_dropped_fence_orders_no_more_than_it_did() {
+        let mut keys: SlotMap<ObjectKey, ()> = SlotMap::with_key();
+        let (early, late) = (keys.insert(()), keys.insert(()));
+        let mut h = HazardTracker::default();
+        let mut seq = 0;
+        write_then_fences(&mut h, early, &mut seq, 0);
+        let first = FenceId::new(CS, seq);
+        write_then_fences(&mut h, late, &mut seq, 0);
+        let second = FenceId::new(CS, seq);
+        write_then_fences(&mut h, keys.insert(()), &mut seq, 2 * FENCE_WINDOW);
+        assert!(!h.fences.contains_key(&second), "dropped from the window");
+        // Not a wait on a fence never inserted (FN-3), and it orders the write before the
+        // first fence: the first dropped fence's clock is at most its own.
+        assert!(h.wait_fence(QueueId::Graphics, second));
+        let read = |h: &mut HazardTracker, key| {
+            let found = h.access(at(QueueId::Graphics), &[touch(key, false)]);
+            found.iter().any(|f| f.kind == HazardKind::ReadRacingWrite)
+        };
+        assert!(
+            !read(&mut h, early),
+            "ordered by the first fence, which the floor is"
+        );
+        // The write between the first fence and the second is ordered by the second only,
+        // which the tracker no longer knows: reported, never missed.
+        assert!(read(&mut h, late));
+        assert!(first.sequence() < second.sequence());
+        // A fence never inserted is still one (FN-3).
+        assert!(!h.wait_fence(QueueId::Graphics, FenceId::new(CS, seq + 10)));
     }
 }

@@ -28,6 +28,7 @@ mod part;
 pub use part::Part;
 
 use hashbrown::HashMap;
+use std::collections::VecDeque;
 
 use crate::barrier::{Access, BarrierGroup, Sync};
 use crate::device::{FenceId, ObjectKey, QUEUE_COUNT, QueueId};
@@ -114,6 +115,19 @@ struct ResourceState {
 
 type VectorClock = [u64; QUEUE_COUNT];
 
+/// The fences of one queue the tracker still holds, and a lower bound on the clocks of those
+/// it dropped.
+#[derive(Default)]
+struct FenceWindow {
+    /// Fences with the frame each was inserted in.
+    order: VecDeque<(FenceId, u64)>,
+    /// Highest sequence number dropped from the map.
+    dropped_upto: u64,
+    /// The clock of the first fence dropped: no later fence of the queue carries less
+    /// (a queue's clock only grows), so a wait on any dropped fence may use it.
+    floor: Option<VectorClock>,
+}
+
 /// The happens-before tracker.
 #[derive(Default)]
 pub struct HazardTracker {
@@ -123,8 +137,11 @@ pub struct HazardTracker {
     /// Per queue: how far into every queue's stream its own position is known to be ordered.
     clocks: [VectorClock; QUEUE_COUNT],
     fences: HashMap<FenceId, VectorClock>,
+    /// Per queue named by a fence ID: the fences in `fences`, oldest first, and what is known
+    /// of those dropped from it (bounded memory, [`fences`](self::fences) module).
+    fence_window: [FenceWindow; QUEUE_COUNT],
     /// Recent fences per queue with their stream positions, for release checks (FS-6).
-    recent_fences: [Vec<(u64, FenceId)>; QUEUE_COUNT],
+    recent_fences: [VecDeque<(u64, FenceId, u64)>; QUEUE_COUNT],
     /// Per queue: how far its own stream is known complete through a round trip of fences
     /// (this queue signalled, another waited and signalled, this one waited).
     completed: [u64; QUEUE_COUNT],

@@ -82,7 +82,7 @@ impl Validator {
                 self.sync.barrier(ctx.device, at, group)
             }
             Command::InsertFence { fence, .. } => {
-                self.sync.insert_fence(ctx.queue, *fence);
+                self.sync.insert_fence(ctx.queue, *fence, ctx.frame);
                 Vec::new()
             }
             Command::WaitFence(fence) => {

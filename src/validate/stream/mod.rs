@@ -58,6 +58,20 @@ pub struct Validator {
     /// Where the commands of the next submission (or the next CPU-side call) are in the
     /// scene file, when a script gave them.
     origins: Vec<Arc<str>>,
+    /// Findings past [`DIAGNOSTICS_KEPT`], counted by severity and rule only.
+    dropped: Dropped,
+}
+
+/// Diagnostics kept in full; later ones are only counted (by severity and rule), so that a
+/// run repeating a mistake every frame holds fixed memory however long it runs.
+pub const DIAGNOSTICS_KEPT: usize = 10_000;
+
+/// Counts of the findings not kept.
+#[derive(Default)]
+struct Dropped {
+    errors: u64,
+    warnings: u64,
+    by_rule: std::collections::BTreeMap<&'static str, u64>,
 }
 
 /// Where the command being checked comes from.
@@ -140,7 +154,41 @@ impl Validator {
             .iter()
             .filter(|d| d.severity == Severity::Error)
             .count() as u64;
-        (errors, self.diagnostics.len() as u64 - errors)
+        let warnings = self.diagnostics.len() as u64 - errors;
+        (
+            errors + self.dropped.errors,
+            warnings + self.dropped.warnings,
+        )
+    }
+
+    /// Diagnostics found but not kept (past [`DIAGNOSTICS_KEPT`]).
+    pub fn dropped(&self) -> u64 {
+        self.dropped.errors + self.dropped.warnings
+    }
+
+    /// Keep at most [`DIAGNOSTICS_KEPT`] diagnostics; count the rest.
+    fn keep_bounded(&mut self) {
+        if self.diagnostics.len() <= DIAGNOSTICS_KEPT {
+            return;
+        }
+        for d in self.diagnostics.drain(DIAGNOSTICS_KEPT..) {
+            match d.severity {
+                Severity::Error => self.dropped.errors += 1,
+                _ => self.dropped.warnings += 1,
+            }
+            *self.dropped.by_rule.entry(d.rule).or_default() += 1;
+        }
+    }
+
+    /// Entries the validator's growing tables hold (kept diagnostics, happens-before
+    /// records) and the bytes they have allocated, for the memory report of a soak run.
+    pub fn footprint(&self) -> (usize, usize) {
+        let tracker = self.sync.tracker();
+        let diagnostics = self.diagnostics.capacity() * size_of::<Diagnostic>();
+        (
+            self.diagnostics.len() + tracker.entries(),
+            diagnostics + tracker.heap_bytes(),
+        )
     }
 
     /// Count diagnostics per rule, sorted by rule.
@@ -148,6 +196,9 @@ impl Validator {
         let mut map: std::collections::BTreeMap<String, u64> = Default::default();
         for d in &self.diagnostics {
             *map.entry(d.rule.to_owned()).or_default() += 1;
+        }
+        for (rule, n) in &self.dropped.by_rule {
+            *map.entry((*rule).to_owned()).or_default() += n;
         }
         map.into_iter().collect()
     }
@@ -184,6 +235,9 @@ impl Validator {
             self.frame = frame;
             self.swap_chain.new_frame();
             self.dynamic.new_frame();
+            // Destroyed keys are never named again: their records go, so that the tables
+            // hold live objects only over any run length.
+            self.sync.retain_live(|k| device.memory.is_live(k));
         }
         self.views.clear();
         let origins = std::mem::take(&mut self.origins);
@@ -202,6 +256,7 @@ impl Validator {
         for (i, cmd) in commands.iter().enumerate() {
             self.observe_one(&ctx, i, cmd, &mut first_map);
         }
+        self.keep_bounded();
         if ends_list {
             self.list_ended(device.api(), queue);
         }
@@ -241,6 +296,7 @@ impl Validator {
         let origins = std::mem::take(&mut self.origins);
         let ctx = Self::cpu_ctx(device, frame, label, &origins);
         (self.sync).check_release(&ctx, key, cpu_ns, &mut self.diagnostics);
+        self.keep_bounded();
     }
 
     /// Check a GetData of query `query` by the CPU at `cpu_ns`; `deferred` when the call is
@@ -276,6 +332,7 @@ impl Validator {
             processed,
             &mut self.diagnostics,
         );
+        self.keep_bounded();
     }
 
     /// The CPU tested or waited on `fence` at `cpu_ns` (FN-2): when it has passed, what it

@@ -232,11 +232,18 @@ pub(super) fn walk_resource(
                 t.reset(texture, Layout::PRESENT);
             } else if s.transient {
                 // Contents are discarded by activating from UNDEFINED; a first user that
-                // cannot transition (DMA) takes it as it is instead.
+                // cannot transition (DMA) takes it as it is instead. A frame-graph transient
+                // owns its memory (placement is for scripts), so nothing else wrote it: one
+                // queue's transient that ends the frame in the layout its first use needs
+                // is used on as it is, the walk ordering the uses as for any resource, since
+                // an activation would only re-initialise metadata the first use (a write)
+                // initialises anyway (EB-5, EB-9d: activation is for memory that changed
+                // hands, and to change layout without decompressing garbage).
                 let first_moves = uses
                     .first()
                     .is_none_or(|u| u.queue.kind() != crate::barrier::QueueType::Copy);
-                if first_moves || t.layout != Layout::Common {
+                let kept = one_queue && uses.first().is_some_and(|u| u.layout == Some(t.layout));
+                if !kept && (first_moves || t.layout != Layout::Common) {
                     t.layout = Layout::Undefined;
                 }
             }
