@@ -105,11 +105,8 @@ fn a_texture_read_by_two_queues_is_not_transitioned_under_a_reader() {
     clean_everywhere("shared_read.ron");
 }
 
-/// A cycle that appears at run time (a timeline enables a pass) names each edge's resource
-/// and ordering rule, as a cycle found at load does.
-#[test]
-fn a_run_time_cycle_names_the_resource_and_rule_of_each_edge() {
-    let scene = r#"Scene(
+/// A scene whose timeline enables, at frame 2, a pass that makes a dependency cycle.
+const CYCLE_AT_FRAME_2: &str = r#"Scene(
     entities: [
         (name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
         (name: "scene_colour", texture: (format: Rgba16Float, extent: (64, 64), flags: (render_target: true))),
@@ -118,7 +115,12 @@ fn a_run_time_cycle_names_the_resource_and_rule_of_each_edge() {
     ],
     timeline: [(frame: 2, event: Enable("blur"))],
 )"#;
-    let mut rt = Runtime::from_str(scene, "cycle.ron").expect("loads: blur is disabled");
+
+/// A cycle that appears at run time (a timeline enables a pass) names each edge's resource
+/// and ordering rule, as a cycle found at load does.
+#[test]
+fn a_run_time_cycle_names_the_resource_and_rule_of_each_edge() {
+    let mut rt = Runtime::from_str(CYCLE_AT_FRAME_2, "cycle.ron").expect("loads: blur is disabled");
     let err = rt
         .run(4)
         .expect_err("enabling blur makes a cycle")
@@ -133,16 +135,7 @@ fn a_run_time_cycle_names_the_resource_and_rule_of_each_edge() {
 /// submitted or presented (the stages after the failing one do not run).
 #[test]
 fn a_frame_that_fails_to_plan_submits_nothing() {
-    let scene = r#"Scene(
-    entities: [
-        (name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
-        (name: "scene_colour", texture: (format: Rgba16Float, extent: (64, 64), flags: (render_target: true))),
-        (name: "blur", pass: (uses: [(target: "scene_colour", access: RenderTarget)], after: ["glass"]), disabled: true),
-        (name: "glass", pass: (uses: [(target: "scene_colour", access: ShaderRead), (target: "swapchain", access: RenderTarget)])),
-    ],
-    timeline: [(frame: 2, event: Enable("blur"))],
-)"#;
-    let mut rt = Runtime::from_str(scene, "cycle.ron").expect("loads: blur is disabled");
+    let mut rt = Runtime::from_str(CYCLE_AT_FRAME_2, "cycle.ron").expect("loads: blur is disabled");
     let out = crate::common::Shared::default();
     rt.record_gpu_trace_to(out.clone());
     rt.run(4)
