@@ -25,6 +25,7 @@ pub struct GpuTotals {
     pub work: Sample,
     pub work_ns: u64,
     pub critical_ns: u64,
+    pub critical_barrier_ns: u64,
     pub lower_bound_ns: u64,
     pub barrier_ns: u64,
     pub ideal_ns: u64,
@@ -43,6 +44,7 @@ impl GpuTotals {
         }
         self.work_ns += g.work_ns;
         self.critical_ns += g.critical_ns;
+        self.critical_barrier_ns += g.critical_barrier_ns;
         self.lower_bound_ns += g.lower_bound_ns();
         self.barrier_ns += g.barrier_ns;
         self.ideal_ns += g.ideal_ns();

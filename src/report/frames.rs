@@ -97,6 +97,9 @@ pub struct FrameGpu {
     pub work_ns: u64,
     /// Longest chain of dependent commands (their own work only).
     pub critical_ns: u64,
+    /// The part of the critical path that Barrier commands' own work took: what barriers add
+    /// to it (cache and compression work, EB-3..EB-5).
+    pub critical_barrier_ns: u64,
     /// Busy time of the busiest queue.
     pub busiest_ns: u64,
     /// Time graphics and some compute queue were both busy with the frame.
@@ -112,7 +115,9 @@ impl FrameGpu {
     /// is the longer one.
     pub fn merge(&mut self, g: &FrameGpu) {
         self.work_ns += g.work_ns;
-        self.critical_ns = self.critical_ns.max(g.critical_ns);
+        if (g.critical_ns, g.critical_barrier_ns) > (self.critical_ns, self.critical_barrier_ns) {
+            (self.critical_ns, self.critical_barrier_ns) = (g.critical_ns, g.critical_barrier_ns);
+        }
         self.busiest_ns += g.busiest_ns;
         self.overlap_ns += g.overlap_ns;
         self.barrier_ns += g.barrier_ns;
@@ -141,6 +146,7 @@ pub struct FrameBook {
     /// Every command but barriers, all queues.
     work: Intervals,
     critical_ns: u64,
+    critical_barrier_ns: u64,
 }
 
 /// Report family of a queue: 0 graphics, 1 compute, 2 DMA.
@@ -159,13 +165,16 @@ impl FrameBook {
         if x.name != "Barrier" {
             self.work.insert(x.start_ns, x.end_ns);
         }
-        self.critical_ns = self.critical_ns.max(x.path_ns);
+        if (x.path_ns, x.path_barrier_ns) > (self.critical_ns, self.critical_barrier_ns) {
+            (self.critical_ns, self.critical_barrier_ns) = (x.path_ns, x.path_barrier_ns);
+        }
     }
 
     /// The frame's numbers.
     pub fn close(&self) -> FrameGpu {
         let mut out = FrameGpu {
             critical_ns: self.critical_ns,
+            critical_barrier_ns: self.critical_barrier_ns,
             ..FrameGpu::default()
         };
         let mut all = Intervals::default();
@@ -185,6 +194,7 @@ impl FrameBook {
         out.work_ns = all.len_ns();
         out.barrier_ns = out.work_ns - self.work.len_ns().min(out.work_ns);
         out.critical_ns = out.critical_ns.min(out.work_ns);
+        out.critical_barrier_ns = out.critical_barrier_ns.min(out.critical_ns);
         out.overlap_ns = self.queues[0].overlap_ns(&compute);
         out
     }
@@ -208,6 +218,7 @@ mod tests {
             cache_ns: 0,
             decompress_ns: 0,
             path_ns,
+            path_barrier_ns: 0,
             seq: 0,
         }
     }

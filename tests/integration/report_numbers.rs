@@ -183,3 +183,30 @@ fn statistics_stay_in_fixed_memory() {
     rt.finish().unwrap();
     assert_eq!(rt.summary().stats.timed_frames(), 5_000);
 }
+
+/// What barriers add to the critical path (their own cache and compression work on it, EB-3..
+/// EB-5) is part of the path, and ranks the strategies as their frame times do: enhanced adds
+/// least, legacy (whose translated barriers flush and decompress most) most.
+#[test]
+fn barriers_on_the_critical_path_rank_the_strategies() {
+    for scene in ["scenes/deferred.ron", "scenes/gpu_driven.ron"] {
+        let mut by = Vec::new();
+        for b in [
+            BarrierMode::Enhanced,
+            BarrierMode::Conservative,
+            BarrierMode::Legacy,
+        ] {
+            let v = run(scene, b, true, 20).to_json();
+            let gpu = &v["gpu"];
+            let on_path = gpu["critical_path_barrier_us"].as_f64().unwrap();
+            let path = gpu["critical_path_us"].as_f64().unwrap();
+            assert!(
+                on_path > 0.0 && on_path <= path,
+                "{scene} {b:?}: {on_path} of {path}"
+            );
+            by.push((on_path, gpu["frame_work_us"]["mean"].as_f64().unwrap()));
+        }
+        assert!(by[0].0 < by[1].0 && by[1].0 < by[2].0, "{scene}: {by:?}");
+        assert!(by[0].1 < by[1].1 && by[1].1 < by[2].1, "{scene}: {by:?}");
+    }
+}

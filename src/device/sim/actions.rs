@@ -174,9 +174,12 @@ impl Gpu {
         let now = self.now;
         let (cache, decompress) = a.costs();
         let frame = a.meta.frame;
+        // A barrier's own work lengthens the path by what barriers add (EB-3..EB-5).
+        let barrier = matches!(a.kind, ActionKind::Barrier(_));
         let path = Path {
             frame,
             ns: a.path.within(frame) + cache + decompress,
+            barrier_ns: a.path.barrier_within(frame) + if barrier { cache + decompress } else { 0 },
         };
         let q = &mut self.queues[qi];
         q.actions_done += 1;

@@ -257,6 +257,7 @@ impl Gpu {
         let path = Path {
             frame,
             ns: it.path_start.within(frame) + it.solo_ns,
+            barrier_ns: it.path_start.barrier_within(frame),
         };
         let q = &mut self.queues[qi];
         q.drain_check = true;

@@ -391,6 +391,7 @@ impl Gpu {
             cache_ns: rec.cache,
             decompress_ns: rec.decompress,
             path_ns: rec.path.ns,
+            path_barrier_ns: rec.path.barrier_ns,
             seq: meta.seq,
         });
     }

@@ -60,6 +60,9 @@ pub struct Executed {
     pub decompress_ns: u64,
     /// The frame's critical path up to this command's end, ns.
     pub path_ns: u64,
+    /// The part of `path_ns` that Barrier commands' own work took (cache write-backs and
+    /// invalidations, compression: EB-3..EB-5): what barriers add to the critical path.
+    pub path_barrier_ns: u64,
     /// Commands submitted to the queue before this one (the n-th submitted has `seq` n).
     pub seq: u64,
 }
@@ -70,6 +73,8 @@ pub struct Executed {
 pub(crate) struct Path {
     pub frame: u64,
     pub ns: u64,
+    /// The part of `ns` spent in Barrier commands' own work.
+    pub barrier_ns: u64,
 }
 
 impl Path {
@@ -78,22 +83,69 @@ impl Path {
         if self.frame == frame { self.ns } else { 0 }
     }
 
-    /// The longer of two predecessors, seen from `frame`, plus `own` work.
+    /// Its barrier part, seen from `frame`.
+    pub fn barrier_within(self, frame: u64) -> u64 {
+        if self.frame == frame {
+            self.barrier_ns
+        } else {
+            0
+        }
+    }
+
+    /// The longest of the predecessors, seen from `frame`, plus `own` work (not a barrier's).
     pub fn after(frame: u64, preds: &[Path], own: u64) -> Path {
-        let longest = preds.iter().map(|p| p.within(frame)).max().unwrap_or(0);
+        let longest =
+            (preds.iter().copied()).max_by_key(|p| (p.within(frame), p.barrier_within(frame)));
         Path {
             frame,
-            ns: longest + own,
+            ns: longest.map_or(0, |p| p.within(frame)) + own,
+            barrier_ns: longest.map_or(0, |p| p.barrier_within(frame)),
         }
     }
 
     /// Fold another predecessor into this one (same frame as `self`).
     pub fn absorb(&mut self, other: Path) {
-        self.ns = self.ns.max(other.within(self.frame));
+        let theirs = (other.within(self.frame), other.barrier_within(self.frame));
+        if theirs > (self.ns, self.barrier_ns) {
+            (self.ns, self.barrier_ns) = theirs;
+        }
     }
 }
 
 /// The longer of two waits, with its reason.
 pub(crate) fn longer(a: (Stall, u64), b: (Stall, u64)) -> (Stall, u64) {
     if b.1 > a.1 { b } else { a }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The barrier part follows the longest predecessor, and a predecessor from an earlier
+    /// frame contributes nothing.
+    #[test]
+    fn a_path_carries_the_barrier_work_of_its_longest_predecessor() {
+        let work = Path {
+            frame: 3,
+            ns: 900,
+            barrier_ns: 0,
+        };
+        let barriers = Path {
+            frame: 3,
+            ns: 500,
+            barrier_ns: 400,
+        };
+        let old = Path {
+            frame: 2,
+            ns: 5_000,
+            barrier_ns: 5_000,
+        };
+        let p = Path::after(3, &[barriers, work, old], 10);
+        assert_eq!((p.ns, p.barrier_ns), (910, 0));
+        let mut q = barriers;
+        q.absorb(old);
+        assert_eq!((q.ns, q.barrier_ns), (500, 400));
+        q.absorb(work);
+        assert_eq!((q.ns, q.barrier_ns), (900, 0));
+    }
 }

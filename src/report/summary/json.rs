@@ -82,6 +82,8 @@ pub struct GpuJson {
     pub frame_span_us: DistJson,
     pub frame_work_us: DistJson,
     pub critical_path_us: Us,
+    /// What barriers add to the critical path: their own cache and compression work on it.
+    pub critical_path_barrier_us: Us,
     pub lower_bound_us: Us,
     pub barrier_us: Us,
     pub ideal_us: Us,

@@ -44,6 +44,7 @@ impl Summary {
         GpuFrames {
             work_us: t.work.distribution_us(),
             critical_path_us: us(t.critical_ns) / n,
+            critical_path_barrier_us: us(t.critical_barrier_ns) / n,
             lower_bound_us: us(t.lower_bound_ns) / n,
             barrier_us: us(t.barrier_ns) / n,
             ideal_us: us(t.ideal_ns) / n,
@@ -128,6 +129,7 @@ impl Summary {
                 frame_span_us: dist(s.frame_span_us()),
                 frame_work_us: dist(g.work_us),
                 critical_path_us: Us(g.critical_path_us),
+                critical_path_barrier_us: Us(g.critical_path_barrier_us),
                 lower_bound_us: Us(g.lower_bound_us),
                 barrier_us: Us(g.barrier_us),
                 ideal_us: Us(g.ideal_us),
@@ -275,6 +277,8 @@ pub struct GpuFrames {
     pub work_us: Distribution,
     /// Mean critical path per frame.
     pub critical_path_us: f64,
+    /// Mean part of the critical path per frame that barriers' own work took.
+    pub critical_path_barrier_us: f64,
     /// Mean of max(critical path, busiest queue) per frame.
     pub lower_bound_us: f64,
     /// Mean time per frame in which only barriers ran on the GPU.

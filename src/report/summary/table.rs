@@ -45,8 +45,9 @@ impl Summary {
         row(
             "critical path (us)",
             format!(
-                "{:.1}  lower bound {:.1}  barriers alone {:.1}  efficiency {:.1}%",
+                "{:.1} ({:.1} barriers)  lower bound {:.1}  barriers alone {:.1}  efficiency {:.1}%",
                 g.critical_path_us,
+                g.critical_path_barrier_us,
                 g.lower_bound_us,
                 g.barrier_us,
                 100.0 * g.efficiency

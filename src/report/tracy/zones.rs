@@ -233,6 +233,7 @@ mod tests {
             cache_ns: 0,
             decompress_ns: 0,
             path_ns: 0,
+            path_barrier_ns: 0,
             seq: 0,
         }
     }
