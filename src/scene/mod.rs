@@ -43,6 +43,7 @@
 //! three. [`save()`] turns a world back into a [`SceneFile`] and [`to_ron`] into text; load ->
 //! save -> load is a fixed point, which the round-trip tests check on every scene.
 
+mod author;
 mod check;
 mod copies;
 mod costs;
@@ -70,6 +71,7 @@ use std::path::Path;
 
 use bevy_ecs::world::World;
 
+pub use author::{BUILT_SCENE, PassBuilder, SceneBuilder};
 pub use check::validate;
 pub use costs::{MAX_CYCLES, MAX_TIME_US};
 pub use error::{Location, SceneError};

@@ -10,6 +10,7 @@
 //! on the thread of the test that asks it to, so the other tests pass through it uncounted.
 
 mod api;
+mod authoring;
 mod barrier_tables;
 mod calibration;
 mod clean_scenes;
