@@ -110,12 +110,13 @@ pub fn render(header: &str, at: &Location, label: &str, text: &str) -> Option<St
 /// The part of `line` to show and the width before the character at index `column` in it:
 /// the whole line, or [`WIDTH`] characters around the column with `...` where it was cut.
 fn window(line: &str, column: usize) -> (String, usize) {
-    let chars: Vec<char> = line.chars().collect();
-    let column = column.min(chars.len());
-    let (from, to) = if chars.len() <= WIDTH {
-        (0, chars.len())
+    // Counted, not collected: a minified scene may be one line of many megabytes.
+    let len = line.chars().count();
+    let column = column.min(len);
+    let (from, to) = if len <= WIDTH {
+        (0, len)
     } else {
-        let from = column.saturating_sub(WIDTH / 2).min(chars.len() - WIDTH);
+        let from = column.saturating_sub(WIDTH / 2).min(len - WIDTH);
         (from, from + WIDTH)
     };
     let mut shown = String::new();
@@ -124,7 +125,7 @@ fn window(line: &str, column: usize) -> (String, usize) {
         shown.push_str("...");
         pad += 3;
     }
-    for (i, &c) in chars[from..to].iter().enumerate() {
+    for (i, c) in line.chars().skip(from).take(to - from).enumerate() {
         let text = match c {
             '\t' => "    ".to_string(),
             c if c.is_control() => char::REPLACEMENT_CHARACTER.to_string(),
@@ -135,7 +136,7 @@ fn window(line: &str, column: usize) -> (String, usize) {
         }
         shown.push_str(&text);
     }
-    if to < chars.len() {
+    if to < len {
         shown.push_str("...");
     }
     (shown, pad)
