@@ -1,17 +1,22 @@
 //! The command line: `run`, `check`, `graph`, `timeline`, `compare` and `gen`. Exit codes: 0 success, 1 validation or
 //! device error, 2 bad input or usage, a failed write included (a closed pipe is not one:
 //! see `cli/out.rs`).
-//! Overrides of the scene's settings, and what they may not say, are in `cli/overrides.rs`.
+//! Overrides of the scene's settings, and what they may not say, are in `cli/overrides.rs`;
+//! errors and findings are shown compiler-style by `cli/snippet.rs`, and `cli/findings.rs`
+//! says how many findings were not printed.
 
+mod findings;
 mod generate;
 mod out;
 mod overrides;
 mod pictures;
 mod progress;
+mod snippet;
 
 pub use generate::{MAX_GEN_PASSES, ShapeArg};
 use overrides::load;
 pub use overrides::{BarriersArg, Overrides, RotationArg, Switch};
+pub use snippet::Sources;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -175,8 +180,10 @@ fn write_file(path: &std::path::Path, mut file: std::fs::File, text: &str) -> Re
     })
 }
 
+/// Says `err` on standard error (compiler-style, with a snippet, for a located scene error)
+/// and returns its exit code.
 fn fail(err: &RuntimeError) -> i32 {
-    out::eprint(&format!("error: {err}\n"));
+    out::eprint(&Sources::default().runtime_error(err));
     err.exit_code()
 }
 
@@ -264,9 +271,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 let table = summary.to_table();
                 out::print(&format!("{table}{}", gain_row.unwrap_or_default()))
             };
-            for d in crate::validate::repeated(rt.diagnostics()).iter().take(20) {
-                out::eprint(&format!("{d}\n"));
-            }
+            out::eprint(&findings::of_run(&rt));
             let code = match result {
                 Err(e) => fail(&e),
                 Ok(()) if summary.validation_errors > 0 => 1,
@@ -312,10 +317,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 };
                 format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
             } else {
-                let mut text = String::new();
-                for d in &diags {
-                    text.push_str(&format!("{d}\n"));
-                }
+                let mut text = findings::of_check(&rt, &diags);
                 if let Some(f) = &fatal {
                     text.push_str(&format!("error: {f}\n"));
                 }

@@ -9,6 +9,10 @@
 //! scenes/deferred.ron:12:9: entity "gbuffer": unknown name "albdo" (did you mean "albedo"?)
 //! ```
 //!
+//! The command line shows the same message as rustc shows its errors, `error[kind]: message`,
+//! an arrow to the location, and the line with a caret under the column
+//! (`cli/snippet.rs`, from [`SceneError::kind`] and [`SceneError::message`]).
+//!
 //! The variants sort problems by what the author has to do about them (fix the syntax, rename
 //! something, pick another target, change a number, break a cycle) rather than by which
 //! check found them; the message says the rest.
@@ -139,6 +143,33 @@ impl SceneError {
         }
     }
 
+    /// A short stable name of the variant (`unknown-name`, `syntax`...), shown in brackets in
+    /// the compiler-style rendering as rustc shows its error codes.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            SceneError::Io { .. } => "io",
+            SceneError::Syntax { .. } => "syntax",
+            SceneError::Shape { .. } => "shape",
+            SceneError::DuplicateName { .. } => "duplicate-name",
+            SceneError::UnknownName { .. } => "unknown-name",
+            SceneError::WrongKind { .. } => "wrong-kind",
+            SceneError::Misuse { .. } => "misuse",
+            SceneError::OutOfRange { .. } => "out-of-range",
+            SceneError::Cycle { .. } => "cycle",
+        }
+    }
+
+    /// The message without its location: what follows `file:line:column: ` in Display, for
+    /// renderings that show the location on a line of its own.
+    pub fn message(&self) -> String {
+        let full = self.to_string();
+        let prefix = format!("{}: ", self.location());
+        match full.strip_prefix(&prefix) {
+            Some(rest) => rest.to_string(),
+            None => full,
+        }
+    }
+
     /// The entity the problem belongs to, when there is one.
     pub fn entity(&self) -> Option<&str> {
         match self {
@@ -214,6 +245,11 @@ mod tests {
             r#"scenes/deferred.ron:12:9: entity "gbuffer": unknown name "albdo" (did you mean "albedo"?)"#
         );
         assert_eq!(e.location(), &at(12, 9));
+        assert_eq!(e.kind(), "unknown-name");
+        assert_eq!(
+            e.message(),
+            r#"entity "gbuffer": unknown name "albdo" (did you mean "albedo"?)"#
+        );
         assert_eq!(e.entity(), Some("gbuffer"));
     }
 

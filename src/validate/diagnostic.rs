@@ -1,4 +1,9 @@
 //! Diagnostics: what the validation layer reports, with a stable code and the rule it cites.
+//!
+//! Display gives the plain two-line form (header, then `  --> file:line:col: frame ...`);
+//! the command line shows a finding on a script command compiler-style from the same parts
+//! ([`Diagnostic::header`], [`Diagnostic::located`], [`Repeated::context`]) with the command's
+//! line and a caret under it (`cli/snippet.rs`).
 
 use serde::Serialize;
 
@@ -35,13 +40,34 @@ pub struct Diagnostic {
     pub location: String,
 }
 
-impl fmt::Display for Diagnostic {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Diagnostic {
+    /// The first line of every rendering: `error[V0401] FS-4: message`.
+    pub fn header(&self) -> String {
         let sev = match self.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        writeln!(f, "{sev}[{}] {}: {}", self.code, self.rule, self.message)?;
+        format!("{sev}[{}] {}: {}", self.code, self.rule, self.message)
+    }
+
+    /// [`Diagnostic::location`] as file, line and column, when it is one (`file:line:col`;
+    /// the file may itself hold colons).
+    pub fn located(&self) -> Option<crate::scene::Location> {
+        let mut parts = self.location.rsplitn(3, ':');
+        let column = parts.next()?.parse().ok()?;
+        let line = parts.next()?.parse().ok()?;
+        let file = parts.next().filter(|f| !f.is_empty())?;
+        Some(crate::scene::Location {
+            file: file.to_string(),
+            line,
+            column,
+        })
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.header())?;
         let at = match self.location.as_str() {
             "" => String::new(),
             loc => format!("{loc}: "),
@@ -118,27 +144,30 @@ pub fn repeated(diagnostics: &[Diagnostic]) -> Vec<Repeated> {
     out
 }
 
-impl fmt::Display for Repeated {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Repeated {
+    /// Which frames, queue, command, pass and resource, without the file position:
+    /// `frame 0 and 3 more (4 frames), queue graphics, command 9, pass render, resource x`.
+    pub fn context(&self) -> String {
         let d = &self.first;
-        let sev = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        };
-        writeln!(f, "{sev}[{}] {}: {}", d.code, d.rule, d.message)?;
-        let at = match d.location.as_str() {
-            "" => String::new(),
-            loc => format!("{loc}: "),
-        };
         let frames = match self.frames {
             1 => format!("frame {}", d.frame),
             n => format!("frame {} and {} more ({n} frames)", d.frame, n - 1),
         };
-        write!(
-            f,
-            "  --> {at}{frames}, queue {}, command {}, pass {}, resource {}",
+        format!(
+            "{frames}, queue {}, command {}, pass {}, resource {}",
             d.queue, d.command, d.pass, d.resource
         )
+    }
+}
+
+impl fmt::Display for Repeated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(f, "{}", self.first.header())?;
+        let at = match self.first.location.as_str() {
+            "" => String::new(),
+            loc => format!("{loc}: "),
+        };
+        write!(f, "  --> {at}{}", self.context())
     }
 }
 
@@ -187,5 +216,18 @@ mod tests {
             (json["frames"].as_u64(), json["frame"].as_u64()),
             (Some(4), Some(0))
         );
+    }
+
+    #[test]
+    fn a_location_parses_from_the_right() {
+        let mut d = finding(0, "a");
+        d.location = "C:/scenes/s.ron:12:9".into();
+        let at = d.located().map(|l| (l.file, l.line, l.column));
+        assert_eq!(at, Some(("C:/scenes/s.ron".to_string(), 12, 9)));
+        for bad in ["", "s.ron", "s.ron:x:1", ":1:2"] {
+            d.location = bad.into();
+            assert_eq!(d.located(), None, "{bad}");
+        }
+        assert_eq!(d.header(), "error[V0501] FS-3: m");
     }
 }

@@ -31,8 +31,12 @@ fn a_script_finding_names_its_command_and_is_printed_once_per_repeat() {
     let column = column + 1;
     let out = check(&[scene]);
     let text = String::from_utf8_lossy(&out.stdout);
-    let at = format!("--> {scene}:{line}:{column}: frame 0 and 3 more (4 frames)");
+    // Compiler-style: the arrow to the command, its line, and a caret under it labelled with
+    // the frames that found it.
+    let at = format!("--> {scene}:{line}:{column}\n");
     assert!(text.contains(&at), "{text}");
+    let caret = format!("{}^ frame 0 and 3 more (4 frames)", " ".repeat(column - 1));
+    assert!(text.contains(&caret), "{text}");
     // One line per back buffer, each repeated in four of the eight frames; the count of
     // errors stays the count of findings.
     assert_eq!(text.matches("error[V0401]").count(), 2, "{text}");
@@ -55,9 +59,10 @@ fn a_release_finding_names_the_release() {
     let (line, column) = position(scene, "Release(");
     let text = String::from_utf8_lossy(&check(&[scene]).stdout).to_string();
     assert!(
-        text.contains(&format!("{scene}:{line}:{column}: frame 0")),
+        text.contains(&format!("--> {scene}:{line}:{column}\n")),
         "{text}"
     );
+    assert!(text.contains("^ frame 0, queue"), "{text}");
 }
 
 #[test]

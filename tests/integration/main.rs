@@ -37,6 +37,7 @@ mod scene_roundtrip;
 mod script_errors;
 mod scripts;
 mod simulation;
+mod snippets;
 mod soak;
 mod submissions;
 mod summary_schema;

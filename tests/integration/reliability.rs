@@ -56,7 +56,7 @@ fn a_second_release_is_a_located_load_error() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     let file = path.display().to_string();
     assert!(
-        stderr(&out).contains(&format!("{file}:8:75: ")),
+        stderr(&out).contains(&format!("--> {file}:8:75\n")),
         "{}",
         stderr(&out)
     );
@@ -104,7 +104,7 @@ fn numbers_the_clocks_cannot_hold_are_located_load_errors() {
     let path = scene_file("cpu", text);
     let out = fastframe(&["run", path.to_str().unwrap_or_default()]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let at = format!("{}:2:16: ", path.display());
+    let at = format!("--> {}:2:16\n", path.display());
     assert!(stderr(&out).contains(&at), "{}", stderr(&out));
     assert!(stderr(&out).contains("cpu_frame_us"), "{}", stderr(&out));
 
@@ -131,8 +131,13 @@ fn script_amounts_are_bounded_like_pass_work() {
     let path = scene_file("script", text);
     let out = fastframe(&["check", path.to_str().unwrap_or_default()]);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
-    let at = format!("{}:3:5: RawFill: offset must be at most", path.display());
+    let at = format!("--> {}:3:5\n", path.display());
     assert!(stderr(&out).contains(&at), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("]: RawFill: offset must be at most"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]
