@@ -82,7 +82,12 @@ pub enum Commands {
         overrides: Overrides,
     },
     /// Print the compiled pass graph as Graphviz DOT.
-    Graph { scene: PathBuf },
+    Graph {
+        scene: PathBuf,
+        /// List each pass's barriers (the steady frame's) in its node.
+        #[arg(long)]
+        barriers: bool,
+    },
     /// Draw the last frame's queues as an SVG timeline: passes, barriers, waits by cause,
     /// fence arrows, vertical blanks.
     Timeline {
@@ -369,12 +374,13 @@ pub fn main_with(cli: Cli) -> i32 {
             frames,
             out,
         } => pictures::compare(&scene, &barriers, &async_compute, frames, out.as_ref()),
-        Commands::Graph { scene } => {
+        Commands::Graph { scene, barriers } => {
             let mut rt = match load(&scene, None) {
                 Ok(rt) => rt,
                 Err(e) => return fail(&e),
             };
-            let result = rt.tick();
+            // The steady frame's barriers need the plan's first frames run.
+            let result = if barriers { rt.run(3) } else { rt.tick() };
             if rt.world.contains_resource::<crate::model::FrameScript>() {
                 // A frame script is the frame: there is no pass graph to draw.
                 let written = out::print(&format!(
@@ -386,9 +392,20 @@ pub fn main_with(cli: Cli) -> i32 {
             if rt.graph().generation == 0 {
                 return result.err().map_or(1, |e| fail(&e));
             }
-            out::print(&crate::report::to_dot(rt.scene_name(), rt.graph()))
-                .err()
-                .unwrap_or(0)
+            let names = |e: bevy_ecs::entity::Entity| {
+                (rt.world.get::<bevy_ecs::name::Name>(e))
+                    .map_or_else(|| e.to_string(), |n| n.as_str().to_owned())
+            };
+            let plan = rt.world.resource::<crate::plan::BarrierPlan>();
+            let nodes = (barriers)
+                .then(|| plan.frames.last())
+                .flatten()
+                .map(|frame| crate::report::NodeBarriers {
+                    frame,
+                    name: &names,
+                });
+            let dot = crate::report::to_dot_with(rt.scene_name(), rt.graph(), nodes);
+            out::print(&dot).err().unwrap_or(0)
         }
     }
 }

@@ -16,7 +16,7 @@ pub mod tracy;
 
 pub use frame_log::{FrameLog, GpuTotals};
 pub use frames::{FrameBook, FrameGpu, Intervals, family_index};
-pub use graphviz::to_dot;
+pub use graphviz::{NodeBarriers, to_dot, to_dot_with};
 pub use host::{Footprint, HostMemory};
 pub use queue_time::{CAUSES, Cause, QueueClock, QueueTime};
 pub use sample::{LogHistogram, Sample};

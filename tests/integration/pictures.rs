@@ -177,3 +177,30 @@ fn a_picture_to_a_bad_path_fails_before_running() {
     ]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `graph --barriers` lists, in each pass's node, the barriers of the steady frame around it
+/// (EB-12's triples, shortened to what changes); without the flag the nodes hold names only.
+#[test]
+fn graph_lists_each_pass_barriers_on_request() {
+    let out = fastframe(&["graph", "scenes/deferred.ron", "--barriers"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let dot = String::from_utf8_lossy(&out.stdout);
+    let gbuffer = dot
+        .lines()
+        .find(|l| l.contains("label=\"gbuffer\\n"))
+        .expect("the gbuffer node");
+    assert!(
+        gbuffer.contains("before: gbuffer_albedo: UNDEFINED -> RENDER_TARGET"),
+        "{gbuffer}"
+    );
+    assert!(
+        gbuffer.contains("after: gbuffer_albedo: RENDER_TARGET -> SHADER_RESOURCE"),
+        "{gbuffer}"
+    );
+    let plain = fastframe(&["graph", "scenes/deferred.ron"]);
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("before:"));
+}
