@@ -30,6 +30,7 @@ pub fn barrier_system(
         Option<&Texture>,
         Option<&SubresourceStates>,
     )>,
+    names: Query<&Name>,
     mut last: Local<Option<(u64, BarrierMode)>>,
     mut enhanced: Local<EnhancedPlanner>,
 ) -> Result<(), RuntimeError> {
@@ -85,9 +86,19 @@ pub fn barrier_system(
             plan_legacy(&graph, start, &previous)
         }
     };
+    // Passes by their compiled names; resources (a split texture's parts as the texture) by
+    // their scene names.
     let name = |e: Entity| {
         let pass = graph.passes.iter().find(|p| p.entity == e);
-        pass.map_or_else(|| e.to_string(), |p| p.name.clone())
+        pass.map_or_else(
+            || {
+                let e = graph.parts.get(e).map_or(e, |(t, _)| t);
+                names
+                    .get(e)
+                    .map_or_else(|_| e.to_string(), |n| n.as_str().to_owned())
+            },
+            |p| p.name.clone(),
+        )
     };
     let mut planned = planned.map_err(|err| RuntimeError::plan(frame.0, err, name))?;
     // Barriers on the parts of split textures become barriers on the textures' ranges.

@@ -53,24 +53,27 @@ pub enum PlanError {
     NoCommonReadLayout { passes: Vec<Entity> },
     /// Legacy strategy: the queue of the last use cannot hand a resource back to COMMON
     /// (EB-10).
-    #[error("legacy: {pass} cannot release {state:?} on {queue}")]
+    #[error("legacy: {pass} cannot release {resource} from {state:?} on {queue}")]
     LegacyRelease {
         pass: Entity,
+        resource: Entity,
         queue: QueueId,
         state: ResourceStates,
     },
     /// Legacy strategy: a queue cannot take a resource from the state another left it in
     /// (EB-10).
-    #[error("legacy: pass {pass} on {queue} cannot take a resource from {state:?}")]
+    #[error("legacy: pass {pass} on {queue} cannot take {resource} from {state:?}")]
     LegacyTake {
         pass: Entity,
+        resource: Entity,
         queue: QueueId,
         state: ResourceStates,
     },
     /// Legacy strategy: a queue cannot make a transition between two states (EB-10).
-    #[error("legacy: pass {pass} on {queue} cannot move a resource from {from:?} to {to:?}")]
+    #[error("legacy: pass {pass} on {queue} cannot move {resource} from {from:?} to {to:?}")]
     LegacyMove {
         pass: Entity,
+        resource: Entity,
         queue: QueueId,
         from: ResourceStates,
         to: ResourceStates,
@@ -172,12 +175,16 @@ impl PlanError {
                 self.to_string()
                     .replacen(&shown, &format!("pass {}", name(*pass)), 1)
             }
-            NoTransition { pass, .. }
-            | LegacyTake { pass, .. }
-            | LegacyMove { pass, .. }
-            | LegacyRelease { pass, .. } => {
+            NoTransition { pass, .. } => {
                 let shown = pass.to_string();
                 self.to_string().replacen(&shown, &name(*pass), 1)
+            }
+            LegacyTake { pass, resource, .. }
+            | LegacyMove { pass, resource, .. }
+            | LegacyRelease { pass, resource, .. } => {
+                let shown = pass.to_string();
+                let text = self.to_string().replacen(&shown, &name(*pass), 1);
+                text.replacen(&resource.to_string(), &format!("{:?}", name(*resource)), 1)
             }
         }
     }

@@ -294,3 +294,21 @@ fn passes_that_read_one_mip_and_write_another_are_planned_per_subresource() {
         "{mips:?}"
     );
 }
+
+/// A legacy planning error names the resource it could not move, not only the pass (EB-10).
+/// The case is an open limitation: a compute queue cannot name the combined legacy read state
+/// a pixel shader shares (`compute_then_pixel_read.ron`).
+#[test]
+fn a_legacy_planning_error_names_the_resource() {
+    let mut rt =
+        Runtime::from_scene("tests/data/real_frames/compute_then_pixel_read.ron").expect("loads");
+    rt.settings_mut().barriers = BarrierMode::Legacy;
+    let err = rt
+        .run(2)
+        .expect_err("legacy cannot plan it yet")
+        .to_string();
+    assert!(
+        err.contains(r#"pass luminance on compute0.0 cannot move "colour" from"#),
+        "{err}"
+    );
+}

@@ -245,6 +245,7 @@ fn walk(
                     if !may(lq, *state, S::COMMON) {
                         return Err(PlanError::LegacyRelease {
                             pass: graph.passes[j].entity,
+                            resource: e,
                             queue: lq,
                             state: *state,
                         });
@@ -261,6 +262,7 @@ fn walk(
             } else if !first && !s.chain && *state != want && !may(q, *state, want) {
                 return Err(PlanError::LegacyTake {
                     pass: p.entity,
+                    resource: e,
                     queue: q,
                     state: *state,
                 });
@@ -269,6 +271,7 @@ fn walk(
                 if !may(q, *state, want) {
                     return Err(PlanError::LegacyMove {
                         pass: p.entity,
+                        resource: e,
                         queue: q,
                         from: *state,
                         to: want,
