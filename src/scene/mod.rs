@@ -57,6 +57,7 @@ mod load;
 mod locate;
 mod names;
 mod placement;
+mod ranges;
 mod refs;
 mod releases;
 mod save;

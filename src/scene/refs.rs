@@ -97,7 +97,7 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
             }
             if let Some(r) = &u.range {
                 let direct = res_id == target;
-                if let Some((key, problem)) = fit::use_range(r, &res, direct) {
+                if let Some((key, problem)) = super::ranges::use_range(r, &res, direct) {
                     let nth = p.uses[..j].iter().filter(|u| u.range.is_some()).count();
                     let problem = match key {
                         "range" => problem,
