@@ -15,7 +15,7 @@ use fastframe::barrier::Layout;
 use fastframe::generator::{GenGraph, GenSpec, Shape, graph};
 use fastframe::model::{Lifetime, Pass, QueueKind, Settings, TextureState, Use, UseAccess};
 use fastframe::plan::barriers::EnhancedPlanner;
-use fastframe::plan::{BarrierPlan, TargetInfo, TextureStart, compile_graph};
+use fastframe::plan::{BarrierPlan, CompiledGraph, Compiler, TargetInfo, TextureStart};
 use kael_render_graph::{PassDesc, RenderGraph, ResourceDesc};
 use std::hint::black_box;
 
@@ -103,8 +103,8 @@ fn pipeline(c: &mut Criterion) {
             let g = graph(&spec);
             group.throughput(Throughput::Elements(g.uses() as u64));
             let owned = passes(&g);
-            let refs: Vec<(Entity, String, &Pass)> =
-                owned.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
+            let refs: Vec<(Entity, &str, &Pass)> =
+                owned.iter().map(|(e, s, p)| (*e, s.as_str(), p)).collect();
             let lifetime = |e: Entity| match g.transient.get((e.index_u32() - RESOURCES) as usize) {
                 Some(true) => Lifetime::Transient,
                 _ => Lifetime::Imported,
@@ -116,11 +116,15 @@ fn pipeline(c: &mut Criterion) {
                 chain: false,
                 compressible: false,
             };
+            // As the runtime does: one compiler and one planner, their working memory and the
+            // graph and plan they replace reused.
             let mut planner = EnhancedPlanner::on_one_thread();
             let mut plan = BarrierPlan::default();
+            let (mut compiler, mut compiled) = (Compiler::default(), CompiledGraph::default());
             group.bench_with_input(BenchmarkId::new("fastframe", n), &refs, |b, refs| {
                 b.iter(|| {
-                    let compiled = compile_graph(refs, target, &settings).expect("compiles");
+                    (compiler.compile_into(refs, target, &settings, &mut compiled))
+                        .expect("compiles");
                     planner
                         .plan_into(&compiled, start, &mut plan)
                         .expect("plans");

@@ -1,6 +1,7 @@
 //! Compile: when the graph changed, gather the enabled passes and what their uses name, run
-//! the compiler ([`crate::plan::compile_graph`]) and cache the result in [`CompiledGraph`];
-//! create the views the runtime makes for uses that name a resource directly.
+//! the [`Compiler`] and cache the result in [`CompiledGraph`]; create the views the runtime
+//! makes for uses that name a resource directly. The compiler compiles into the graph the
+//! last compile replaced, so recompiles reuse both graphs' memory.
 
 use bevy_ecs::prelude::*;
 
@@ -8,12 +9,15 @@ use crate::device::{Device, ObjectDesc};
 use crate::error::RuntimeError;
 use crate::frame::ImplicitViews;
 use crate::model::*;
-use crate::plan::{CompiledGraph, GraphDirty, TargetInfo, compile_graph};
+use crate::plan::{CompiledGraph, Compiler, GraphDirty, TargetInfo};
 
 /// The compile system: recompiles when the graph is dirty, creates implicit views.
 pub fn compile_system(
     mut dirty: ResMut<GraphDirty>,
     mut graph_res: ResMut<CompiledGraph>,
+    mut compiler: Local<Compiler>,
+    // The graph the last compile replaced, compiled into next.
+    mut compiled: Local<CompiledGraph>,
     mut device: ResMut<Device>,
     mut implicit: ResMut<ImplicitViews>,
     settings: Res<Settings>,
@@ -35,10 +39,8 @@ pub fn compile_system(
         return Ok(());
     }
     let _span = tracy_client::span!("compile");
-    let mut list: Vec<(Entity, String, &Pass)> = passes
-        .iter()
-        .map(|(e, n, p)| (e, n.as_str().to_owned(), p))
-        .collect();
+    let mut list: Vec<(Entity, &str, &Pass)> =
+        passes.iter().map(|(e, n, p)| (e, n.as_str(), p)).collect();
     list.sort_by_key(|(_, _, p)| p.order);
     let target = |e: Entity| match targets.get(e) {
         Ok((_, _, _, _, _, true, _)) | Ok((_, _, _, _, _, _, true)) | Err(_) => {
@@ -63,7 +65,7 @@ pub fn compile_system(
         Ok((_, _, _, Some(_), _, _, _)) => TargetInfo::SwapChain,
         _ => TargetInfo::Unavailable,
     };
-    let mut compiled = compile_graph(&list, target, &settings)
+    (compiler.compile_into(&list, target, &settings, &mut compiled))
         .map_err(|e| RuntimeError::plan(frame.0, e, |p| name_of(&names, p)))?;
     for pass in &mut compiled.passes {
         pass.label = device.label(&pass.name);
@@ -94,7 +96,7 @@ pub fn compile_system(
         }
     }
     compiled.generation = graph_res.generation + 1;
-    *graph_res = compiled;
+    std::mem::swap(&mut *graph_res, &mut *compiled);
     dirty.0 = false;
     Ok(())
 }

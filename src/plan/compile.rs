@@ -10,11 +10,12 @@
 
 use bevy_ecs::prelude::*;
 
-use super::order::{self as graph, GraphNode};
+use super::compiler::Compiler;
+use super::parts::Dims;
 use crate::barrier::{Layout, Sync};
 use crate::device::QueueId;
 use crate::model::*;
-use crate::plan::{CompiledGraph, CompiledPass, PlanError, PlannedUse};
+use crate::plan::{CompiledGraph, PlanError, PlannedUse};
 
 /// What a use's target turned out to be.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -22,7 +23,7 @@ pub enum TargetInfo {
     /// `dims`: mips, array slices and planes.
     Texture {
         lifetime: Lifetime,
-        dims: super::parts::Dims,
+        dims: Dims,
     },
     Buffer {
         lifetime: Lifetime,
@@ -73,13 +74,6 @@ fn clear_stage(u: &crate::model::Use) -> Sync {
     }
 }
 
-/// Note a texture's dimensions, once, in order of first use.
-fn texture_dims(dims: &mut Vec<(Entity, super::parts::Dims)>, e: Entity, d: super::parts::Dims) {
-    if !dims.iter().any(|(t, _)| *t == e) {
-        dims.push((e, d));
-    }
-}
-
 /// The queue a pass runs on (CC-1: compute falls back to graphics without async compute).
 /// A compute pass runs on the compute queue it asks for (CC-2: its pipe is its priority),
 /// by default queue 0 of the `compute_pipe` setting's pipe; the loader refuses queues the
@@ -96,6 +90,83 @@ pub fn assign_queue(pass: &Pass, settings: &Settings) -> QueueId {
         }
         QueueKind::Compute => QueueId::Graphics,
         QueueKind::Copy => QueueId::Dma { engine: 0 },
+    }
+}
+
+/// A use resolved: the planned use, its resource's lifetime (`None` for a swap chain, which
+/// persists but keeps nothing for the next frame's reads: its buffer is a different one each
+/// frame) and, for a texture, its dimensions.
+pub(super) type Resolved = (PlannedUse, Option<Lifetime>, Option<Dims>);
+
+/// Resolve use `u` of pass `pass` (entity `e`, whose work shades in `shading`) through
+/// `target`.
+pub(super) fn resolve_use(
+    e: Entity,
+    pass: &Pass,
+    shading: Sync,
+    u: &Use,
+    target: &impl Fn(Entity) -> TargetInfo,
+) -> Result<Resolved, PlanError> {
+    let all = crate::barrier::SubresourceRange::ALL;
+    let (resource, dims, kind_override, lifetime, range) = match target(u.target) {
+        TargetInfo::Texture { lifetime, dims } => (
+            u.target,
+            Some(dims),
+            None,
+            Some(lifetime),
+            u.range.unwrap_or(all),
+        ),
+        TargetInfo::Buffer { lifetime } => (u.target, None, None, Some(lifetime), all),
+        TargetInfo::View {
+            resource,
+            kind,
+            range,
+        } => match target(resource) {
+            TargetInfo::Texture { lifetime, dims } => {
+                (resource, Some(dims), Some(kind), Some(lifetime), range)
+            }
+            TargetInfo::Buffer { lifetime } => (resource, None, Some(kind), Some(lifetime), all),
+            TargetInfo::SwapChain => (resource, Some([1, 1, 1]), Some(kind), None, all),
+            _ => return Err(PlanError::ViewOfMissing { pass: e }),
+        },
+        TargetInfo::SwapChain => (u.target, Some([1, 1, 1]), None, None, all),
+        TargetInfo::Unavailable => return Err(PlanError::Unavailable { pass: e }),
+    };
+    let planned = PlannedUse {
+        target: u.target,
+        resource,
+        access: u.access,
+        stages: u.stages.unwrap_or_else(|| u.access.default_stages(shading)) | clear_stage(u),
+        layout: dims.map(|_| u.access.layout(pass.queue)),
+        view_kind: kind_override.or_else(|| view_kind(u.access)),
+        clear: u.clear,
+        key: resource,
+        range,
+        view_range: range,
+        bound: true,
+    };
+    // A swap chain's buffer is a texture, but it is never split.
+    let dims = dims.filter(|_| lifetime.is_some());
+    Ok((planned, lifetime, dims))
+}
+
+/// A texture copied onto itself is both source and destination of one copy: only a common
+/// layout allows both (barrier-spec A3.8, EB-9c). `uses` are one pass's.
+pub(super) fn copies_to_self(uses: &mut [PlannedUse]) {
+    if !uses.iter().any(|u| u.access == UseAccess::CopyDest) {
+        return;
+    }
+    let used = |uses: &[PlannedUse], r: Entity, a: UseAccess| {
+        uses.iter().any(|u| u.resource == r && u.access == a)
+    };
+    for i in 0..uses.len() {
+        let r = uses[i].resource;
+        if uses[i].layout.is_some()
+            && used(uses, r, UseAccess::CopySource)
+            && used(uses, r, UseAccess::CopyDest)
+        {
+            uses[i].layout = Some(Layout::Common);
+        }
     }
 }
 
@@ -116,220 +187,21 @@ pub fn compile_dispatches(
             .ok_or(too_many)?;
         owned.push((e, format!("p{i}"), Pass::dispatch(queue, uses, order)));
     }
-    let refs: Vec<(Entity, String, &Pass)> =
-        owned.iter().map(|(e, s, p)| (*e, s.clone(), p)).collect();
+    let refs: Vec<(Entity, &str, &Pass)> =
+        owned.iter().map(|(e, s, p)| (*e, s.as_str(), p)).collect();
     compile_graph(&refs, target, settings)
 }
 
-/// Compile the enabled passes (already sorted by declaration order).
+/// Compile the enabled passes (already sorted by declaration order) with a fresh
+/// [`Compiler`]; the runtime keeps one instead, so that recompiles reuse its memory.
 pub fn compile_graph(
-    passes: &[(Entity, String, &Pass)],
+    passes: &[(Entity, &str, &Pass)],
     target: impl Fn(Entity) -> TargetInfo,
     settings: &Settings,
 ) -> Result<CompiledGraph, PlanError> {
-    let mut planned: Vec<(Entity, String, QueueId, Vec<PlannedUse>)> = Vec::new();
-    // Per resource: its lifetime (None for a swap chain); per texture: its dimensions.
-    let mut lifetimes: hashbrown::HashMap<Entity, Option<Lifetime>> = hashbrown::HashMap::new();
-    let mut dims: Vec<(Entity, super::parts::Dims)> = Vec::new();
-    for (e, name, pass) in passes {
-        let queue = assign_queue(pass, settings);
-        let kind = pass.queue;
-        let shading = pass.shading();
-        let mut uses = Vec::new();
-        for u in &pass.uses {
-            // The lifetime is None for a swap chain, which persists but keeps nothing for the
-            // next frame's reads: its buffer is a different one each frame.
-            let all = crate::barrier::SubresourceRange::ALL;
-            let (resource, is_texture, kind_override, lifetime, range) = match target(u.target) {
-                TargetInfo::Texture { lifetime, dims: d } => {
-                    texture_dims(&mut dims, u.target, d);
-                    (u.target, true, None, Some(lifetime), u.range.unwrap_or(all))
-                }
-                TargetInfo::Buffer { lifetime } => (u.target, false, None, Some(lifetime), all),
-                TargetInfo::View {
-                    resource,
-                    kind,
-                    range,
-                } => match target(resource) {
-                    TargetInfo::Texture { lifetime, dims: d } => {
-                        texture_dims(&mut dims, resource, d);
-                        (resource, true, Some(kind), Some(lifetime), range)
-                    }
-                    TargetInfo::Buffer { lifetime } => {
-                        (resource, false, Some(kind), Some(lifetime), all)
-                    }
-                    TargetInfo::SwapChain => (resource, true, Some(kind), None, all),
-                    _ => {
-                        return Err(PlanError::ViewOfMissing { pass: *e });
-                    }
-                },
-                TargetInfo::SwapChain => (u.target, true, None, None, all),
-                TargetInfo::Unavailable => {
-                    return Err(PlanError::Unavailable { pass: *e });
-                }
-            };
-            lifetimes.entry(resource).or_insert(lifetime);
-            uses.push(PlannedUse {
-                target: u.target,
-                resource,
-                access: u.access,
-                stages: u.stages.unwrap_or_else(|| u.access.default_stages(shading))
-                    | clear_stage(u),
-                layout: is_texture.then(|| u.access.layout(kind)),
-                view_kind: kind_override.or_else(|| view_kind(u.access)),
-                clear: u.clear,
-                key: resource,
-                range,
-                view_range: range,
-                bound: true,
-            });
-        }
-        // A texture copied onto itself is both source and destination of one copy: only a
-        // common layout allows both (barrier-spec A3.8, EB-9c).
-        let copied_to_self = |r: Entity| {
-            let used = |a: UseAccess| uses.iter().any(|u| u.resource == r && u.access == a);
-            used(UseAccess::CopySource) && used(UseAccess::CopyDest)
-        };
-        if uses.iter().any(|u| u.access == UseAccess::CopyDest) {
-            let selves: Vec<Entity> = (uses.iter())
-                .filter(|u| u.layout.is_some() && copied_to_self(u.resource))
-                .map(|u| u.resource)
-                .collect();
-            for u in uses.iter_mut().filter(|u| selves.contains(&u.resource)) {
-                u.layout = Some(Layout::Common);
-            }
-        }
-        planned.push((*e, name.clone(), queue, uses));
-    }
-    let parts = super::split::split_uses(&mut planned, &dims);
-    // Keys whose writes persist (culling keeps their writers), and keys that keep last
-    // frame's contents for a read to see (only imported resources: a swap chain's buffer is
-    // a different one each frame).
-    let mut persistent = Vec::new();
-    let mut history = hashbrown::HashSet::new();
-    for u in planned.iter().flat_map(|p| &p.3) {
-        let lifetime = lifetimes.get(&u.resource).copied().flatten();
-        let keeps = lifetimes
-            .get(&u.resource)
-            .is_some_and(|l| *l != Some(Lifetime::Transient));
-        if keeps && u.access.is_write() {
-            persistent.push(u.key);
-        }
-        if lifetime == Some(Lifetime::Imported) {
-            history.insert(u.key);
-        }
-    }
-    let node = |uses: &[PlannedUse]| GraphNode {
-        reads: uses
-            .iter()
-            .filter(|u| !u.access.is_write())
-            .map(|u| u.key)
-            .collect(),
-        writes: uses
-            .iter()
-            .filter(|u| u.access.is_write())
-            .map(|u| u.key)
-            .collect(),
-        after: Vec::new(),
-    };
-    let mut nodes: Vec<GraphNode> = planned.iter().map(|p| node(&p.3)).collect();
-    let index: hashbrown::HashMap<Entity, usize> =
-        passes.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
-    // Passes some other pass must follow are kept whatever they write.
-    let mut followed = vec![false; passes.len()];
-    for (i, (_, _, pass)) in passes.iter().enumerate() {
-        nodes[i].after = pass
-            .after
-            .iter()
-            .filter_map(|a| index.get(a).copied())
-            .collect();
-        for &a in &nodes[i].after {
-            followed[a] = true;
-        }
-    }
-    let keeps = |r: Entity| history.contains(&r);
-    let order = graph::order(&nodes, keeps).map_err(|c| PlanError::Cycle {
-        passes: c.0.iter().map(|&i| planned[i].0).collect(),
-        because: (0..c.0.len())
-            .map(|k| graph::reason(&nodes, c.0[k], c.0[(k + 1) % c.0.len()]))
-            .map(|r| r.map(|r| r.map(|e| parts.get(e).map_or(e, |(t, _)| t))))
-            .collect(),
-    })?;
-
-    // Cull: walk backwards keeping passes whose results persist or feed a kept pass.
-    let mut needed: hashbrown::HashSet<Entity> = persistent.into_iter().collect();
-    let mut keep = vec![false; planned.len()];
-    for &i in order.iter().rev() {
-        let uses = &planned[i].3;
-        let explicit = followed[i];
-        if uses
-            .iter()
-            .any(|u| u.access.is_write() && needed.contains(&u.key))
-            || explicit
-        {
-            keep[i] = true;
-            for u in uses {
-                if !u.access.is_write() || !u.clear {
-                    needed.insert(u.key);
-                }
-            }
-        }
-    }
-    let kept: Vec<usize> = order.iter().copied().filter(|&i| keep[i]).collect();
-    let culled = order
-        .iter()
-        .filter(|&&i| !keep[i])
-        .map(|&i| std::mem::take(&mut planned[i].1))
-        .collect();
-    let kept_nodes: Vec<GraphNode> = kept
-        .iter()
-        .map(|&i| GraphNode {
-            reads: std::mem::take(&mut nodes[i].reads),
-            writes: std::mem::take(&mut nodes[i].writes),
-            after: Vec::new(),
-        })
-        .collect();
-    let mut edges = graph::edges(&kept_nodes, keeps);
-    let mut kept_index = vec![usize::MAX; planned.len()];
-    for (k, &i) in kept.iter().enumerate() {
-        kept_index[i] = k;
-    }
-    for (k, &i) in kept.iter().enumerate() {
-        for &a in &nodes[i].after {
-            if kept_index[a] != usize::MAX {
-                edges.push((kept_index[a], k));
-            }
-        }
-    }
-    // Kept indices are in execution order, so every edge points forwards.
-    edges.retain(|(a, b)| a < b);
-    edges.sort_unstable();
-    edges.dedup();
-
-    // Each kept pass is taken once: its name and uses move into the output.
-    let mut out: Vec<CompiledPass> = kept
-        .iter()
-        .map(|&i| CompiledPass {
-            entity: planned[i].0,
-            name: std::mem::take(&mut planned[i].1),
-            label: 0,
-            queue: planned[i].2,
-            uses: std::mem::take(&mut planned[i].3),
-            waits: Vec::new(),
-            waits_previous: Vec::new(),
-            signals: false,
-            own_complete: None,
-        })
-        .collect();
-    let resources = super::fences::plan_fences(&mut out, &edges);
-    Ok(CompiledGraph {
-        passes: out,
-        culled,
-        edges,
-        resources,
-        parts,
-        generation: 0,
-    })
+    let mut out = CompiledGraph::default();
+    Compiler::default().compile_into(passes, target, settings, &mut out)?;
+    Ok(out)
 }
 
 #[cfg(test)]

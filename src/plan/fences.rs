@@ -45,22 +45,19 @@ fn join(a: &mut Known, b: &Known, shift: i64) {
 
 /// Each pass's predecessor on its queue: this frame's (false), or the previous frame's last
 /// pass on the queue (true).
-fn predecessors(passes: &[CompiledPass]) -> Vec<Option<(usize, bool)>> {
+fn predecessors(passes: &[CompiledPass], out: &mut Vec<Option<(usize, bool)>>) {
     let mut last: [Option<usize>; QUEUE_COUNT] = [None; QUEUE_COUNT];
     for (i, p) in passes.iter().enumerate() {
         last[p.queue.index()] = Some(i);
     }
     let mut seen: [Option<usize>; QUEUE_COUNT] = [None; QUEUE_COUNT];
-    passes
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let q = p.queue.index();
-            let prev = seen[q].map(|j| (j, false)).or(last[q].map(|j| (j, true)));
-            seen[q] = Some(i);
-            prev
-        })
-        .collect()
+    out.clear();
+    out.extend(passes.iter().enumerate().map(|(i, p)| {
+        let q = p.queue.index();
+        let prev = seen[q].map(|j| (j, false)).or(last[q].map(|j| (j, true)));
+        seen[q] = Some(i);
+        prev
+    }));
 }
 
 /// What pass `i` knows complete from its own queue alone: the queue's previous pass (this
@@ -104,131 +101,158 @@ fn with_waits(
     k
 }
 
-/// Plan every pass's waits and which passes signal a fence, and return the passes' resource
-/// index, which the wrap-around waits are found through (compile keeps it for the planners).
-pub fn plan_fences(out: &mut [CompiledPass], edges: &[(usize, usize)]) -> ResourceIndex {
-    let index = ResourceIndex::of(out);
-    // On one queue, order is execution order: no pass waits, none signals, and nothing is
-    // known complete through a round trip of fences.
-    if out.windows(2).all(|w| w[0].queue == w[1].queue) {
-        for p in out.iter_mut() {
-            (p.own_complete, p.signals) = (None, false);
-        }
-        return index;
-    }
+/// Fence planning's working memory, kept between compiles so that a warm compile allocates
+/// nothing.
+#[derive(Debug, Default)]
+pub struct Fences {
+    queues: Vec<QueueId>,
+    /// Each use as (pass, writes), grouped by resource through the index.
+    grouped: Vec<(usize, bool)>,
+    pairs: Vec<(usize, usize)>,
+    prev: Vec<Option<(usize, bool)>>,
+    known: Vec<Known>,
+    waited: Vec<bool>,
+}
 
-    let queues: Vec<QueueId> = out.iter().map(|p| p.queue).collect();
-    for &(a, b) in edges {
-        if queues[a] != queues[b] {
-            add_wait(out, &queues, b, a, false);
+impl Fences {
+    /// Plan every pass's waits and which passes signal a fence. `index` describes `out`'s
+    /// uses; the wrap-around waits are found through it.
+    pub fn plan(
+        &mut self,
+        out: &mut [CompiledPass],
+        edges: &[(usize, usize)],
+        index: &ResourceIndex,
+    ) {
+        // On one queue, order is execution order: no pass waits, none signals, and nothing
+        // is known complete through a round trip of fences.
+        if out.windows(2).all(|w| w[0].queue == w[1].queue) {
+            for p in out.iter_mut() {
+                (p.own_complete, p.signals) = (None, false);
+            }
+            return;
         }
-    }
-    // Frame wrap-around, per resource: a later conflicting use on another queue must finish
-    // before an earlier-ordered use of the next frame.
-    // Each use as (pass, writes), grouped by resource through the index.
-
-    let mut grouped = vec![(0, false); index.uses()];
-    let flat = out
-        .iter()
-        .enumerate()
-        .flat_map(|(i, p)| p.uses.iter().map(move |u| (i, u)));
-    for ((i, u), &place) in flat.zip(index.places()) {
-        grouped[place as usize] = (i, u.access.is_write());
-    }
-    // Only the latest conflicting use per queue matters (a wait keeps the latest producer
-    // per queue), and the latest after `y` is the resource's last one on that queue if it
-    // comes after `y`: linear in uses, however many passes share a resource.
-    let mut pairs: Vec<(usize, usize)> = Vec::new();
-    for r in 0..index.resources().len() {
-        let uses = &grouped[index.span(r)];
-        let mut last_use = [None::<usize>; QUEUE_COUNT];
-        let mut last_write = [None::<usize>; QUEUE_COUNT];
-        for &(x, wx) in uses {
-            last_use[queues[x].index()] = Some(x);
-            if wx {
-                last_write[queues[x].index()] = Some(x);
+        let queues = &mut self.queues;
+        queues.clear();
+        queues.extend(out.iter().map(|p| p.queue));
+        for &(a, b) in edges {
+            if queues[a] != queues[b] {
+                add_wait(out, queues, b, a, false);
             }
         }
-        for &(y, wy) in uses {
-            let latest = if wy { &last_use } else { &last_write };
-            for (q, &x) in latest.iter().enumerate() {
-                if let Some(x) = x.filter(|&x| x > y && q != queues[y].index()) {
-                    pairs.push((y, x));
-                }
-            }
-        }
-    }
-    pairs.sort_unstable();
-    pairs.dedup();
-    for (y, x) in pairs {
-        add_wait(out, &queues, y, x, true);
-    }
-    let prev = predecessors(out);
-    // Knowledge in the steady state: two sweeps, the second seeing the first's last passes
-    // as the previous frame.
-    let mut known = vec![[NOTHING; QUEUE_COUNT]; out.len()];
-    for _ in 0..2 {
-        for i in 0..out.len() {
-            let base = from_queue(out, &prev, &known, i);
-            known[i] = with_waits(out, &known, i, base, None);
-        }
-    }
-    // Drop implied waits, previous-frame ones first; dropping an implied wait changes no
-    // pass's knowledge, so the vectors stay valid.
-    let n = out.len() as i64;
-    for i in 0..out.len() {
-        for previous in [true, false] {
-            let list: Vec<usize> = if previous {
-                out[i].waits_previous.clone()
-            } else {
-                out[i].waits.clone()
-            };
-            for w in list {
-                let base = from_queue(out, &prev, &known, i);
-                let rest = with_waits(out, &known, i, base, Some((previous, w)));
-                let pos = if previous { w as i64 - n } else { w as i64 };
-                if rest[out[w].queue.index()] >= pos {
-                    let l = if previous {
-                        &mut out[i].waits_previous
-                    } else {
-                        &mut out[i].waits
-                    };
-                    l.retain(|&x| x != w);
-                }
-            }
-        }
-    }
-    // What each pass knows complete of its own queue: only a round trip tells (its queue
-    // signalled, another waited on it, and this pass waited on that one).
-    let mut known = vec![[NOTHING; QUEUE_COUNT]; out.len()];
-    for _ in 0..2 {
-        for i in 0..out.len() {
-            let base = from_queue(out, &prev, &known, i);
-            known[i] = with_waits(out, &known, i, base, None);
-        }
-    }
-    for (i, pass) in out.iter_mut().enumerate() {
-        let q = pass.queue.index();
-        let through = |w: usize, shift: i64| known[w][q] - shift;
-        let best = pass
-            .waits
+        // Frame wrap-around, per resource: a later conflicting use on another queue must
+        // finish before an earlier-ordered use of the next frame.
+        let grouped = &mut self.grouped;
+        grouped.clear();
+        grouped.resize(index.uses(), (0, false));
+        let flat = out
             .iter()
-            .map(|&w| through(w, 0))
-            .chain(pass.waits_previous.iter().map(|&w| through(w, n)))
-            .filter(|&k| k > NOTHING / 2)
-            .max();
-        pass.own_complete = best.filter(|&k| k < i as i64);
-    }
-    let mut waited = vec![false; out.len()];
-    for p in out.iter() {
-        for &w in p.waits.iter().chain(&p.waits_previous) {
-            waited[w] = true;
+            .enumerate()
+            .flat_map(|(i, p)| p.uses.iter().map(move |u| (i, u)));
+        for ((i, u), &place) in flat.zip(index.places()) {
+            grouped[place as usize] = (i, u.access.is_write());
+        }
+        // Only the latest conflicting use per queue matters (a wait keeps the latest producer
+        // per queue), and the latest after `y` is the resource's last one on that queue if it
+        // comes after `y`: linear in uses, however many passes share a resource.
+        let pairs = &mut self.pairs;
+        pairs.clear();
+        for r in 0..index.resources().len() {
+            let uses = &grouped[index.span(r)];
+            let mut last_use = [None::<usize>; QUEUE_COUNT];
+            let mut last_write = [None::<usize>; QUEUE_COUNT];
+            for &(x, wx) in uses {
+                last_use[queues[x].index()] = Some(x);
+                if wx {
+                    last_write[queues[x].index()] = Some(x);
+                }
+            }
+            for &(y, wy) in uses {
+                let latest = if wy { &last_use } else { &last_write };
+                for (q, &x) in latest.iter().enumerate() {
+                    if let Some(x) = x.filter(|&x| x > y && q != queues[y].index()) {
+                        pairs.push((y, x));
+                    }
+                }
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        for &(y, x) in pairs.iter() {
+            add_wait(out, queues, y, x, true);
+        }
+        predecessors(out, &mut self.prev);
+        let prev = &self.prev;
+        // Knowledge in the steady state: two sweeps, the second seeing the first's last
+        // passes as the previous frame.
+        let known = &mut self.known;
+        sweep(out, prev, known);
+        // Drop implied waits, previous-frame ones first; dropping an implied wait changes no
+        // pass's knowledge, so the vectors stay valid. A pass waits once per queue, so its
+        // waits are distinct.
+        let n = out.len() as i64;
+        for i in 0..out.len() {
+            for previous in [true, false] {
+                let mut k = 0;
+                while let Some(&w) = list(&mut out[i], previous).get(k) {
+                    let base = from_queue(out, prev, known, i);
+                    let rest = with_waits(out, known, i, base, Some((previous, w)));
+                    let pos = if previous { w as i64 - n } else { w as i64 };
+                    if rest[out[w].queue.index()] >= pos {
+                        list(&mut out[i], previous).remove(k);
+                    } else {
+                        k += 1;
+                    }
+                }
+            }
+        }
+        // What each pass knows complete of its own queue: only a round trip tells (its queue
+        // signalled, another waited on it, and this pass waited on that one).
+        sweep(out, prev, known);
+        for (i, pass) in out.iter_mut().enumerate() {
+            let q = pass.queue.index();
+            let through = |w: usize, shift: i64| known[w][q] - shift;
+            let best = pass
+                .waits
+                .iter()
+                .map(|&w| through(w, 0))
+                .chain(pass.waits_previous.iter().map(|&w| through(w, n)))
+                .filter(|&k| k > NOTHING / 2)
+                .max();
+            pass.own_complete = best.filter(|&k| k < i as i64);
+        }
+        let waited = &mut self.waited;
+        waited.clear();
+        waited.resize(out.len(), false);
+        for p in out.iter() {
+            for &w in p.waits.iter().chain(&p.waits_previous) {
+                waited[w] = true;
+            }
+        }
+        for (p, &w) in out.iter_mut().zip(waited.iter()) {
+            p.signals = w;
         }
     }
-    for (p, w) in out.iter_mut().zip(waited) {
-        p.signals = w;
+}
+
+/// A pass's waits within the frame, or across the frame boundary.
+fn list(pass: &mut CompiledPass, previous: bool) -> &mut Vec<usize> {
+    match previous {
+        true => &mut pass.waits_previous,
+        false => &mut pass.waits,
     }
-    index
+}
+
+/// What every pass knows complete in the steady state, into `known`: two sweeps, the second
+/// seeing the first's last passes as the previous frame.
+fn sweep(out: &[CompiledPass], prev: &[Option<(usize, bool)>], known: &mut Vec<Known>) {
+    known.clear();
+    known.resize(out.len(), [NOTHING; QUEUE_COUNT]);
+    for _ in 0..2 {
+        for i in 0..out.len() {
+            let base = from_queue(out, prev, known, i);
+            known[i] = with_waits(out, known, i, base, None);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -240,8 +264,8 @@ mod tests {
     use crate::plan::{TargetInfo, compile_dispatches};
 
     /// The wait across the frame boundary is found by walking each resource's uses through
-    /// the index fence planning builds, and that index, which compile keeps for the barrier
-    /// planners, describes the compiled passes.
+    /// the resource index, and the index compile renumbers for fence planning and keeps for
+    /// the barrier planners is the one the compiled passes would give.
     #[test]
     fn wrap_around_waits_are_found_through_the_index_compile_keeps() {
         let res = |i: u32| Entity::from_raw_u32(100 + i).expect("valid index");
@@ -282,7 +306,8 @@ mod tests {
         for p in &mut again {
             (p.waits, p.waits_previous, p.signals, p.own_complete) = (vec![], vec![], false, None);
         }
-        let index = plan_fences(&mut again, &g.edges);
+        let index = ResourceIndex::of(&again);
+        Fences::default().plan(&mut again, &g.edges, &index);
         assert_eq!(again, g.passes);
         assert_eq!(index, g.resources);
         assert!(g.resources.indexes(&g.passes));

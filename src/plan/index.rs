@@ -67,6 +67,47 @@ impl ResourceIndex {
         }
     }
 
+    /// The index [`of`](Self::of) would build, into this one's memory, from uses the caller
+    /// has numbered already: `numbers` gives each use's number in pass order then use order,
+    /// and `keys[n]` is the resource of number `n`. `remap` is working memory. Compile numbers
+    /// every resource once, for all passes; this renumbers those it kept without hashing.
+    pub(crate) fn rebuild(
+        &mut self,
+        keys: &[Entity],
+        numbers: impl Iterator<Item = u32>,
+        remap: &mut Vec<u32>,
+    ) {
+        const UNSEEN: u32 = u32::MAX;
+        remap.clear();
+        remap.resize(keys.len(), UNSEEN);
+        self.resources.clear();
+        self.numbers.clear();
+        self.spans.clear();
+        self.spans.push(0);
+        for n in numbers {
+            let m = &mut remap[n as usize];
+            if *m == UNSEEN {
+                *m = self.resources.len() as u32;
+                self.resources.push(keys[n as usize]);
+                self.spans.push(0);
+            }
+            self.spans[*m as usize + 1] += 1;
+            self.numbers.push(*m);
+        }
+        for r in 1..self.spans.len() {
+            self.spans[r] += self.spans[r - 1];
+        }
+        // `remap` now counts each resource's next place.
+        remap.clear();
+        remap.extend_from_slice(&self.spans);
+        self.places.clear();
+        self.places.extend(self.numbers.iter().map(|&n| {
+            let place = remap[n as usize];
+            remap[n as usize] += 1;
+            place
+        }));
+    }
+
     /// True when this index was built from `passes` as they are: the same number of uses,
     /// each of the resource it was numbered for.
     pub fn indexes(&self, passes: &[CompiledPass]) -> bool {
@@ -149,6 +190,21 @@ mod tests {
         }
         assert!(index.indexes(&passes));
         assert_eq!(index.uses(), 6);
+    }
+
+    /// Rebuilding from the caller's numbers gives the index `of` builds, whatever numbers
+    /// the caller chose, in the memory of the index it replaces.
+    #[test]
+    fn a_rebuilt_index_is_the_index_of_the_passes() {
+        let passes = [pass(0, &[7, 3]), pass(1, &[3]), pass(2, &[9, 7, 3])];
+        let e = |i: u32| Entity::from_raw_u32(i).expect("valid index");
+        // The caller numbered 3 as 0, 9 as 1, 7 as 2, and a resource no kept pass uses as 3.
+        let keys = [e(3), e(9), e(7), e(5)];
+        let number = |x: Entity| keys.iter().position(|&k| k == x).expect("numbered") as u32;
+        let numbers = passes.iter().flat_map(|p| &p.uses).map(|u| number(u.key));
+        let mut index = ResourceIndex::of(&[pass(0, &[1, 2, 4, 5, 6])]);
+        index.rebuild(&keys, numbers, &mut Vec::new());
+        assert_eq!(index, ResourceIndex::of(&passes));
     }
 
     /// An index describes only the uses it was built from.

@@ -3,7 +3,8 @@
 //! `track/`): the systems in `systems/` gather components, call these, and store the result.
 //!
 //! - [`order`]: the dependency rules of a frame graph and a topological order;
-//! - [`compile`](compile_graph): cull, order, assign queues, resolve uses;
+//! - [`Compiler`]: resolve uses, order, cull, assign queues, over flat arrays it keeps
+//!   between compiles (`versions` applies the ordering rules over dense numbers);
 //! - `fences`: cross-queue fence waits, minimal (FS-1, FN-2);
 //! - [`barriers`]: the enhanced, legacy and conservative barrier planners (EB-1..EB-11).
 //!
@@ -16,23 +17,26 @@ use crate::barrier::{Layout, SubresourceRange, Sync};
 
 pub mod barriers;
 mod compile;
+mod compiler;
 mod error;
 mod fences;
 mod index;
 pub mod order;
 mod parts;
 mod split;
+mod versions;
 
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
 pub use barriers::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureStart, clear_barriers};
 pub use compile::{TargetInfo, assign_queue, compile_dispatches, compile_graph, view_kind};
+pub use compiler::Compiler;
 pub use error::{CycleEdge, PlanError};
 pub use index::ResourceIndex;
 pub use parts::{Cell, Dims, Parts, range_of};
 
 /// One use of a pass, resolved: what it touches and how.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PlannedUse {
     /// The entity the scene named (a resource, a view or a swap chain).
     pub target: Entity,
@@ -78,6 +82,23 @@ pub struct CompiledPass {
     /// through a round trip of fences (index into this frame; negative: the previous frame's
     /// pass at index + n). Accesses up to it need no barrier to be ordered.
     pub own_complete: Option<i64>,
+}
+
+impl CompiledPass {
+    /// A pass with nothing in it, for compile to fill.
+    pub(crate) fn empty() -> CompiledPass {
+        CompiledPass {
+            entity: Entity::PLACEHOLDER,
+            name: String::new(),
+            label: 0,
+            queue: QueueId::Graphics,
+            uses: Vec::new(),
+            waits: Vec::new(),
+            waits_previous: Vec::new(),
+            signals: false,
+            own_complete: None,
+        }
+    }
 }
 
 #[cfg(test)]

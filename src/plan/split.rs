@@ -1,48 +1,52 @@
 //! The compile step that splits textures into subresource parts (see [`Parts`]): each use of
 //! a split texture becomes one use per part it covers, keyed by the part.
 
-use bevy_ecs::prelude::*;
-
 use super::PlannedUse;
-use super::parts::{Cell, Dims, Parts, range_of, resolve};
+use super::compiler::ResourceInfo;
+use super::parts::{Cell, Parts, range_of, resolve};
 use crate::barrier::SubresourceRange;
 
-/// Split every texture in `dims` (in order of first use) whose uses name different ranges,
-/// and give each use its key and range: the texture and every subresource when it is not
-/// split, else one use per part it covers (the first of them `bound`, which recording
-/// binds once).
+/// Split every texture (in order of first use) whose uses name different ranges, and give
+/// each use its key and range: the texture and every subresource when it is not split, else
+/// one use per part it covers (the first of them `bound`, which recording binds once).
+///
+/// `uses` are every pass's, pass `i`'s at `starts[i]..starts[i + 1]`, and `numbers[j]` is the
+/// number of use `j`'s resource in `resources`; all three are rewritten to the split uses.
+/// Graphs without ranged uses return at once, allocating nothing.
 pub fn split_uses(
-    planned: &mut [(Entity, String, super::QueueId, Vec<PlannedUse>)],
-    dims: &[(Entity, Dims)],
+    uses: &mut Vec<PlannedUse>,
+    starts: &mut [u32],
+    numbers: &mut Vec<u32>,
+    resources: &[ResourceInfo],
 ) -> Parts {
     let mut parts = Parts::default();
-    let partial = |u: &PlannedUse| !u.range.is_all();
-    if !planned.iter().flat_map(|p| &p.3).any(partial) {
+    if uses.iter().all(|u| u.range.is_all()) {
         return parts;
     }
-    let cell = |u: &PlannedUse, d: Dims| resolve(&u.range, d);
-    let mut splits: hashbrown::HashMap<Entity, Vec<(Entity, Cell)>> = hashbrown::HashMap::new();
-    for &(texture, d) in dims {
-        let used: Vec<Cell> = (planned.iter().flat_map(|p| &p.3))
-            .filter(|u| u.resource == texture)
-            .map(|u| cell(u, d))
-            .collect();
-        if let Some(cells) = parts.split(texture, d, &used) {
-            splits.insert(texture, cells);
+    let mut used: Vec<Vec<Cell>> = vec![Vec::new(); resources.len()];
+    for (u, &n) in uses.iter().zip(numbers.iter()) {
+        if let Some(d) = resources[n as usize].dims {
+            used[n as usize].push(resolve(&u.range, d));
         }
     }
-    let dims_of = |e: Entity| dims.iter().find(|(t, _)| *t == e).map(|(_, d)| *d);
-    for (_, _, _, uses) in planned.iter_mut() {
-        let mut out = Vec::with_capacity(uses.len());
-        for u in uses.drain(..) {
-            let (Some(cells), Some(d)) = (splits.get(&u.resource), dims_of(u.resource)) else {
+    let splits: Vec<Option<Vec<_>>> = (resources.iter().zip(&used))
+        .map(|(r, cells)| parts.split(r.entity, r.dims?, cells))
+        .collect();
+    let (mut out, mut out_numbers) = (Vec::with_capacity(uses.len()), Vec::new());
+    for p in 0..starts.len().saturating_sub(1) {
+        let (from, to) = (starts[p] as usize, starts[p + 1] as usize);
+        starts[p] = out.len() as u32;
+        for j in from..to {
+            let (u, n) = (uses[j], numbers[j]);
+            let (Some(cells), Some(d)) = (&splits[n as usize], resources[n as usize].dims) else {
                 out.push(PlannedUse {
                     range: SubresourceRange::ALL,
                     ..u
                 });
+                out_numbers.push(n);
                 continue;
             };
-            let within = cell(&u, d);
+            let within = resolve(&u.range, d);
             let inside = |c: &Cell| {
                 (0..3).all(|k| within[k].start <= c[k].start && c[k].end <= within[k].end)
             };
@@ -51,11 +55,15 @@ pub fn split_uses(
                     key: *key,
                     range: range_of(c),
                     bound: i == 0,
-                    ..u.clone()
+                    ..u
                 });
+                out_numbers.push(n);
             }
         }
-        *uses = out;
     }
+    if let Some(last) = starts.last_mut() {
+        *last = out.len() as u32;
+    }
+    (*uses, *numbers) = (out, out_numbers);
     parts
 }

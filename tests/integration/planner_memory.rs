@@ -1,6 +1,7 @@
-//! A warm enhanced planner re-plans without allocating: the runtime re-plans on every graph
-//! change, and the planner keeps its working memory (and re-plans into the plan it replaces)
-//! so that a plan costs its walk, not trips to the allocator.
+//! A warm compiler recompiles, and a warm enhanced planner re-plans, without allocating: the
+//! runtime recompiles and re-plans on every graph change, and both keep their working memory
+//! (and write into the graph or plan they replace) so that a compile or a plan costs its
+//! walk, not trips to the allocator.
 //!
 //! Allocations are counted by the global allocator this module installs. It is the whole
 //! integration-test binary's, and serves every test on the harness's parallel threads, but it
@@ -16,9 +17,9 @@ use std::cell::Cell;
 use bevy_ecs::entity::Entity;
 use fastframe::barrier::Layout;
 use fastframe::model::TextureState;
-use fastframe::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
+use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
 use fastframe::plan::barriers::EnhancedPlanner;
-use fastframe::plan::{BarrierPlan, CompiledGraph};
+use fastframe::plan::{BarrierPlan, CompiledGraph, Compiler};
 use fastframe::plan::{TargetInfo, TextureStart, compile_dispatches};
 
 thread_local! {
@@ -147,4 +148,77 @@ fn a_warm_planner_replans_without_allocating() {
             .expect("plans");
     });
     assert!(cold > 0, "a cold plan allocates its working memory");
+}
+
+/// Passes as the compiler takes them.
+fn borrow(g: &[(Entity, String, Pass)]) -> Vec<(Entity, &str, &Pass)> {
+    g.iter().map(|(e, s, p)| (*e, s.as_str(), p)).collect()
+}
+
+/// The graph of [`graph`] as passes for the compiler, with names.
+fn passes(passes: usize, reads: usize) -> Vec<(Entity, String, Pass)> {
+    let g = graph(passes, reads);
+    (g.passes.iter().enumerate())
+        .map(|(i, p)| {
+            let uses = (p.uses.iter())
+                .map(|u| Use {
+                    target: u.target,
+                    access: u.access,
+                    stages: None,
+                    clear: u.clear,
+                    range: None,
+                })
+                .collect();
+            let queue = match p.queue.index() {
+                0 => QueueKind::Graphics,
+                _ => QueueKind::Compute,
+            };
+            (
+                p.entity,
+                p.name.clone(),
+                Pass::dispatch(queue, uses, i as u32),
+            )
+        })
+        .collect()
+}
+
+/// Issue 18: the runtime recompiles on every graph change, so a warm compiler (and a warm
+/// planner after it) must cost their work, not trips to the allocator, whatever graph sizes
+/// they met before. Graphs on two queues, so that fence planning runs too.
+#[test]
+fn a_warm_compiler_recompiles_without_allocating() {
+    let (large, small) = (passes(120, 2), passes(40, 3));
+    let (large, small) = (borrow(&large), borrow(&small));
+    let target = |_: Entity| TargetInfo::texture(Lifetime::Imported);
+    let settings = Settings::default();
+    let mut compiler = Compiler::default();
+    let mut compiled = CompiledGraph::default();
+    let mut planner = EnhancedPlanner::on_one_thread();
+    let mut plan = BarrierPlan::default();
+    let round = [&large, &small, &large];
+    let mut step = |g: &[(Entity, &str, &Pass)], compiled: &mut CompiledGraph| {
+        (compiler.compile_into(g, target, &settings, compiled)).expect("compiles");
+        planner
+            .plan_into(compiled, start, &mut plan)
+            .expect("plans");
+    };
+    for g in round.iter().cycle().take(3 * round.len()) {
+        step(g, &mut compiled);
+    }
+    let expected = compiled.clone();
+    assert!(
+        expected.passes.iter().any(|p| !p.waits.is_empty()),
+        "the graph has fences to plan"
+    );
+    for g in round {
+        let n = allocations(|| step(g, &mut compiled));
+        assert_eq!(n, 0, "a warm recompile of {} passes allocated", g.len());
+    }
+    assert_eq!(compiled, expected, "the same graph, the same compile");
+    let cold = allocations(|| {
+        Compiler::default()
+            .compile_into(&large, target, &settings, &mut CompiledGraph::default())
+            .expect("compiles");
+    });
+    assert!(cold > 0, "a cold compile allocates its working memory");
 }

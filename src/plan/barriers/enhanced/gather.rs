@@ -304,7 +304,7 @@ mod tests {
         assert!(!by.direct.is_empty(), "numbered from scratch");
 
         let mut grown = g.clone();
-        let extra = grown.passes[1].uses[0].clone();
+        let extra = grown.passes[1].uses[0];
         grown.passes[0].uses.push(PlannedUse {
             resource: a,
             ..extra

@@ -1,0 +1,416 @@
+//! The frame-graph compiler and its working memory.
+//!
+//! Compile runs on every graph change, and generated graphs reach 100,000 passes, so it is
+//! written as a pipeline over flat arrays rather than per-pass lists:
+//!
+//! 1. **Resolve** every use into one array ([`PlannedUse`]s, each pass's a range of it),
+//!    numbering resources densely in order of first use (one hash lookup per use, the only
+//!    one);
+//! 2. **split** textures whose uses name different subresources (only when some use does);
+//! 3. **order**: the version rules over the dense numbers ([`Versions`]), which give edges as
+//!    predecessor lists; declaration order is the order unless an edge points backwards;
+//! 4. **cull** backwards from what persists, with flags per number instead of sets;
+//! 5. **emit**: the kept passes, their edges, the resource index the planners read and the
+//!    cross-queue fences, written into the caller's [`CompiledGraph`] in place.
+//!
+//! Every array lives in [`Compiler`] between compiles, and the output graph's lists are
+//! refilled rather than rebuilt, so a warm recompile of a graph of the same shape allocates
+//! nothing (a counting-allocator test holds it to that). Only a graph that splits textures or
+//! orders passes against their declaration pays for it. On error the output is untouched.
+
+use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::prelude::*;
+
+use super::compile::{TargetInfo, assign_queue, copies_to_self, resolve_use};
+use super::fences::Fences;
+use super::order::{self as graph, GraphNode};
+use super::parts::{Dims, Parts};
+use super::versions::{Preds, Versions, touch};
+use crate::device::QueueId;
+use crate::model::{Lifetime, Pass, Settings};
+use crate::plan::{CompiledGraph, CompiledPass, PlanError, PlannedUse};
+
+/// What compile knows of a resource its passes use.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ResourceInfo {
+    pub entity: Entity,
+    /// `None` for a swap chain, which persists but keeps nothing for the next frame.
+    pub lifetime: Option<Lifetime>,
+    /// A texture's mips, slices and planes; `None` for what is never split.
+    pub dims: Option<Dims>,
+}
+
+/// The compiler, with the working memory it keeps between compiles. The runtime keeps one
+/// as a resource; [`compile_graph`](super::compile_graph) makes a fresh one.
+#[derive(Resource, Debug, Default)]
+pub struct Compiler {
+    /// Every use of every pass, resolved, in declaration order.
+    uses: Vec<PlannedUse>,
+    /// Pass `i`'s uses are `uses[starts[i]..starts[i + 1]]`.
+    starts: Vec<u32>,
+    queues: Vec<QueueId>,
+    /// Per use: its resource's number, then (after splitting) its key's.
+    numbers: Vec<u32>,
+    number_of: EntityHashMap<u32>,
+    resources: Vec<ResourceInfo>,
+    /// Per use: its key's number and whether it writes ([`touch`]).
+    touches: Vec<u32>,
+    /// Per key number: the key, whether it keeps last frame's contents, whether its writes
+    /// outlive the frame (it is not transient), whether a kept pass needs it.
+    keys: Vec<Entity>,
+    keeps: Vec<bool>,
+    lasting: Vec<bool>,
+    needed: Vec<bool>,
+    /// Explicit `after` edges as (before, after) passes, and the passes some pass follows.
+    after: Vec<(u32, u32)>,
+    followed: Vec<bool>,
+    pass_of: EntityHashMap<u32>,
+    versions: Versions,
+    preds: Preds,
+    order: Vec<u32>,
+    keep: Vec<bool>,
+    kept: Vec<u32>,
+    /// Per pass: its place among the kept ones.
+    place: Vec<u32>,
+    scratch: Vec<u32>,
+    fences: Fences,
+    /// Passes and culled names the output had no room for, kept for a larger graph.
+    spare: Vec<CompiledPass>,
+    spare_names: Vec<String>,
+}
+
+impl Compiler {
+    /// Compile `passes` (enabled, sorted by declaration order) into `out`, whose memory is
+    /// reused; `out.generation` is the caller's to set.
+    pub fn compile_into(
+        &mut self,
+        passes: &[(Entity, &str, &Pass)],
+        target: impl Fn(Entity) -> TargetInfo,
+        settings: &Settings,
+        out: &mut CompiledGraph,
+    ) -> Result<(), PlanError> {
+        if passes.len() >= u32::MAX as usize {
+            return Err(PlanError::TooManyPasses {
+                count: passes.len(),
+            });
+        }
+        self.resolve(passes, &target, settings)?;
+        let parts = super::split::split_uses(
+            &mut self.uses,
+            &mut self.starts,
+            &mut self.numbers,
+            &self.resources,
+        );
+        self.number_keys(&parts);
+        self.note_after(passes);
+        let n = passes.len();
+        let (starts, touches) = (&self.starts, &self.touches);
+        let backward = self.versions.build(
+            self.keys.len(),
+            &self.keeps,
+            (0..n).map(|i| &touches[starts[i] as usize..starts[i + 1] as usize]),
+            &self.after,
+            &mut self.preds,
+        );
+        self.order.clear();
+        if backward {
+            if self.versions.order(&self.preds, &mut self.order).is_err() {
+                return Err(cycle(
+                    passes,
+                    &self.uses,
+                    &self.starts,
+                    &self.keeps,
+                    &self.keys,
+                    &parts,
+                ));
+            }
+        } else {
+            self.order.extend(0..n as u32);
+        }
+        self.cull();
+        self.emit(passes, out);
+        out.parts = parts;
+        Ok(())
+    }
+
+    /// Pass `i`'s uses, as a range of the flat arrays.
+    fn span(&self, i: usize) -> std::ops::Range<usize> {
+        self.starts[i] as usize..self.starts[i + 1] as usize
+    }
+
+    /// Resolve every use and number the resources in order of first use.
+    fn resolve(
+        &mut self,
+        passes: &[(Entity, &str, &Pass)],
+        target: &impl Fn(Entity) -> TargetInfo,
+        settings: &Settings,
+    ) -> Result<(), PlanError> {
+        self.uses.clear();
+        self.starts.clear();
+        self.queues.clear();
+        self.numbers.clear();
+        self.number_of.clear();
+        self.resources.clear();
+        for &(e, _, pass) in passes {
+            self.queues.push(assign_queue(pass, settings));
+            let start = self.uses.len();
+            self.starts.push(start as u32);
+            let shading = pass.shading();
+            for u in &pass.uses {
+                let (planned, lifetime, dims) = resolve_use(e, pass, shading, u, target)?;
+                let resources = &mut self.resources;
+                let n = *self.number_of.entry(planned.resource).or_insert_with(|| {
+                    resources.push(ResourceInfo {
+                        entity: planned.resource,
+                        lifetime,
+                        dims,
+                    });
+                    resources.len() as u32 - 1
+                });
+                self.uses.push(planned);
+                self.numbers.push(n);
+            }
+            copies_to_self(&mut self.uses[start..]);
+        }
+        if self.uses.len() >= u32::MAX as usize {
+            return Err(PlanError::TooManyPasses {
+                count: passes.len(),
+            });
+        }
+        self.starts.push(self.uses.len() as u32);
+        Ok(())
+    }
+
+    /// Number the keys (resources, or parts of split textures) and note which keep their
+    /// contents across frames: only imported resources do (a swap chain's buffer is a
+    /// different one each frame, a transient is created anew).
+    fn number_keys(&mut self, parts: &Parts) {
+        self.keys.clear();
+        self.keeps.clear();
+        self.lasting.clear();
+        self.touches.clear();
+        let imported = |r: &ResourceInfo| r.lifetime == Some(Lifetime::Imported);
+        let lasting = |r: &ResourceInfo| r.lifetime != Some(Lifetime::Transient);
+        if parts.is_empty() {
+            // Unsplit, every key is its resource.
+            self.keys.extend(self.resources.iter().map(|r| r.entity));
+            self.keeps.extend(self.resources.iter().map(imported));
+            self.lasting.extend(self.resources.iter().map(lasting));
+        } else {
+            self.number_of.clear();
+            for (u, n) in self.uses.iter().zip(self.numbers.iter_mut()) {
+                let resource = &self.resources[*n as usize];
+                let (keys, keeps) = (&mut self.keys, &mut self.keeps);
+                let last = &mut self.lasting;
+                *n = *self.number_of.entry(u.key).or_insert_with(|| {
+                    keys.push(u.key);
+                    keeps.push(imported(resource));
+                    last.push(lasting(resource));
+                    keys.len() as u32 - 1
+                });
+            }
+        }
+        let touches =
+            (self.uses.iter().zip(&self.numbers)).map(|(u, &n)| touch(n, u.access.is_write()));
+        self.touches.extend(touches);
+    }
+
+    /// The passes' explicit `after` edges, by pass index (names of passes not compiled are
+    /// ignored), and which passes some pass follows.
+    fn note_after(&mut self, passes: &[(Entity, &str, &Pass)]) {
+        self.after.clear();
+        self.followed.clear();
+        self.followed.resize(passes.len(), false);
+        if passes.iter().all(|(_, _, p)| p.after.is_empty()) {
+            return;
+        }
+        self.pass_of.clear();
+        self.pass_of
+            .extend(passes.iter().enumerate().map(|(i, p)| (p.0, i as u32)));
+        for (i, (_, _, pass)) in passes.iter().enumerate() {
+            for a in pass.after.iter().filter_map(|a| self.pass_of.get(a)) {
+                self.after.push((*a, i as u32));
+                self.followed[*a as usize] = true;
+            }
+        }
+    }
+
+    /// Cull: walk backwards keeping passes whose results persist or feed a kept pass, and
+    /// passes some other pass must follow.
+    fn cull(&mut self) {
+        self.needed.clear();
+        self.needed.resize(self.keys.len(), false);
+        // Writes persist unless their resource is transient (a swap chain's do).
+        for &t in &self.touches {
+            if t & 1 == 1 && self.lasting[(t >> 1) as usize] {
+                self.needed[(t >> 1) as usize] = true;
+            }
+        }
+        self.keep.clear();
+        self.keep.resize(self.order.len(), false);
+        for &i in self.order.iter().rev() {
+            let span = self.span(i as usize);
+            let writes_needed = (self.touches[span.clone()].iter())
+                .any(|&t| t & 1 == 1 && self.needed[(t >> 1) as usize]);
+            if self.followed[i as usize] || writes_needed {
+                self.keep[i as usize] = true;
+                for (u, &t) in self.uses[span.clone()].iter().zip(&self.touches[span]) {
+                    if !u.access.is_write() || !u.clear {
+                        self.needed[(t >> 1) as usize] = true;
+                    }
+                }
+            }
+        }
+        self.kept.clear();
+        let keep = &self.keep;
+        self.kept
+            .extend(self.order.iter().copied().filter(|&i| keep[i as usize]));
+    }
+
+    /// Write the kept passes, their edges, the resource index and the fences into `out`.
+    fn emit(&mut self, passes: &[(Entity, &str, &Pass)], out: &mut CompiledGraph) {
+        let n = passes.len();
+        let identity =
+            self.kept.len() == n && self.kept.iter().enumerate().all(|(k, &i)| k == i as usize);
+        if !identity {
+            // Edges between the kept passes, in execution order: a late read now follows its
+            // writer, so none points backwards.
+            self.place.clear();
+            self.place.resize(n, u32::MAX);
+            for (k, &i) in self.kept.iter().enumerate() {
+                self.place[i as usize] = k as u32;
+            }
+            let place = &self.place;
+            self.after.retain_mut(|(a, b)| {
+                (*a, *b) = (place[*a as usize], place[*b as usize]);
+                *a != u32::MAX && *b != u32::MAX
+            });
+            self.after.sort_unstable_by_key(|&(_, b)| b);
+            let (starts, touches) = (&self.starts, &self.touches);
+            let kept = (self.kept.iter())
+                .map(|&i| &touches[starts[i as usize] as usize..starts[i as usize + 1] as usize]);
+            self.versions.build(
+                self.keys.len(),
+                &self.keeps,
+                kept,
+                &self.after,
+                &mut self.preds,
+            );
+        }
+        // Edges sorted by their first pass: counted, then placed in order of the second.
+        let kept = self.kept.len();
+        let counts = &mut self.scratch;
+        counts.clear();
+        counts.resize(kept + 1, 0);
+        for b in 0..kept {
+            for &a in self.preds.of(b) {
+                counts[a as usize + 1] += 1;
+            }
+        }
+        for i in 1..=kept {
+            counts[i] += counts[i - 1];
+        }
+        out.edges.clear();
+        out.edges.resize(self.preds.list.len(), (0, 0));
+        for b in 0..kept {
+            for &a in self.preds.of(b) {
+                out.edges[counts[a as usize] as usize] = (a as usize, b);
+                counts[a as usize] += 1;
+            }
+        }
+        // The kept passes, each refilling a pass of the graph it replaces (or one an earlier,
+        // larger graph left).
+        if out.passes.len() > kept {
+            self.spare.extend(out.passes.drain(kept..));
+        }
+        for (k, &i) in self.kept.iter().enumerate() {
+            if k == out.passes.len() {
+                out.passes
+                    .push(self.spare.pop().unwrap_or_else(CompiledPass::empty));
+            }
+            let (entity, name, _) = passes[i as usize];
+            let pass = &mut out.passes[k];
+            (pass.entity, pass.label, pass.queue) = (entity, 0, self.queues[i as usize]);
+            pass.name.clear();
+            pass.name.push_str(name);
+            pass.uses.clear();
+            pass.uses.extend_from_slice(
+                &self.uses[self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize],
+            );
+            pass.waits.clear();
+            pass.waits_previous.clear();
+            (pass.signals, pass.own_complete) = (false, None);
+        }
+        let culled = (self.order.iter()).filter(|&&i| !self.keep[i as usize]);
+        let mut count = 0;
+        for &i in culled {
+            if count == out.culled.len() {
+                out.culled.push(self.spare_names.pop().unwrap_or_default());
+            }
+            out.culled[count].clear();
+            out.culled[count].push_str(passes[i as usize].1);
+            count += 1;
+        }
+        self.spare_names.extend(out.culled.drain(count..));
+        let numbers = (self.kept.iter())
+            .flat_map(|&i| {
+                &self.touches
+                    [self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize]
+            })
+            .map(|t| t >> 1);
+        out.resources
+            .rebuild(&self.keys, numbers, &mut self.scratch);
+        self.fences
+            .plan(&mut out.passes, &out.edges, &out.resources);
+    }
+}
+
+/// The cycle that stops `passes` from being ordered, with the reason for each step, found by
+/// the readable rules ([`graph::order`]) on a graph already known to have one.
+fn cycle(
+    passes: &[(Entity, &str, &Pass)],
+    uses: &[PlannedUse],
+    starts: &[u32],
+    keeps: &[bool],
+    keys: &[Entity],
+    parts: &Parts,
+) -> PlanError {
+    let mut nodes: Vec<GraphNode> = (0..passes.len())
+        .map(|i| {
+            let mine = &uses[starts[i] as usize..starts[i + 1] as usize];
+            let of = |write: bool| {
+                mine.iter()
+                    .filter(|u| u.access.is_write() == write)
+                    .map(|u| u.key)
+                    .collect()
+            };
+            GraphNode {
+                reads: of(false),
+                writes: of(true),
+                after: Vec::new(),
+            }
+        })
+        .collect();
+    let index: EntityHashMap<usize> = passes.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
+    for (i, (_, _, pass)) in passes.iter().enumerate() {
+        nodes[i].after = pass
+            .after
+            .iter()
+            .filter_map(|a| index.get(a).copied())
+            .collect();
+    }
+    let keeps = |e: Entity| keys.iter().position(|&k| k == e).is_some_and(|k| keeps[k]);
+    let Err(c) = graph::order(&nodes, keeps) else {
+        return PlanError::Cycle {
+            passes: Vec::new(),
+            because: Vec::new(),
+        };
+    };
+    PlanError::Cycle {
+        passes: c.0.iter().map(|&i| passes[i].0).collect(),
+        because: (0..c.0.len())
+            .map(|k| graph::reason(&nodes, c.0[k], c.0[(k + 1) % c.0.len()]))
+            .map(|r| r.map(|r| r.map(|e| parts.get(e).map_or(e, |(t, _)| t))))
+            .collect(),
+    }
+}
