@@ -45,6 +45,7 @@
 
 mod frames;
 mod gather;
+mod pace;
 mod phases;
 mod planner;
 mod queues;

@@ -1,6 +1,6 @@
 //! The enhanced planner: gathers a graph's uses per resource, has workers walk them (two, on
-//! the compute task pool, once a graph is large enough to pay for the hand-off), joins their
-//! barriers in resource order and finishes the plan's frames.
+//! the compute task pool, once a graph is large enough and two have been measured to pay on
+//! this machine), joins their barriers in resource order and finishes the plan's frames.
 //!
 //! When two workers walk, the second's task is handed to the pool before the gather and waits
 //! for its share of resources: waking an idle core is the hand-off's cost, and it overlaps
@@ -11,18 +11,20 @@ use bevy_tasks::{ComputeTaskPool, TaskPool};
 
 use super::COPIES;
 use super::gather::ByResource;
+use super::pace::Pace;
 use super::worker::{Share, Worker};
 use crate::device::QUEUE_COUNT;
 use crate::plan::barriers::{TextureRecord, TextureStart, full_flush};
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlanError};
 use std::sync::mpsc::TryRecvError;
+use std::time::Instant;
 
-/// Uses from which walking two halves on the compute task pool pays for handing one to
+/// Uses from which walking two halves on the compute task pool may pay for handing one to
 /// another thread: an idle core takes tens of microseconds to start the pool's task, the
 /// gather (short, because compile indexes resources) hides little of it, and two threads
-/// sharing a core's caches each walk slower than one alone. Below this size the handover
-/// costs more than the half it saves on a loaded 2-core machine; `benches/plan.rs` measures
-/// both sides of it.
+/// sharing a core's caches each walk slower than one alone. Above it, [`Pace`] picks one
+/// thread or two from what each has cost on this machine (a loaded 2-core machine loses with
+/// two); `benches/plan.rs` measures both sides.
 const PARALLEL_USES: usize = 3_200;
 
 const _: () = assert!(
@@ -37,8 +39,11 @@ pub struct EnhancedPlanner {
     workers: [Worker; 2],
     /// The third frame of the last plan when that plan needed two.
     spare: Option<FramePlan>,
-    /// Walk two halves on the task pool from this many uses (None: always on one thread).
+    /// Walk two halves on the task pool from this many uses when that pays (None: always
+    /// on one thread).
     pub(super) parallel_from: Option<usize>,
+    /// What walks on one thread and on two have cost.
+    pub(super) pace: Pace,
     /// Walk the steady copy even when it repeats the second (tests compare both ways).
     pub(super) walk_steady: bool,
     /// Resources whose steady copy repeated the second, in the last plan, and those of them
@@ -55,6 +60,7 @@ impl Default for EnhancedPlanner {
             workers: Default::default(),
             spare: None,
             parallel_from: (cores > 1).then_some(PARALLEL_USES),
+            pace: Pace::default(),
             walk_steady: false,
             repeated: 0,
             converged: 0,
@@ -119,19 +125,35 @@ impl EnhancedPlanner {
         }
     }
 
-    /// Walk every resource, on this thread or two of the pool's, into the first worker.
+    /// Walk every resource, on this thread or two of the pool's (as [`Pace`] finds pays),
+    /// into the first worker.
     fn walk(
         &mut self,
         graph: &CompiledGraph,
         start: impl Fn(Entity) -> TextureStart + Sync,
     ) -> Result<(), crate::plan::PlanError> {
-        let walk_steady = self.walk_steady;
         let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
-        if self.parallel_from.is_none_or(|m| uses < m) {
-            self.by.gather(graph);
-            let (all, _) = self.by.shares(self.by.order.len());
-            return self.workers[0].walk(graph, all, &start, walk_steady);
-        }
+        let two = self.pace.two_threads(uses, self.parallel_from);
+        let began = Instant::now();
+        let walked = match two {
+            true => self.walk_two(graph, start),
+            false => {
+                self.by.gather(graph);
+                let (all, _) = self.by.shares(self.by.order.len());
+                self.workers[0].walk(graph, all, &start, self.walk_steady)
+            }
+        };
+        self.pace.record(two, uses, began.elapsed());
+        walked
+    }
+
+    /// Walk two halves of the resources at once, the second on the compute task pool.
+    fn walk_two(
+        &mut self,
+        graph: &CompiledGraph,
+        start: impl Fn(Entity) -> TextureStart + Sync,
+    ) -> Result<(), crate::plan::PlanError> {
+        let walk_steady = self.walk_steady;
         let start = &start;
         let by = &mut self.by;
         let [first, second] = &mut self.workers;

@@ -77,6 +77,7 @@ fn graph(seed: u64) -> Option<(CompiledGraph, Vec<bool>)> {
 fn planner(parallel_from: Option<usize>, walk_steady: bool) -> EnhancedPlanner {
     let mut p = EnhancedPlanner::default();
     p.parallel_from = parallel_from;
+    p.pace = super::pace::Pace::forced();
     p.walk_steady = walk_steady;
     p
 }
