@@ -7,6 +7,7 @@
 //! the device owns the memory.
 
 mod fault;
+mod format;
 mod heap;
 mod lifetime;
 mod pass;
@@ -21,6 +22,7 @@ mod timeline;
 mod view;
 
 pub use fault::{Fault, Injector};
+pub use format::BLOCK_SIDE;
 pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{ComputeQueue, CopyBox, Disabled, Pass, PassCost, QueueKind, Use, UseAccess, Work};

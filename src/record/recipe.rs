@@ -135,7 +135,7 @@ pub fn record_pass(
         return ctx.finish();
     }
     ctx.push(Command::SetPipelineState(recipe.label))?;
-    let draw = graphics && !matches!(recipe.work, Work::Dispatch { .. });
+    let draw = graphics && !recipe.work.is_dispatch();
     for stage in [
         ShaderStage::Vertex,
         ShaderStage::Pixel,
@@ -239,6 +239,34 @@ fn record_work(recipe: &PassRecipe, ctx: &mut DeferredContext) -> Result<(), Dev
             dispatches,
             threads,
         })?,
+        // The argument buffer is the pass's IndirectArgument use (the loader requires one):
+        // the command names it, so the validator sees the indirect read (EXECUTE_INDIRECT).
+        Work::DrawIndirect {
+            draws,
+            vertices,
+            pixels,
+        } => {
+            if let Some(args) = of(UseAccess::IndirectArgument).next() {
+                ctx.push(Command::ExecuteIndirect {
+                    args,
+                    draws,
+                    vertices,
+                    pixels,
+                })?;
+            }
+        }
+        Work::DispatchIndirect {
+            dispatches,
+            threads,
+        } => {
+            if let Some(args) = of(UseAccess::IndirectArgument).next() {
+                ctx.push(Command::DispatchIndirect {
+                    args,
+                    dispatches,
+                    threads,
+                })?;
+            }
+        }
         Work::Copy { bytes, from, to } => {
             if let (Some(src), Some(dst)) = (
                 of(UseAccess::CopySource).next(),

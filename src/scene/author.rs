@@ -107,6 +107,7 @@ impl SceneBuilder {
             kind,
             range: SubresourceRange::ALL,
             min_lod: 0.0,
+            format: None,
         };
         self.spawn(name, view)
     }

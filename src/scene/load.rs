@@ -163,6 +163,7 @@ fn view(v: &ViewDef, resolve: &impl Fn(&str) -> Option<Entity>) -> View {
             ..SubresourceRange::ALL
         },
         min_lod: v.min_lod,
+        format: v.format,
     }
 }
 

@@ -52,6 +52,7 @@ mod error;
 mod fit;
 mod format;
 mod index;
+mod indirect;
 mod limits;
 mod load;
 mod locate;
@@ -66,6 +67,8 @@ mod script;
 mod script_check;
 mod script_locate;
 mod script_refs;
+mod textures;
+mod view_format;
 mod write;
 
 use std::path::Path;

@@ -132,6 +132,7 @@ fn view_def(world: &World, v: &View, index: Option<&ChainBufferIndex>) -> ViewDe
         first_slice: v.range.first_slice,
         slice_count: count(v.range.slice_count),
         min_lod: v.min_lod,
+        format: v.format,
     }
 }
 
