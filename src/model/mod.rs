@@ -11,6 +11,7 @@ mod format;
 mod heap;
 mod lifetime;
 mod pass;
+mod queries;
 mod resource;
 mod script;
 mod script_command;
@@ -26,6 +27,7 @@ pub use format::BLOCK_SIDE;
 pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{ComputeQueue, CopyBox, Disabled, Pass, PassCost, QueueKind, Use, UseAccess, Work};
+pub use queries::{PASS_QUERY_BASE, PassQueries, QUERY_BYTES, QUERY_RING};
 pub use resource::{
     Buffer, BufferUsage, Format, Lifetime, SubresourceStates, Texture, TextureFlags, TextureState,
 };

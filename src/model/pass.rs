@@ -313,6 +313,8 @@ pub struct Pass {
     pub cost: Option<PassCost>,
     /// Which compute queue a compute pass runs on when async compute is on.
     pub compute_queue: Option<ComputeQueue>,
+    /// Timestamp and occlusion queries, resolved into a readback buffer (CTX-6, CC-7).
+    pub queries: Option<super::PassQueries<Entity>>,
 }
 
 impl Pass {
@@ -343,6 +345,7 @@ impl Pass {
             order,
             cost: None,
             compute_queue: None,
+            queries: None,
         }
     }
 }

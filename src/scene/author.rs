@@ -123,6 +123,7 @@ impl SceneBuilder {
             order: 0,
             cost: None,
             compute_queue: None,
+            queries: None,
         };
         let entity = self.spawn(name, pass);
         self.passes.push(entity);

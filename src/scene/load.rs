@@ -184,6 +184,7 @@ fn pass(p: &PassDef, order: u32, resolve: &impl Fn(&str) -> Option<Entity>) -> P
         order,
         cost: p.cost,
         compute_queue: p.compute_queue,
+        queries: (p.queries.as_ref()).map(|q| q.map(|b| resolve(b).unwrap_or(Entity::PLACEHOLDER))),
     }
 }
 

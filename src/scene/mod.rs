@@ -58,6 +58,7 @@ mod load;
 mod locate;
 mod names;
 mod placement;
+mod queries;
 mod ranges;
 mod refs;
 mod releases;

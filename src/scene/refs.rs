@@ -157,5 +157,6 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
         )?;
     }
     super::indirect::pass(c, id, p)?;
+    super::queries::pass(c, id, p)?;
     super::copies::pass(c, id, p)
 }

@@ -153,6 +153,7 @@ fn pass_def(world: &World, p: &Pass) -> PassDef {
         script: None,
         cost: p.cost,
         compute_queue: p.compute_queue,
+        queries: p.queries.as_ref().map(|q| q.map(|&b| name_of(world, b))),
     }
 }
 

@@ -30,6 +30,7 @@ mod pass_costs;
 mod pictures;
 mod planner_memory;
 mod ports;
+mod queries;
 mod random_graphs;
 mod real_frames;
 mod reliability;
