@@ -269,6 +269,7 @@ fn pass(name: String, queue: QueueKind, uses: Vec<UseDef>, work: Work) -> Entity
             script: None,
             cost: None,
             compute_queue: None,
+            queries: None,
         }),
         ..Default::default()
     }

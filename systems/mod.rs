@@ -48,6 +48,7 @@ mod barriers;
 mod begin;
 mod compile;
 mod present;
+mod queries;
 mod record;
 mod release;
 mod report;
@@ -134,8 +135,8 @@ pub fn frame_schedule() -> Schedule {
         )
             .chain()
             .in_set(Record),
-        submit::submit_passes
-            .pipe(stop)
+        (queries::read_pass_queries, submit::submit_passes.pipe(stop))
+            .chain()
             .in_set(Submit)
             .run_if(script::no_frame_script),
         script::run_frame_script

@@ -12,7 +12,7 @@ use crate::error::RuntimeError;
 use crate::frame::{ContextPool, ImplicitViews, RecordedLists};
 use crate::model::*;
 use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame, clear_barriers};
-use crate::record::{BoundUse, PassRecipe, record_all};
+use crate::record::{BoundUse, PassRecipe, RecipeQueries, record_all};
 use crate::validate::resource_info;
 
 /// Resolve every compiled pass into a recipe, then record them all.
@@ -51,6 +51,16 @@ pub fn record_passes(
     recipes.clear();
     for (i, p) in graph.passes.iter().enumerate() {
         let pass_work = passes.get(p.entity).map_or(Work::None, |p| p.work);
+        // Each frame resolves into its own slots of the query ring (CTX-6).
+        let queries = (passes.get(p.entity).ok()).and_then(|pass| {
+            let q = pass.queries.as_ref()?;
+            Some(RecipeQueries {
+                first: PassQueries::<Entity>::first_slot(pass.order, frame.0),
+                timestamps: q.timestamps,
+                occlusion: q.occlusion,
+                resolve: key_of(q.resolve)?,
+            })
+        });
         let mut uses = Vec::with_capacity(p.uses.len());
         // A use split over several parts of a texture is bound once.
         for u in p.uses.iter().filter(|u| u.bound) {
@@ -129,6 +139,7 @@ pub fn record_passes(
             before_clears: clears.before.map(|e| key_of(*e).unwrap_or_default()),
             after_clears: clears.after.map(|e| key_of(*e).unwrap_or_default()),
             skip_rebind: settings.fault == Some(Fault::SkipRebind),
+            queries,
         });
     }
     let recorded = record_all(&recipes, &mut pool.contexts, settings.semantics);

@@ -313,6 +313,14 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         dst: R,
         bytes: u64,
     },
+    /// Copy the results of the `count` queries from heap slot `first` into buffer `dst`
+    /// (ResolveQueryData), 8 bytes each, written as a copy (COPY_DEST). The CPU may read them
+    /// once a fence after the resolve has passed (CTX-6).
+    ResolveQueryData {
+        dst: R,
+        first: u32,
+        count: u32,
+    },
 }
 
 fn one() -> u32 {

@@ -56,6 +56,7 @@ impl<R: ReferenceType> Command<R> {
             Command::DmaFill { .. } => "DmaFill",
             Command::LzCompress { .. } => "LzCompress",
             Command::LzDecompress { .. } => "LzDecompress",
+            Command::ResolveQueryData { .. } => "ResolveQueryData",
         }
     }
 
@@ -69,9 +70,10 @@ impl<R: ReferenceType> Command<R> {
             Command::Dispatch { .. } => Sync::COMPUTE_SHADING,
             Command::DispatchIndirect { .. } => Sync::COMPUTE_SHADING | Sync::EXECUTE_INDIRECT,
             Command::ResolveSubresource { .. } => Sync::RESOLVE,
-            Command::DmaFill { .. } | Command::LzCompress { .. } | Command::LzDecompress { .. } => {
-                Sync::COPY
-            }
+            Command::DmaFill { .. }
+            | Command::LzCompress { .. }
+            | Command::LzDecompress { .. }
+            | Command::ResolveQueryData { .. } => Sync::COPY,
             Command::CopyResource { .. }
             | Command::CopyTextureRegion { .. }
             | Command::UpdateSubresource { .. } => Sync::COPY,
@@ -107,6 +109,7 @@ impl Command {
             | Command::UpdateSubresource { resource: k, .. }
             | Command::RawFill { dst: k, .. }
             | Command::DmaFill { dst: k, .. }
+            | Command::ResolveQueryData { dst: k, .. }
             | Command::DispatchIndirect { args: k, .. }
             | Command::ExecuteIndirect { args: k, .. } => out.push(*k),
             Command::CopyResource { src, dst, .. }

@@ -301,6 +301,11 @@ fn work_item(cmd: &Command, ctx: &OpContext) -> Option<WorkItem> {
         Command::DmaFill { bytes: n, .. } | Command::LzDecompress { bytes: n, .. } => {
             transfer(Stages::COPY, n, serial)
         }
+        Command::ResolveQueryData { count, .. } => transfer(
+            Stages::COPY,
+            (count as u64).saturating_mul(crate::model::QUERY_BYTES),
+            serial,
+        ),
         // The encoder is modelled at half the engine's bandwidth (it searches for matches;
         // the decoder streams).
         Command::LzCompress { bytes: n, .. } => transfer(Stages::COPY, n.saturating_mul(2), serial),

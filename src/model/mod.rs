@@ -7,9 +7,11 @@
 //! the device owns the memory.
 
 mod fault;
+mod format;
 mod heap;
 mod lifetime;
 mod pass;
+mod queries;
 mod resource;
 mod script;
 mod script_command;
@@ -21,9 +23,11 @@ mod timeline;
 mod view;
 
 pub use fault::{Fault, Injector};
+pub use format::BLOCK_SIDE;
 pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};
 pub use pass::{ComputeQueue, CopyBox, Disabled, Pass, PassCost, QueueKind, Use, UseAccess, Work};
+pub use queries::{PASS_QUERY_BASE, PassQueries, QUERY_BYTES, QUERY_RING};
 pub use resource::{
     Buffer, BufferUsage, Format, Lifetime, SubresourceStates, Texture, TextureFlags, TextureState,
 };

@@ -167,6 +167,28 @@ pub enum Work {
         #[serde(default)]
         threads: u64,
     },
+    /// Draws whose arguments and count the GPU reads from the pass's `IndirectArgument`
+    /// buffer (ExecuteIndirect with a draw signature), which an earlier pass of the frame may
+    /// write: at most `draws`, shading `vertices` and `pixels` in all. The simulation does
+    /// not read the buffer, so the amounts are the maxima the scene declares, and the cost
+    /// is theirs.
+    #[serde(alias = "ExecuteIndirect")]
+    DrawIndirect {
+        #[serde(default = "one")]
+        draws: u32,
+        #[serde(default)]
+        vertices: u64,
+        #[serde(default)]
+        pixels: u64,
+    },
+    /// Dispatches whose thread-group counts the GPU reads from the pass's `IndirectArgument`
+    /// buffer (DispatchIndirect): at most `dispatches`, `threads` in all.
+    DispatchIndirect {
+        #[serde(default = "one")]
+        dispatches: u32,
+        #[serde(default)]
+        threads: u64,
+    },
     /// Copies of `bytes` bytes from the pass's copy source to its copy destination, whole
     /// resources unless regions are given. A texture copied onto itself needs both regions,
     /// which must not intersect (barrier-spec A3.8, EB-9c).
@@ -183,6 +205,21 @@ pub enum Work {
 
 fn one() -> u32 {
     1
+}
+
+impl Work {
+    /// A dispatch, direct or indirect: compute shading, no output merger.
+    pub fn is_dispatch(&self) -> bool {
+        matches!(self, Work::Dispatch { .. } | Work::DispatchIndirect { .. })
+    }
+
+    /// Work whose arguments the GPU reads from the pass's `IndirectArgument` buffer.
+    pub fn is_indirect(&self) -> bool {
+        matches!(
+            self,
+            Work::DrawIndirect { .. } | Work::DispatchIndirect { .. }
+        )
+    }
 }
 
 /// A rectangle of one subresource of a 2D texture, the region a copy reads or writes.
@@ -276,6 +313,8 @@ pub struct Pass {
     pub cost: Option<PassCost>,
     /// Which compute queue a compute pass runs on when async compute is on.
     pub compute_queue: Option<ComputeQueue>,
+    /// Timestamp and occlusion queries, resolved into a readback buffer (CTX-6, CC-7).
+    pub queries: Option<super::PassQueries<Entity>>,
 }
 
 impl Pass {
@@ -286,7 +325,8 @@ impl Pass {
     pub fn shading(&self) -> Sync {
         match (self.queue, self.work) {
             (QueueKind::Copy, _) => Sync::COPY,
-            (QueueKind::Compute, _) | (_, Work::Dispatch { .. }) => Sync::COMPUTE_SHADING,
+            (QueueKind::Compute, _)
+            | (_, Work::Dispatch { .. } | Work::DispatchIndirect { .. }) => Sync::COMPUTE_SHADING,
             (QueueKind::Graphics, _) => Sync::PIXEL_SHADING,
         }
     }
@@ -305,6 +345,7 @@ impl Pass {
             order,
             cost: None,
             compute_queue: None,
+            queries: None,
         }
     }
 }

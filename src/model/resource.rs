@@ -5,54 +5,7 @@ use bevy_ecs::prelude::*;
 use glam::UVec2;
 use serde::{Deserialize, Serialize};
 
-/// Pixel formats the simulated device knows. Sizes drive copy, clear and decompression cost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum Format {
-    Rgba8Unorm,
-    Bgra8Unorm,
-    Rgb10A2Unorm,
-    R11G11B10Float,
-    Rgba16Float,
-    Rg16Float,
-    R8Unorm,
-    R16Float,
-    R32Float,
-    D32Float,
-    D24UnormS8Uint,
-    D32FloatS8X24Uint,
-}
-
-impl Format {
-    /// Bytes per texel.
-    pub fn bytes_per_texel(self) -> u64 {
-        match self {
-            Format::R8Unorm => 1,
-            Format::R16Float => 2,
-            Format::Rgba8Unorm
-            | Format::Bgra8Unorm
-            | Format::Rgb10A2Unorm
-            | Format::R11G11B10Float
-            | Format::Rg16Float
-            | Format::R32Float
-            | Format::D32Float
-            | Format::D24UnormS8Uint => 4,
-            Format::Rgba16Float | Format::D32FloatS8X24Uint => 8,
-        }
-    }
-
-    /// Depth formats can only be bound through depth-stencil views.
-    pub fn is_depth(self) -> bool {
-        matches!(
-            self,
-            Format::D32Float | Format::D24UnormS8Uint | Format::D32FloatS8X24Uint
-        )
-    }
-
-    /// Depth and stencil compress independently (EB-8b).
-    pub fn has_stencil(self) -> bool {
-        matches!(self, Format::D24UnormS8Uint | Format::D32FloatS8X24Uint)
-    }
-}
+pub use super::format::Format;
 
 /// Creation flags of a texture. Compression metadata only exists where the allow flag was
 /// given (EB-4): render targets need `render_target`, depth buffers `depth_stencil`, DCC `dcc`.
@@ -67,12 +20,16 @@ pub struct TextureFlags {
     pub texture_compatible: bool,
 }
 
-/// A texture resource.
+/// A texture resource: 2D (an array of `array_size` slices), or 3D when `depth` is more
+/// than 1 (one slice of `depth` layers, each mip halving width, height and depth).
 #[derive(Component, Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Texture {
     pub format: Format,
     pub extent: UVec2,
+    /// Layers of a 3D texture; 1 for 2D textures.
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub depth: u32,
     #[serde(default = "one")]
     pub mips: u32,
     #[serde(default = "one")]
@@ -85,6 +42,10 @@ pub struct Texture {
 
 fn one() -> u32 {
     1
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
 }
 
 impl Texture {
@@ -100,6 +61,7 @@ impl Texture {
         Texture {
             format,
             extent,
+            depth: 1,
             mips: 1,
             array_size: 1,
             samples: 1,
@@ -107,14 +69,26 @@ impl Texture {
         }
     }
 
-    /// Bytes of the top mip of every slice and sample; mips add a third (geometric series).
+    /// A 3D texture: its subresources are mips only, each `depth` layers deep.
+    pub fn is_3d(&self) -> bool {
+        self.depth > 1
+    }
+
+    /// Bytes of mip `mip` of one slice and one sample: whole 4x4 blocks for
+    /// block-compressed formats, width, height and depth each halving per mip (at least 1).
+    pub fn mip_bytes(&self, mip: u32) -> u64 {
+        let half = |n: u32| n.checked_shr(mip).unwrap_or(0).max(1);
+        self.format
+            .image_bytes(half(self.extent.x), half(self.extent.y))
+            .saturating_mul(half(self.depth) as u64)
+    }
+
+    /// Bytes of the whole texture: every mip of every slice and sample.
     pub fn bytes(&self) -> u64 {
-        let top = self.extent.x as u64
-            * self.extent.y as u64
-            * self.format.bytes_per_texel()
-            * self.array_size as u64
-            * self.samples as u64;
-        if self.mips > 1 { top + top / 3 } else { top }
+        let per_slice = (0..self.mips).fold(0u64, |n, m| n.saturating_add(self.mip_bytes(m)));
+        per_slice
+            .saturating_mul(self.array_size as u64)
+            .saturating_mul(self.samples as u64)
     }
 
     /// Number of subresources (mips x slices x planes).
@@ -217,5 +191,42 @@ impl SubresourceStates {
             Some((_, s)) => *s = state,
             None => self.0.push((range, state)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_sum_every_mip_in_whole_blocks() {
+        let t = |format, x, y, mips| Texture {
+            mips,
+            ..Texture::new_2d(format, UVec2::new(x, y), TextureFlags::default())
+        };
+        // 8x8 RGBA8 with 4 mips: 256 + 64 + 16 + 4 bytes.
+        assert_eq!(t(Format::Rgba8Unorm, 8, 8, 4).bytes(), 340);
+        // 8x8 BC1 with 4 mips: 4 blocks, then the 4x4, 2x2 and 1x1 mips take one block each.
+        assert_eq!(t(Format::Bc1Unorm, 8, 8, 4).bytes(), 8 * (4 + 1 + 1 + 1));
+        assert_eq!(t(Format::Bc7Unorm, 8, 8, 4).bytes(), 16 * (4 + 1 + 1 + 1));
+        let slices = Texture {
+            array_size: 6,
+            ..t(Format::Bc6hUf16, 16, 16, 1)
+        };
+        assert_eq!(slices.bytes(), 6 * 16 * 16);
+    }
+
+    #[test]
+    fn a_3d_texture_halves_its_depth_per_mip() {
+        let t = Texture {
+            depth: 8,
+            mips: 4,
+            ..Texture::new_2d(Format::R32Uint, UVec2::new(8, 8), TextureFlags::default())
+        };
+        assert!(t.is_3d());
+        assert_eq!(t.mip_bytes(0), 8 * 8 * 8 * 4);
+        assert_eq!(t.mip_bytes(1), 4 * 4 * 4 * 4);
+        assert_eq!(t.bytes(), 4 * (512 + 64 + 8 + 1));
+        assert_eq!(t.subresources(), 4);
     }
 }

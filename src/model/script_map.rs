@@ -220,6 +220,11 @@ impl<R: ReferenceType> Command<R> {
                 dst: to.object(Slot::Copy, dst)?,
                 bytes: *bytes,
             },
+            C::ResolveQueryData { dst, first, count } => C::ResolveQueryData {
+                dst: to.object(Slot::Copy, dst)?,
+                first: *first,
+                count: *count,
+            },
             C::Kickoff => C::Kickoff,
             C::DontSyncOnCopy(on) => C::DontSyncOnCopy(*on),
             C::WriteTimestamp(slot) => C::WriteTimestamp(*slot),

@@ -66,6 +66,7 @@ const NAMES: &[&str] = &[
     "DmaFill",
     "LzCompress",
     "LzDecompress",
+    "ResolveQueryData",
     "BeginCommandListExecution",
     "EndCommandListExecution",
     "ExecuteCommandList",

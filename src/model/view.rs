@@ -21,11 +21,15 @@ pub enum ViewKind {
 }
 
 /// A view entity: what it views (a resource or a swap chain's current back buffer),
-/// its kind, the subresources it covers and, for SRVs, its minimum LOD (FS-13).
+/// its kind, the subresources it covers, for SRVs its minimum LOD (FS-13), and the format
+/// it sees the texels as.
 #[derive(Component, Clone, Debug, PartialEq)]
 pub struct View {
     pub of: Entity,
     pub kind: ViewKind,
     pub range: SubresourceRange,
     pub min_lod: f32,
+    /// The format the view reads or writes the texels as, when not the resource's own: one
+    /// of its family (`Format::family`), say an sRGB render-target view of a UNORM texture.
+    pub format: Option<crate::model::Format>,
 }

@@ -1,4 +1,4 @@
-//! Recording: a compiled pass, resolved to device objects ([`PassRecipe`]), becomes one
+//! Recording: a compiled pass, resolved to device objects ([`PassRecipe, RecipeQueries`]), becomes one
 //! command list on its own deferred context (CTX-2). Recipes touch no ECS data, so the lists
 //! of a frame record in parallel when there are enough of them to pay for the threads.
 
@@ -8,7 +8,7 @@ use bevy_tasks::{ComputeTaskPool, TaskPool};
 
 use crate::device::{CommandList, DeferredContext, DeviceError};
 use crate::model::Semantics;
-pub use recipe::{BoundUse, PassRecipe, record_pass};
+pub use recipe::{BoundUse, PassRecipe, RecipeQueries, record_pass};
 
 /// Passes below this count record on the calling thread: spawning tasks costs more than
 /// recording a handful of short lists.

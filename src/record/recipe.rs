@@ -47,6 +47,24 @@ pub struct PassRecipe {
     pub after_clears: BarrierGroup<ObjectKey>,
     /// Fault injection: clear after setting the targets, without setting them again.
     pub skip_rebind: bool,
+    /// The pass's queries this frame, resolved into their buffer after the work.
+    pub queries: Option<RecipeQueries>,
+}
+
+/// A pass's queries in one frame: heap slots from `first` (begin and end timestamps, then
+/// the occlusion query), resolved into `resolve` (CC-7, CTX-6).
+#[derive(Clone, Copy, Debug)]
+pub struct RecipeQueries {
+    pub first: u32,
+    pub timestamps: bool,
+    pub occlusion: bool,
+    pub resolve: ObjectKey,
+}
+
+impl RecipeQueries {
+    fn count(&self) -> u32 {
+        2 * u32::from(self.timestamps) + u32::from(self.occlusion)
+    }
 }
 
 /// Record one pass on its deferred context.
@@ -135,7 +153,7 @@ pub fn record_pass(
         return ctx.finish();
     }
     ctx.push(Command::SetPipelineState(recipe.label))?;
-    let draw = graphics && !matches!(recipe.work, Work::Dispatch { .. });
+    let draw = graphics && !recipe.work.is_dispatch();
     for stage in [
         ShaderStage::Vertex,
         ShaderStage::Pixel,
@@ -191,7 +209,28 @@ pub fn record_pass(
     if !recipe.after_clears.is_empty() {
         ctx.push(Command::Barrier(recipe.after_clears.clone()))?;
     }
+    let q = recipe.queries;
+    if let Some(q) = q.filter(|q| q.timestamps) {
+        ctx.push(Command::WriteTimestamp(q.first))?;
+    }
+    let occlusion = q.filter(|q| q.occlusion).map(|q| q.first + 2);
+    if let Some(slot) = occlusion {
+        ctx.push(Command::BeginQuery(slot))?;
+    }
     record_work(recipe, ctx)?;
+    if let Some(slot) = occlusion {
+        ctx.push(Command::EndQuery(slot))?;
+    }
+    if let Some(q) = q {
+        if q.timestamps {
+            ctx.push(Command::WriteTimestamp(q.first + 1))?;
+        }
+        ctx.push(Command::ResolveQueryData {
+            dst: q.resolve,
+            first: q.first,
+            count: q.count(),
+        })?;
+    }
     if !recipe.after.is_empty() {
         ctx.push(Command::Barrier(recipe.after.clone()))?;
     }
@@ -239,6 +278,34 @@ fn record_work(recipe: &PassRecipe, ctx: &mut DeferredContext) -> Result<(), Dev
             dispatches,
             threads,
         })?,
+        // The argument buffer is the pass's IndirectArgument use (the loader requires one):
+        // the command names it, so the validator sees the indirect read (EXECUTE_INDIRECT).
+        Work::DrawIndirect {
+            draws,
+            vertices,
+            pixels,
+        } => {
+            if let Some(args) = of(UseAccess::IndirectArgument).next() {
+                ctx.push(Command::ExecuteIndirect {
+                    args,
+                    draws,
+                    vertices,
+                    pixels,
+                })?;
+            }
+        }
+        Work::DispatchIndirect {
+            dispatches,
+            threads,
+        } => {
+            if let Some(args) = of(UseAccess::IndirectArgument).next() {
+                ctx.push(Command::DispatchIndirect {
+                    args,
+                    dispatches,
+                    threads,
+                })?;
+            }
+        }
         Work::Copy { bytes, from, to } => {
             if let (Some(src), Some(dst)) = (
                 of(UseAccess::CopySource).next(),

@@ -35,6 +35,9 @@ pub struct RunStats {
     pub ring_waits: u64,
     pub releases_requested: u64,
     pub releases_completed: u64,
+    /// Queries passes resolved into readback buffers, and those the CPU read back (CTX-6).
+    pub queries_resolved: u64,
+    pub queries_read: u64,
     pub releases_pending: u64,
     /// Largest number of frames between a release request and the destruction.
     pub release_latency_frames_max: u64,

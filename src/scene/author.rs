@@ -107,6 +107,7 @@ impl SceneBuilder {
             kind,
             range: SubresourceRange::ALL,
             min_lod: 0.0,
+            format: None,
         };
         self.spawn(name, view)
     }
@@ -122,6 +123,7 @@ impl SceneBuilder {
             order: 0,
             cost: None,
             compute_queue: None,
+            queries: None,
         };
         let entity = self.spawn(name, pass);
         self.passes.push(entity);

@@ -80,12 +80,26 @@ fn outside(c: &Check, res: usize, region: &CopyBox) -> Option<String> {
     if region.extent.min_element() == 0 {
         return Some("is empty".into());
     }
-    (end.x > size.x || end.y > size.y).then(|| {
-        format!(
+    if end.x > size.x || end.y > size.y {
+        return Some(format!(
             "reaches ({}, {}), outside mip {mip} of {}x{}",
             end.x, end.y, size.x, size.y
-        )
-    })
+        ));
+    }
+    // A block-compressed texture is copied in whole 4x4 blocks: the region starts on a
+    // block and ends on one or at the mip's edge (CopyTextureRegion's BC rule).
+    let side = t.format.block_side();
+    let off_block = |origin: u32, end: u32, edge: u32| {
+        !origin.is_multiple_of(side) || (!end.is_multiple_of(side) && end != edge)
+    };
+    (off_block(region.origin.x, end.x, size.x) || off_block(region.origin.y, end.y, size.y)).then(
+        || {
+            format!(
+                "is not whole 4x4 blocks of {:?}: origin ({}, {}) and end ({}, {}) must be multiples of 4 (or the end the mip's edge, {}x{})",
+                t.format, region.origin.x, region.origin.y, end.x, end.y, size.x, size.y
+            )
+        },
+    )
 }
 
 #[cfg(test)]
@@ -99,6 +113,27 @@ mod tests {
         problem(&format!(
             r#"{ATLAS} (name: "c", pass: (queue: Graphics, uses: [(target: "{src}", access: CopySource), (target: "{dst}", access: CopyDest)], work: Copy(bytes: 1024{regions})))"#
         ))
+    }
+
+    #[test]
+    fn block_compressed_regions_are_whole_blocks() {
+        let bc = r#"(name: "bc", texture: (format: Bc1Unorm, extent: (64, 64), mips: 4)),
+            (name: "bc2", texture: (format: Bc1Unorm, extent: (64, 64), mips: 4)),"#;
+        let copy = |regions: &str| {
+            problem(&format!(
+                r#"{bc} (name: "c", pass: (queue: Graphics, uses: [(target: "bc", access: CopySource), (target: "bc2", access: CopyDest)], work: Copy(bytes: 512{regions})))"#
+            ))
+        };
+        assert_eq!(
+            copy(", from: (extent: (16, 8)), to: (origin: (4, 8), extent: (16, 8))"),
+            None
+        );
+        // Mip 3 is 8x8 texels, mip 3 of 64x64; a 6x6 region of 8x8 ends inside a block.
+        let partial =
+            ", from: (subresource: 3, extent: (6, 8)), to: (subresource: 3, extent: (6, 8))";
+        assert!(copy(partial).is_some_and(|m| m.contains("4x4 blocks")));
+        let misplaced = ", from: (origin: (2, 0), extent: (4, 4)), to: (extent: (4, 4))";
+        assert!(copy(misplaced).is_some_and(|m| m.contains("4x4 blocks")));
     }
 
     #[test]

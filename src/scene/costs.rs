@@ -24,10 +24,10 @@ pub fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
     let err =
         |key: &str, message: String| c.out_of_range(c.loc.def_key(id, key, 0), Some(id), message);
     if let Some(cost) = &p.cost {
-        if !matches!(p.work, Work::Draw { .. } | Work::Dispatch { .. }) {
+        if matches!(p.work, Work::Copy { .. } | Work::None) {
             return Err(err(
                 "cost",
-                "a cost prices a pass's Draw or Dispatch; this pass has neither".to_owned(),
+                "a cost prices a pass's Draw or Dispatch (direct or indirect); this pass has neither".to_owned(),
             ));
         }
         if let Some(cycles) = cost.cycles

@@ -47,6 +47,18 @@ pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
                 t.format
             ))
         }
+        (Resource::Texture(t), ViewKind::Rtv) if t.format.render_target_problem().is_some() => {
+            Some(format!(
+                "an Rtv cannot view {what}: {:?} is {}",
+                t.format,
+                t.format.render_target_problem().unwrap_or_default()
+            ))
+        }
+        (Resource::Texture(t), ViewKind::Uav) if t.format.uav_problem().is_some() => Some(format!(
+            "a Uav cannot view {what}: {:?} is {}",
+            t.format,
+            t.format.uav_problem().unwrap_or_default()
+        )),
         (Resource::Texture(t), ViewKind::Rtv) if !t.flags.render_target => Some(format!(
             "an Rtv of {what} needs `render_target: true` in its flags (EB-4)"
         )),
@@ -152,6 +164,16 @@ fn texture_access(access: UseAccess, t: &TextureFacts, what: &str) -> Option<Str
             "a RenderTarget use needs a colour format, but {what} is {:?}",
             t.format
         )),
+        UseAccess::RenderTarget if t.format.is_block_compressed() => Some(format!(
+            "{what} cannot be used as RenderTarget: {:?} is {}",
+            t.format,
+            t.format.render_target_problem().unwrap_or_default()
+        )),
+        UseAccess::UnorderedAccess if t.format.uav_problem().is_some() => Some(format!(
+            "{what} cannot be used as UnorderedAccess: {:?} is {}",
+            t.format,
+            t.format.uav_problem().unwrap_or_default()
+        )),
         UseAccess::RenderTarget if !t.flags.render_target => Some(format!(
             "a RenderTarget use of {what} needs `render_target: true` in its flags (EB-4)"
         )),
@@ -213,7 +235,7 @@ pub fn work_access(work: &Work, access: UseAccess) -> Option<String> {
             | UseAccess::VertexBuffer
             | UseAccess::IndexBuffer
     );
-    (matches!(work, Work::Dispatch { .. }) && fixed_function).then(|| {
+    (work.is_dispatch() && fixed_function).then(|| {
         format!(
             "a Dispatch cannot use a target as {access:?} (that is a draw's output merger or input assembler): write it as UnorderedAccess, or make the pass a Draw"
         )
@@ -250,6 +272,7 @@ mod tests {
             first_slice: 0,
             slice_count: None,
             min_lod: 0.0,
+            format: None,
         }
     }
 

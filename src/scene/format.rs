@@ -20,8 +20,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::barrier::Sync;
 use crate::model::{
-    Buffer, ComputeQueue, Heap, Lifetime, PassCost, QueueKind, Script, ScriptCommand, Settings,
-    SwapChain, Texture, UseAccess, ViewKind, Work,
+    Buffer, ComputeQueue, Format, Heap, Lifetime, PassCost, PassQueries, QueueKind, Script,
+    ScriptCommand, Settings, SwapChain, Texture, UseAccess, ViewKind, Work,
 };
 
 /// The RON options scenes are read and written with: `implicit_some` by default, so that
@@ -110,6 +110,10 @@ pub struct ViewDef {
     /// Minimum LOD an SRV clamps to (FS-13).
     #[serde(default, skip_serializing_if = "is_zero_f32")]
     pub min_lod: f32,
+    /// Textures only: the format the view sees the texels as, one of the texture's family
+    /// (an sRGB view of a UNORM texture); the texture's own when absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<Format>,
 }
 
 /// A pass, with its uses and `after` edges by name.
@@ -136,6 +140,9 @@ pub struct PassDef {
     /// Compute passes: the asynchronous compute queue to run on (CC-2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compute_queue: Option<ComputeQueue>,
+    /// Timestamp and occlusion queries resolved into a readback buffer (CTX-6, CC-7).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queries: Option<PassQueries<String>>,
 }
 
 /// One use of a texture, buffer, view or swap chain, by name.

@@ -71,6 +71,11 @@ impl Kinds {
         list: &[Kind::Heap],
         described: "a heap",
     };
+    /// What a pass's `queries` resolve into.
+    pub const BUFFER: Kinds = Kinds {
+        list: &[Kind::Buffer],
+        described: "a buffer",
+    };
     /// What `Resize` names.
     pub const SWAP_CHAIN: Kinds = Kinds {
         list: &[Kind::SwapChain],

@@ -24,7 +24,7 @@ use super::check::Check;
 use super::error::SceneError;
 use super::index::{Kind, Kinds};
 use crate::device::Command;
-use crate::model::{Buffer, Fault, ScriptCommand, ScriptRef, Settings, SwapChain, Texture, Work};
+use crate::model::{Buffer, Fault, ScriptCommand, ScriptRef, Settings, SwapChain, Work};
 
 /// Largest texture or swap-chain side, in texels.
 pub const MAX_EXTENT: u32 = 16384;
@@ -136,7 +136,10 @@ pub fn definition(c: &Check, id: usize) -> Result<(), SceneError> {
         return Ok(());
     };
     match c.index.kind(id) {
-        Some(Kind::Texture) => def.texture.as_ref().map_or(Ok(()), |t| texture(c, id, t)),
+        Some(Kind::Texture) => def
+            .texture
+            .as_ref()
+            .map_or(Ok(()), |t| super::textures::texture(c, id, t)),
         Some(Kind::Buffer) => def.buffer.as_ref().map_or(Ok(()), |b| buffer(c, id, b)),
         Some(Kind::SwapChain) => def
             .swap_chain
@@ -158,8 +161,13 @@ fn work_amounts(work: &Work) -> Option<(&'static str, u64)> {
     let amounts: &[(&'static str, u64)] = match *work {
         Work::Draw {
             vertices, pixels, ..
+        }
+        | Work::DrawIndirect {
+            vertices, pixels, ..
         } => &[("vertices", vertices), ("pixels", pixels)],
-        Work::Dispatch { threads, .. } => &[("threads", threads)],
+        Work::Dispatch { threads, .. } | Work::DispatchIndirect { threads, .. } => {
+            &[("threads", threads)]
+        }
         Work::Copy { bytes, .. } => &[("bytes", bytes)],
         Work::None => &[],
     };
@@ -230,46 +238,6 @@ pub fn full_mip_chain(side: u32) -> u32 {
     u32::BITS - side.max(1).leading_zeros()
 }
 
-fn texture(c: &Check, id: usize, t: &Texture) -> Result<(), SceneError> {
-    let err =
-        |key: &str, message: String| c.out_of_range(c.loc.def_key(id, key, 0), Some(id), message);
-    if let Some(problem) = extent_problem(t.extent) {
-        return Err(err("extent", problem));
-    }
-    let max_mips = full_mip_chain(t.extent.max_element());
-    if t.mips == 0 || t.mips > max_mips {
-        return Err(err(
-            "mips",
-            format!(
-                "mips must be 1 to {max_mips} for a {}x{} texture, not {}",
-                t.extent.x, t.extent.y, t.mips
-            ),
-        ));
-    }
-    if t.array_size == 0 || t.array_size > MAX_ARRAY_SIZE {
-        return Err(err(
-            "array_size",
-            format!(
-                "array_size must be 1 to {MAX_ARRAY_SIZE}, not {}",
-                t.array_size
-            ),
-        ));
-    }
-    if ![1, 2, 4, 8].contains(&t.samples) {
-        return Err(err(
-            "samples",
-            format!("samples must be 1, 2, 4 or 8, not {}", t.samples),
-        ));
-    }
-    if t.samples > 1 && t.mips > 1 {
-        return Err(err(
-            "mips",
-            format!("a multisampled texture has one mip, not {}", t.mips),
-        ));
-    }
-    Ok(())
-}
-
 fn buffer(c: &Check, id: usize, b: &Buffer) -> Result<(), SceneError> {
     if b.size == 0 || b.size > MAX_BUFFER_BYTES {
         return Err(c.out_of_range(
@@ -296,10 +264,15 @@ fn swap_chain(c: &Check, id: usize, s: &SwapChain) -> Result<(), SceneError> {
     if let Some(problem) = extent_problem(s.extent) {
         return Err(err("extent", problem));
     }
-    if s.format.is_depth() {
+    if !s.format.is_display() {
         return Err(err(
             "format",
-            format!("a swap chain needs a colour format, not {:?}", s.format),
+            format!(
+                "a swap chain's buffers need a display format (Bgra8Unorm, Rgba8Unorm, \
+                 Rgb10A2Unorm or Rgba16Float), not {:?}; for sRGB output, render through \
+                 an Rtv with `format: Bgra8UnormSrgb` of a Bgra8Unorm chain",
+                s.format
+            ),
         ));
     }
     if s.vsync_interval > 4 {

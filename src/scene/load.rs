@@ -163,6 +163,7 @@ fn view(v: &ViewDef, resolve: &impl Fn(&str) -> Option<Entity>) -> View {
             ..SubresourceRange::ALL
         },
         min_lod: v.min_lod,
+        format: v.format,
     }
 }
 
@@ -183,6 +184,7 @@ fn pass(p: &PassDef, order: u32, resolve: &impl Fn(&str) -> Option<Entity>) -> P
         order,
         cost: p.cost,
         compute_queue: p.compute_queue,
+        queries: (p.queries.as_ref()).map(|q| q.map(|b| resolve(b).unwrap_or(Entity::PLACEHOLDER))),
     }
 }
 

@@ -77,6 +77,9 @@ fn view(c: &Check, id: usize, v: &ViewDef) -> Result<(), SceneError> {
     if let Some((key, problem)) = fit::view_range(v, &res) {
         return Err(c.out_of_range(c.loc.def_key(id, key, 0), Some(id), problem));
     }
+    if let Some(problem) = super::view_format::view_format(v, &res, &describe(c, of)) {
+        return Err(c.misuse(c.loc.def_key(id, "format", 0), id, problem));
+    }
     Ok(())
 }
 
@@ -153,5 +156,7 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
             Kinds::PASS,
         )?;
     }
+    super::indirect::pass(c, id, p)?;
+    super::queries::pass(c, id, p)?;
     super::copies::pass(c, id, p)
 }

@@ -132,6 +132,7 @@ fn view_def(world: &World, v: &View, index: Option<&ChainBufferIndex>) -> ViewDe
         first_slice: v.range.first_slice,
         slice_count: count(v.range.slice_count),
         min_lod: v.min_lod,
+        format: v.format,
     }
 }
 
@@ -152,6 +153,7 @@ fn pass_def(world: &World, p: &Pass) -> PassDef {
         script: None,
         cost: p.cost,
         compute_queue: p.compute_queue,
+        queries: p.queries.as_ref().map(|q| q.map(|&b| name_of(world, b))),
     }
 }
 

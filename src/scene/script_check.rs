@@ -78,6 +78,9 @@ pub fn indexed_view(c: &Check, id: usize, v: &ViewDef) -> Option<Result<(), Scen
         if let Some((key, problem)) = fit::view_range(v, &res) {
             return Err(c.out_of_range(c.loc.def_key(id, key, 0), Some(id), problem));
         }
+        if let Some(problem) = super::view_format::view_format(v, &res, &what) {
+            return Err(c.misuse(c.loc.def_key(id, "format", 0), id, problem));
+        }
         Ok(())
     })())
 }

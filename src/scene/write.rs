@@ -98,6 +98,9 @@ fn entity(def: &EntityDef, level: usize) -> Result<String, ron::Error> {
     if let Some(queue) = &pass.compute_queue {
         let _ = writeln!(out, "{inner}compute_queue: {},", one_line(queue)?);
     }
+    if let Some(queries) = &pass.queries {
+        let _ = writeln!(out, "{inner}queries: {},", one_line(queries)?);
+    }
     if !pass.after.is_empty() {
         let _ = writeln!(out, "{inner}after: {},", one_line(&pass.after)?);
     }

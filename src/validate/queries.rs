@@ -53,7 +53,7 @@ impl Queries {
         };
         if !processed(queue, pos) {
             let message = format!(
-                "query {name:?} read (GetData) before the GPU processed its EndQuery on queue {queue}: insert a fence after it and read once the fence has passed (a later frame)"
+                "query {name:?} read (GetData, or a map of its resolved results) before the GPU processed its EndQuery or ResolveQueryData on queue {queue}: insert a fence after it and read once the fence has passed (a later frame)"
             );
             out.push(ctx.finding(0, Code::QueryReadBeforeProcessed, None, message));
         }

@@ -167,6 +167,10 @@ fn touches_of(
         ],
         // The DMA engine's fills and LZ codec read and write memory as copies do.
         Command::DmaFill { dst, .. } => vec![t(*dst, Access::COPY_DEST, Sync::COPY, true)],
+        // ResolveQueryData writes its buffer as a copy does (COPY_DEST).
+        Command::ResolveQueryData { dst, .. } => {
+            vec![t(*dst, Access::COPY_DEST, Sync::COPY, true)]
+        }
         Command::LzCompress { src, dst, .. } | Command::LzDecompress { src, dst, .. } => vec![
             t(*src, Access::COPY_SOURCE, Sync::COPY, false),
             t(*dst, Access::COPY_DEST, Sync::COPY, true),

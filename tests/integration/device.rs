@@ -23,6 +23,7 @@ fn chain(device: &mut Device) -> (SwapChainKey, Vec<ObjectKey>) {
     let t = Texture {
         format: Format::Bgra8Unorm,
         extent: UVec2::new(64, 64),
+        depth: 1,
         mips: 1,
         array_size: 1,
         samples: 1,

@@ -195,6 +195,7 @@ fn texture(d: &mut Device, flags: TextureFlags) -> ObjectKey {
     let t = Texture {
         format: Format::Rgba8Unorm,
         extent: UVec2::new(1024, 1024),
+        depth: 1,
         mips: 1,
         array_size: 1,
         samples: 1,

@@ -50,6 +50,8 @@ pub struct SummaryJson {
     pub swap_chain: SwapChainJson,
     pub lifetime: LifetimeJson,
     pub memory: MemoryJson,
+    /// Queries passes resolved into readback buffers and the CPU read back (CTX-6).
+    pub queries: QueriesJson,
     pub validation: ValidationJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub async_compute_gain: Option<AsyncGain>,
@@ -170,6 +172,12 @@ pub struct LifetimeJson {
     pub release_latency_frames_max: u64,
     pub buffer_retire_latency_frames_max: u64,
     pub live_entities: u64,
+}
+
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct QueriesJson {
+    pub resolved: u64,
+    pub read: u64,
 }
 
 #[derive(Clone, Copy, Debug, Serialize)]

@@ -190,6 +190,10 @@ impl Summary {
                 buffer_retire_latency_frames_max: s.buffer_retire_latency_frames_max,
                 live_entities: self.live_entities,
             },
+            queries: QueriesJson {
+                resolved: s.queries_resolved,
+                read: s.queries_read,
+            },
             memory: MemoryJson {
                 live_bytes: s.memory_live_bytes,
                 peak_bytes: s.memory_peak_bytes,

@@ -113,6 +113,15 @@ impl Summary {
                 s.releases_requested, s.releases_completed, s.releases_pending
             ),
         );
+        if s.queries_resolved > 0 {
+            row(
+                "queries",
+                format!(
+                    "{} resolved, {} read back",
+                    s.queries_resolved, s.queries_read
+                ),
+            );
+        }
         row(
             "validation",
             if self.settings.validation == "on" {

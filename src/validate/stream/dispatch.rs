@@ -37,7 +37,9 @@ impl Validator {
         self.check_sync(ctx, i, cmd);
         let out = &mut self.diagnostics;
         self.playback.command(ctx, i, cmd, out);
-        if let Command::EndQuery(query) = cmd {
+        // A resolve makes its queries' data readable once the GPU processed it (CTX-6): the
+        // CPU's read of the first slot is judged against the resolve's position.
+        if let Command::EndQuery(query) | Command::ResolveQueryData { first: query, .. } = cmd {
             (self.queries).ended(*query, ctx.queue, self.sync.tracker().position(ctx.queue));
         }
         self.contexts.pipeline(ctx, i, cmd, out);
