@@ -313,6 +313,16 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         dst: R,
         bytes: u64,
     },
+
+    // Context calls a fast context refuses (after `LzDecompress` so that earlier variants
+    // keep their indices).
+    /// Whether the context inserts partial flushes after dispatches by itself: unsupported
+    /// on a fast context, where the call fails (FS-3).
+    CSEnableAutomaticGpuFlush(bool),
+    /// Create a device context state object: fails on a fast context (FS-7).
+    CreateDeviceContextState,
+    /// Swap the context's state for a saved one: fails on a fast context (FS-7).
+    SwapDeviceContextState,
 }
 
 fn one() -> u32 {

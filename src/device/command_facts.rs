@@ -56,6 +56,9 @@ impl<R: ReferenceType> Command<R> {
             Command::DmaFill { .. } => "DmaFill",
             Command::LzCompress { .. } => "LzCompress",
             Command::LzDecompress { .. } => "LzDecompress",
+            Command::CSEnableAutomaticGpuFlush(_) => "CSEnableAutomaticGpuFlush",
+            Command::CreateDeviceContextState => "CreateDeviceContextState",
+            Command::SwapDeviceContextState => "SwapDeviceContextState",
         }
     }
 

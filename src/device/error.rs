@@ -69,6 +69,13 @@ pub enum DeviceError {
         bytes: u64,
         size: u64,
     },
+    /// A fast context was asked for what it does not do: a Get* call or a context state
+    /// object (FS-7), automatic compute flushes (FS-3).
+    #[error("{rule}: {command} fails on a fast context")]
+    FastContextRefuses {
+        command: &'static str,
+        rule: &'static str,
+    },
     /// The CPU waited on a fence that was never inserted.
     #[error("FN-1: fence {fence} was never inserted")]
     UnknownFence { fence: FenceId },

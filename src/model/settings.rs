@@ -68,7 +68,8 @@ pub struct Settings {
     pub cpu_frame_us: f64,
     /// Overrides every swap chain's rotation strategy when set.
     pub rotation: Option<Rotation>,
-    /// Semantics of the contexts the runtime records on (CTX-4).
+    /// Semantics of the immediate context and of the deferred contexts the runtime records
+    /// on (CTX-4); a script's lists say their own. Independent of `barriers`.
     pub semantics: Semantics,
     /// A step the runtime omits on purpose, to see validation catch it (`--fault`).
     pub fault: Option<super::Fault>,

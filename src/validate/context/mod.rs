@@ -1,7 +1,9 @@
 //! Each queue's context as the stream left it: state set, views bound and views gone stale
 //! (FS-7, FS-8, FS-11, FS-12, FS-14).
 //!
-//! A fast context shadows nothing (FS-7): reading state back (GetState) fails, V0203. All
+//! A fast context shadows nothing (FS-7): reading state back (GetState) fails, V0203, and so
+//! does creating or swapping a device context state, V0209; it inserts no partial flushes
+//! by itself, so CSEnableAutomaticGpuFlush fails on it too (FS-3, V0208). All
 //! state must be set every frame: Present, Resume and ClearState reset it, and a draw needs
 //! render targets, viewport and pipeline state set since (FS-11, V0201; a dispatch the
 //! pipeline state). After a clear, a map or a decompression, every bound view of the
@@ -168,6 +170,22 @@ impl Contexts {
                     Code::GetOnFastContext,
                     None,
                     "a Get* call on a fast context: fast contexts shadow no state, so reading it back fails; keep your own copy of what you set",
+                );
+            }
+            Command::CSEnableAutomaticGpuFlush(_) if ctx.semantics() == Semantics::Fast => {
+                report(
+                    Code::AutomaticFlushOnFastContext,
+                    None,
+                    "CSEnableAutomaticGpuFlush fails on a fast context: it inserts no partial flushes by itself; send the flushes the work needs as pipelined events (barriers)",
+                );
+            }
+            Command::CreateDeviceContextState | Command::SwapDeviceContextState
+                if ctx.semantics() == Semantics::Fast =>
+            {
+                report(
+                    Code::ContextStateOnFastContext,
+                    None,
+                    "device context state cannot be created or swapped on a fast context, which shadows no state: set the state you need again",
                 );
             }
             Command::UpdateSubresource { resource, .. } if ctx.semantics() == Semantics::Fast => {
