@@ -1,5 +1,6 @@
 //! Context rules end to end: semantics is a property of each context (CTX-4), so the
-//! fast-context mistakes fail whatever barriers the runtime plans.
+//! fast-context mistakes fail whatever barriers the runtime plans; explicit rebinding (FS-8)
+//! follows views as the stream re-points them and covers buffers bound directly.
 
 use std::path::Path;
 use std::process::Command;
@@ -34,4 +35,33 @@ fn fast_context_mistakes_fail_under_legacy_barriers_too() {
             assert!(out.contains(code), "{scene} --barriers {barriers}:\n{out}");
         }
     }
+}
+
+/// The codes validation finds on `scene` in 8 frames, one per finding (repeats included).
+fn codes(scene: &str) -> Vec<String> {
+    let mut rt = fastframe::Runtime::from_scene(Path::new(env!("CARGO_MANIFEST_DIR")).join(scene))
+        .unwrap_or_else(|e| panic!("{e}"));
+    rt.set_validation(true);
+    let _ = rt.run(8);
+    rt.diagnostics()
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect()
+}
+
+#[test]
+fn a_missing_rebind_after_decompression_is_found_in_every_frame_of_the_place_view_loop() {
+    // FS-8 with RL-7: the view is re-pointed every frame; the decompression must make the
+    // view it points at now stale, not the buffer it pointed at when the device last ran.
+    let found = codes("scenes/mistakes/fs8_missing_rebind_after_decompress.ron");
+    let rebinds = found.iter().filter(|c| *c == "V0202").count();
+    assert_eq!(rebinds, 8, "{found:?}");
+}
+
+#[test]
+fn a_buffer_bound_directly_is_set_again_after_map() {
+    // FS-8: vertex, index and constant buffers bound without a view count as bound.
+    let found = codes("scenes/mistakes/fs8_constant_buffer_not_set_again_after_map.ron");
+    assert_eq!(found, vec!["V0202".to_string(); 8]);
+    assert!(codes("tests/data/scripts/fs8_constant_buffer_not_set_again_after_map.ron").is_empty());
 }
