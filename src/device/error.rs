@@ -42,8 +42,8 @@ pub enum DeviceError {
     )]
     InUse { object: String, pending: u32 },
     /// The GPU is hung: a wait on present that only a later present in the same stream could
-    /// satisfy (RL-2), or a work item that ran past the hang timeout (CC-8); `rule` says
-    /// which, `culprit` names the command.
+    /// satisfy (RL-2), or work still running when the wait at Suspend timed out (CC-8);
+    /// `rule` says which, `culprit` names the command.
     #[error("{rule}: GPU hang on queue {queue}: {culprit}")]
     Hang {
         queue: QueueId,

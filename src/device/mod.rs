@@ -44,7 +44,9 @@ pub use fence::{FENCE_SEQUENCE_BITS, FenceId};
 pub use object::{HeapInfo, Memory, Object, ObjectDesc, ObjectKey, Placement};
 pub use pipeline::ShaderCost;
 pub use present::{PresentEngine, SwapChainKey, SwapChainState};
-pub use profile::{CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile};
+pub use profile::{
+    COMPUTE_WORKLOAD_GUIDANCE_NS, CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile,
+};
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};
 pub use reference::ReferenceType;
 pub use sim::record::{Executed, Stall};

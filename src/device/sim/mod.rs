@@ -154,6 +154,9 @@ pub(crate) struct Gpu {
     pub refs: SecondaryMap<ObjectKey, RefState>,
     pub timestamps: HashMap<u32, u64>,
     pub suspended: bool,
+    /// When the pending Suspend began waiting for kicked-off work (CC-8): the hang timeout
+    /// runs from here.
+    pub suspend_at: Option<u64>,
     pub fault: Option<Hang>,
     pub executed: Vec<Executed>,
     produced: usize,
@@ -177,6 +180,7 @@ impl Gpu {
             refs: SecondaryMap::new(),
             timestamps: HashMap::new(),
             suspended: false,
+            suspend_at: None,
             fault: None,
             executed: Vec::new(),
             produced: 0,
