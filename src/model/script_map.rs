@@ -130,6 +130,8 @@ impl<R: ReferenceType> Command<R> {
                 view: to.object(Slot::View, view)?,
                 buffer: to.object(Slot::BackBuffer, buffer)?,
             },
+            // Map takes buffers only: no-overwrite is only where the resource type allows it
+            // (CTX-5, seed 001), and a write-discard texture upload is a copy from a buffer.
             C::Map { resource, mode } => C::Map {
                 resource: to.object(Slot::Buffer, resource)?,
                 mode: *mode,

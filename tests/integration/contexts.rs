@@ -65,3 +65,28 @@ fn a_buffer_bound_directly_is_set_again_after_map() {
     assert_eq!(found, vec!["V0202".to_string(); 8]);
     assert!(codes("tests/data/scripts/fs8_constant_buffer_not_set_again_after_map.ron").is_empty());
 }
+
+#[test]
+fn map_takes_buffers_only() {
+    // CTX-5: no-overwrite only where the resource type allows it; the loader takes Map of
+    // buffers alone, so a texture cannot be mapped no-overwrite (or at all) by a script.
+    let text = r#"Scene(
+        entities: [
+            (name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
+            (name: "lut", texture: (format: Rgba8Unorm, extent: (256, 16))),
+        ],
+        script: (frames: [[(commands: [
+            Map(resource: "lut", mode: NoOverwrite),
+            WaitOnPresent("swapchain"),
+            Present("swapchain"),
+        ])]]),
+    )"#;
+    let err = fastframe::Runtime::from_str(text, "map.ron")
+        .err()
+        .expect("a texture map is refused at load");
+    let err = err.to_string();
+    assert!(
+        err.contains("map.ron:7:27") && err.contains("expected a buffer"),
+        "{err}"
+    );
+}

@@ -314,6 +314,24 @@ fn copies_move_bytes_at_their_engines_bandwidth_and_serialise_unless_hinted() {
 }
 
 #[test]
+fn dont_sync_on_copy_covers_clears_as_well_as_copies() {
+    // Seed 004: the DONT_SYNC_ON_COPY hint allows unserialised clears and copies (EB-8d).
+    let clears = |d: &mut Device, hint: bool| {
+        let (a, b) = (buffer(d, "a"), buffer(d, "b"));
+        let mut cmds = vec![Command::DontSyncOnCopy(hint)];
+        cmds.extend([a, b].map(Command::ClearUnorderedAccess));
+        cmds.push(Command::Kickoff);
+        d.submit(GFX, 0, 0, cmds, 0).unwrap();
+        records(d, "ClearUnorderedAccess")
+    };
+    let x = clears(&mut device(), false);
+    assert_eq!(x[1].start_ns, x[0].end_ns);
+    assert_eq!(x[1].stall, Stall::Drain);
+    let x = clears(&mut device(), true);
+    assert!(x[1].start_ns < x[0].end_ns, "{x:?}");
+}
+
+#[test]
 fn a_fence_wait_across_queues_ends_when_the_fence_passes() {
     let mut d = device();
     let (fc, insert_c) = fence(&mut d, PIPE1);
