@@ -1,6 +1,8 @@
 //! Context rules end to end: semantics is a property of each context (CTX-4), so the
 //! fast-context mistakes fail whatever barriers the runtime plans; explicit rebinding (FS-8)
-//! follows views as the stream re-points them and covers buffers bound directly.
+//! follows views as the stream re-points them and covers buffers bound directly; Map takes
+//! buffers only (CTX-5); and the driver's mode without legacy barrier translation refuses a
+//! title mixing legacy and enhanced barriers (EB-10).
 
 use std::path::Path;
 use std::process::Command;
@@ -89,4 +91,35 @@ fn map_takes_buffers_only() {
         err.contains("map.ron:7:27") && err.contains("expected a buffer"),
         "{err}"
     );
+}
+
+#[test]
+fn without_legacy_barrier_translation_legacy_and_enhanced_barriers_do_not_mix() {
+    // Seed 004: with the loose file D3D__DisableLegacyResourceBarrierTranslation deployed,
+    // the driver does not support mixing legacy and enhanced barriers (EB-10).
+    let scene = |translation: bool, enhanced: bool| {
+        let second = if enhanced {
+            r#"Barrier(global: [(sync_before: "COMPUTE_SHADING", sync_after: "COMPUTE_SHADING",
+                access_before: "UNORDERED_ACCESS", access_after: "UNORDERED_ACCESS")]),"#
+        } else {
+            r#"ResourceBarrier([Uav("buf")]),"#
+        };
+        format!(
+            r#"Scene(
+                settings: (legacy_barrier_translation: {translation}),
+                entities: [(name: "buf", buffer: (size: 4096, unordered_access: true))],
+                script: (frames: [[(commands: [
+                    ResourceBarrier([Uav("buf")]),
+                    {second}
+                ])]]),
+            )"#
+        )
+    };
+    let load = |text: String| fastframe::Runtime::from_str(&text, "mix.ron").map(|_| ());
+    let err = load(scene(false, true)).expect_err("mixed barriers are refused");
+    let err = err.to_string();
+    assert!(err.contains("mix.ron:") && err.contains("EB-10"), "{err}");
+    // One kind alone, or translation on, loads.
+    load(scene(false, false)).unwrap_or_else(|e| panic!("{e}"));
+    load(scene(true, true)).unwrap_or_else(|e| panic!("{e}"));
 }
