@@ -323,6 +323,13 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     CreateDeviceContextState,
     /// Swap the context's state for a saved one: fails on a fast context (FS-7).
     SwapDeviceContextState,
+    /// Graphics only: bind stream-output target buffers at byte `offsets`. An offset of -1
+    /// appends where the last output stopped, which a fast context does not support: the
+    /// call fails (FS-14). (The simulation does not model what draws write through them.)
+    SOSetTargets {
+        buffers: Vec<R>,
+        offsets: Vec<i64>,
+    },
 }
 
 fn one() -> u32 {

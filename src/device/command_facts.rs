@@ -59,6 +59,7 @@ impl<R: ReferenceType> Command<R> {
             Command::CSEnableAutomaticGpuFlush(_) => "CSEnableAutomaticGpuFlush",
             Command::CreateDeviceContextState => "CreateDeviceContextState",
             Command::SwapDeviceContextState => "SwapDeviceContextState",
+            Command::SOSetTargets { .. } => "SOSetTargets",
         }
     }
 
@@ -97,6 +98,7 @@ impl Command {
                 out.extend(dsv);
             }
             Command::SetResources { views, .. } => out.extend(views),
+            Command::SOSetTargets { buffers, .. } => out.extend(buffers),
             Command::SetVertexBuffers { buffers } | Command::SetConstantBuffers { buffers, .. } => {
                 out.extend(buffers)
             }

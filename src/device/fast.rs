@@ -3,7 +3,8 @@
 //! A fast context shadows no state and flushes nothing by itself, so the calls that would
 //! need it fail on the device, not only under validation: a Get* call and creating or
 //! swapping a device context state (FS-7), and turning on automatic compute flushes
-//! (CSEnableAutomaticGpuFlush, FS-3). Only a legacy context's work updates resource fences,
+//! (CSEnableAutomaticGpuFlush, FS-3), and appending to stream-output targets (an SOSetTargets
+//! offset of -1, FS-14). Only a legacy context's work updates resource fences,
 //! which the resource-pending query reads: a fast context updates none (FS-1) and an
 //! asynchronous compute context none either (CC-1), so IsResourcePending does not reflect
 //! compute work (CC-5). Compute and DMA contexts count as fast here.
@@ -20,13 +21,14 @@ pub(super) fn issuing(queue: QueueId, immediate: Semantics) -> Semantics {
     }
 }
 
-/// Refuse what a context of `semantics` cannot do (FS-3, FS-7).
+/// Refuse what a context of `semantics` cannot do (FS-3, FS-7, FS-14).
 pub(super) fn check_semantics(cmd: &Command, semantics: Semantics) -> Result<(), DeviceError> {
     let rule = match cmd {
         Command::GetState | Command::CreateDeviceContextState | Command::SwapDeviceContextState => {
             "FS-7"
         }
         Command::CSEnableAutomaticGpuFlush(_) => "FS-3",
+        Command::SOSetTargets { offsets, .. } if offsets.contains(&-1) => "FS-14",
         _ => return Ok(()),
     };
     match semantics {
@@ -50,6 +52,13 @@ mod tests {
             (Command::CreateDeviceContextState, "FS-7"),
             (Command::SwapDeviceContextState, "FS-7"),
             (Command::CSEnableAutomaticGpuFlush(true), "FS-3"),
+            (
+                Command::SOSetTargets {
+                    buffers: Vec::new(),
+                    offsets: vec![0, -1],
+                },
+                "FS-14",
+            ),
         ] {
             let mut d = Device::default();
             let err = d.submit(QueueId::Graphics, 0, 0, [cmd.clone()], 0);

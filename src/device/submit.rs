@@ -204,6 +204,7 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::ExecuteCommandList { .. }
             | Command::BeginQuery(_)
             | Command::EndQuery(_)
+            | Command::SOSetTargets { .. }
     );
     let compute_only = matches!(cmd, Command::RawCopy { .. } | Command::RawFill { .. });
     let dma_only = matches!(

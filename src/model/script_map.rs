@@ -161,6 +161,12 @@ impl<R: ReferenceType> Command<R> {
             C::CSEnableAutomaticGpuFlush(on) => C::CSEnableAutomaticGpuFlush(*on),
             C::CreateDeviceContextState => C::CreateDeviceContextState,
             C::SwapDeviceContextState => C::SwapDeviceContextState,
+            C::SOSetTargets { buffers, offsets } => C::SOSetTargets {
+                buffers: (buffers.iter())
+                    .map(|b| to.object(Slot::Buffer, b))
+                    .collect::<Result<_, _>>()?,
+                offsets: offsets.clone(),
+            },
             C::SetPrimitiveResetIndex(i) => C::SetPrimitiveResetIndex(*i),
             C::SetPrimitiveTopology(t) => C::SetPrimitiveTopology(*t),
             C::SetIndexFormat(f) => C::SetIndexFormat(*f),

@@ -69,6 +69,7 @@ const NAMES: &[&str] = &[
     "CSEnableAutomaticGpuFlush",
     "CreateDeviceContextState",
     "SwapDeviceContextState",
+    "SOSetTargets",
     "BeginCommandListExecution",
     "EndCommandListExecution",
     "ExecuteCommandList",

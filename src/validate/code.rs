@@ -64,6 +64,8 @@ codes! {
     AutomaticFlushOnFastContext = ("V0208", Some("FS-3"), Some(Error)),
     /// V0209 (FS-7): a device context state created or swapped on a fast context.
     ContextStateOnFastContext = ("V0209", Some("FS-7"), Some(Error)),
+    /// V0210 (FS-14): stream-output append (SOSetTargets offset -1) on a fast context.
+    StreamOutputAppendOnFastContext = ("V0210", Some("FS-14"), Some(Error)),
     /// V0301 (FS-10): a dynamic buffer bound without a write-discard map this frame.
     DynamicBufferNotMapped = ("V0301", Some("FS-10"), Some(Error)),
     /// V0302 (CTX-5): the first map of a resource in a list is not write-discard.

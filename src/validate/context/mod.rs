@@ -8,8 +8,9 @@
 //! targets, viewport and pipeline state set since (FS-11, V0201; a dispatch the pipeline
 //! state). After a clear, a map or a decompression, every bound view of the resource, and a
 //! vertex, index or constant buffer bound directly, must be set again before the next draw
-//! or dispatch (FS-8, V0202). Fast contexts take no UpdateSubresource (V0204) and only they
-//! take the 16-bit primitive-reset index 0xFFFF (FS-14, V0205). What a draw runs with, piece
+//! or dispatch (FS-8, V0202). Fast contexts take no UpdateSubresource (V0204) nor
+//! stream-output append (V0210), and only they take the 16-bit primitive-reset index 0xFFFF
+//! (FS-14, V0205). What a draw runs with, piece
 //! by piece, is in [`state`] and checked in [`pipeline`] (FS-12, FS-14). State persists
 //! across command lists (FS-12).
 
@@ -198,6 +199,15 @@ impl Contexts {
                     Code::ContextStateOnFastContext,
                     None,
                     "device context state cannot be created or swapped on a fast context, which shadows no state: set the state you need again",
+                );
+            }
+            Command::SOSetTargets { offsets, .. }
+                if offsets.contains(&-1) && ctx.semantics() == Semantics::Fast =>
+            {
+                report(
+                    Code::StreamOutputAppendOnFastContext,
+                    None,
+                    "SOSetTargets with offset -1 (append) fails on a fast context: give each stream-output target its byte offset",
                 );
             }
             Command::UpdateSubresource { resource, .. } if ctx.semantics() == Semantics::Fast => {
