@@ -1,7 +1,7 @@
 //! Simulate: let the device run everything submitted up to the CPU's present. Fences signal,
 //! the present engine flips, and every finished command lands in the run's statistics (and
 //! Tracy's GPU zones). A work
-//! item that overran the hang timeout stops the run (CC-8).
+//! item still running when the wait at a Suspend timed out stops the run (CC-8).
 
 use bevy_ecs::prelude::*;
 

@@ -321,6 +321,23 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         first: u32,
         count: u32,
     },
+
+    // Context calls a fast context refuses (after `LzDecompress` so that earlier variants
+    // keep their indices).
+    /// Whether the context inserts partial flushes after dispatches by itself: unsupported
+    /// on a fast context, where the call fails (FS-3).
+    CSEnableAutomaticGpuFlush(bool),
+    /// Create a device context state object: fails on a fast context (FS-7).
+    CreateDeviceContextState,
+    /// Swap the context's state for a saved one: fails on a fast context (FS-7).
+    SwapDeviceContextState,
+    /// Graphics only: bind stream-output target buffers at byte `offsets`. An offset of -1
+    /// appends where the last output stopped, which a fast context does not support: the
+    /// call fails (FS-14). (The simulation does not model what draws write through them.)
+    SOSetTargets {
+        buffers: Vec<R>,
+        offsets: Vec<i64>,
+    },
 }
 
 fn one() -> u32 {

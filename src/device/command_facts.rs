@@ -57,6 +57,10 @@ impl<R: ReferenceType> Command<R> {
             Command::LzCompress { .. } => "LzCompress",
             Command::LzDecompress { .. } => "LzDecompress",
             Command::ResolveQueryData { .. } => "ResolveQueryData",
+            Command::CSEnableAutomaticGpuFlush(_) => "CSEnableAutomaticGpuFlush",
+            Command::CreateDeviceContextState => "CreateDeviceContextState",
+            Command::SwapDeviceContextState => "SwapDeviceContextState",
+            Command::SOSetTargets { .. } => "SOSetTargets",
         }
     }
 
@@ -96,6 +100,7 @@ impl Command {
                 out.extend(dsv);
             }
             Command::SetResources { views, .. } => out.extend(views),
+            Command::SOSetTargets { buffers, .. } => out.extend(buffers),
             Command::SetVertexBuffers { buffers } | Command::SetConstantBuffers { buffers, .. } => {
                 out.extend(buffers)
             }

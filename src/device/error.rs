@@ -42,8 +42,8 @@ pub enum DeviceError {
     )]
     InUse { object: String, pending: u32 },
     /// The GPU is hung: a wait on present that only a later present in the same stream could
-    /// satisfy (RL-2), or a work item that ran past the hang timeout (CC-8); `rule` says
-    /// which, `culprit` names the command.
+    /// satisfy (RL-2), or work still running when the wait at Suspend timed out (CC-8);
+    /// `rule` says which, `culprit` names the command.
     #[error("{rule}: GPU hang on queue {queue}: {culprit}")]
     Hang {
         queue: QueueId,
@@ -68,6 +68,13 @@ pub enum DeviceError {
         offset: u64,
         bytes: u64,
         size: u64,
+    },
+    /// A fast context was asked for what it does not do: a Get* call or a context state
+    /// object (FS-7), automatic compute flushes (FS-3).
+    #[error("{rule}: {command} fails on a fast context")]
+    FastContextRefuses {
+        command: &'static str,
+        rule: &'static str,
     },
     /// The CPU waited on a fence that was never inserted.
     #[error("FN-1: fence {fence} was never inserted")]

@@ -23,6 +23,7 @@ mod compression;
 mod context;
 mod cost;
 mod error;
+mod fast;
 mod fence;
 mod object;
 mod pipeline;
@@ -43,7 +44,9 @@ pub use fence::{FENCE_SEQUENCE_BITS, FenceId};
 pub use object::{HeapInfo, Memory, Object, ObjectDesc, ObjectKey, Placement};
 pub use pipeline::ShaderCost;
 pub use present::{PresentEngine, SwapChainKey, SwapChainState};
-pub use profile::{CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile};
+pub use profile::{
+    COMPUTE_WORKLOAD_GUIDANCE_NS, CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile,
+};
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};
 pub use reference::ReferenceType;
 pub use sim::record::{Executed, Stall};
@@ -91,7 +94,11 @@ pub struct Device {
     pub present: PresentEngine,
     /// What each surface's compression is, as commands change it (FS-4, EB-4).
     compression: Compression,
+    /// The immediate context's semantics (CTX-4): a property of the context, whatever
+    /// barriers the runtime plans.
     semantics: Semantics,
+    /// Barriers are legacy ones translated by the driver (EB-10), priced as such.
+    legacy_barriers: bool,
     /// The API the streams are written to (which rules the validation layer applies).
     api: Api,
     gpu: Mutex<Gpu>,
@@ -133,6 +140,7 @@ impl Device {
             present: PresentEngine::default(),
             compression: Compression::default(),
             semantics: Semantics::Fast,
+            legacy_barriers: false,
             api: Api::D3d11x,
             fence_sequence: [0; QUEUE_COUNT],
             labels: vec![String::new()],
@@ -174,14 +182,26 @@ impl Device {
         self.gpu_mut().reset_limits(&p);
     }
 
-    /// Contexts' semantics (CTX-4): legacy barriers hold the whole front end (EB-10).
+    /// The immediate context's semantics (CTX-4). Chosen per context: planning legacy
+    /// barriers does not make the context legacy (see [`Device::set_legacy_barriers`]).
     pub fn set_semantics(&mut self, semantics: Semantics) {
         self.semantics = semantics;
     }
 
-    /// The contexts' semantics (CTX-4), for the validation layer (FS-7, FS-14).
+    /// The immediate context's semantics (CTX-4), for the validation layer (FS-7, FS-14).
     pub fn semantics(&self) -> Semantics {
         self.semantics
+    }
+
+    /// Whether barriers are legacy ones the driver translates (EB-10): they hold the whole
+    /// front end. A legacy context's barriers are priced so too.
+    pub fn set_legacy_barriers(&mut self, legacy: bool) {
+        self.legacy_barriers = legacy;
+    }
+
+    /// Whether barriers are priced as legacy ones (EB-10).
+    pub fn legacy_barriers(&self) -> bool {
+        self.legacy_barriers || self.semantics == Semantics::Legacy
     }
 
     /// The API the streams are written to: the validation layer checks each by its rules.
@@ -260,6 +280,20 @@ impl Device {
         gpu.scanout.forget(key);
         self.memory.destroy(key)?;
         Ok(())
+    }
+
+    /// IsResourcePending at CPU time `cpu_ns`: whether work that updates resource fences
+    /// still references `resource`. Only a legacy context's work does: fast contexts (FS-1)
+    /// and compute contexts update none, so the query does not reflect their work (CC-5);
+    /// a title polls fences instead.
+    pub fn is_resource_pending(&self, resource: ObjectKey, cpu_ns: u64) -> bool {
+        let mut gpu = self.gpu();
+        gpu.horizon = gpu.horizon.max(cpu_ns);
+        let until = gpu.horizon;
+        gpu.advance(until, None, &self.profile);
+        gpu.refs
+            .get(resource)
+            .is_some_and(|s| s.tracked_pending > 0 || s.tracked_end > cpu_ns)
     }
 
     /// True while `buffer` is queued for or being scanned out at CPU time `cpu_ns`: the

@@ -23,8 +23,9 @@
 //! vertex costs 64 lane-cycles of shading, a pixel 64 and a compute thread 128; the geometry
 //! front end sets up 2 (2013) or 4 (2020) vertices per clock; cache write-backs and
 //! invalidations take a few hundred to a few thousand cycles (see [`CacheCosts`]). Both
-//! profiles flip at 60 Hz, and both take a work item longer than 33.3 ms (one 30 Hz frame, the
-//! CC-8 guidance) for a hang. Pipe-0 compute queues start limited to 4 CUs (CC-2).
+//! profiles flip at 60 Hz, and both take work still running 3 s after a Suspend began for a
+//! hang (CC-8: the system waits at suspend with a timeout of seconds; the 33.3 ms of one 30 Hz
+//! frame is guidance for performance). Pipe-0 compute queues start limited to 4 CUs (CC-2).
 
 /// Latencies of one cache's write-back and invalidation, nanoseconds (EB-3).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,7 +87,8 @@ pub struct Profile {
     pub queue_depth: u32,
     /// Vertical blank period, ns.
     pub vsync_period_ns: u64,
-    /// A work item running longer than this is a hang (CC-8), ns.
+    /// How long the system waits at Suspend for kicked-off work to finish before it takes the
+    /// GPU for hung (CC-8), ns. A long work item outside a suspension is no hang.
     pub hang_timeout_ns: u64,
 }
 
@@ -98,8 +100,13 @@ pub const DEFAULT_PROFILE: &str = "console-2020";
 
 /// 60 Hz, ns.
 const VSYNC_60HZ_NS: u64 = 16_666_667;
-/// One 30 Hz frame, the longest a compute workload should run (CC-8), ns.
-const HANG_TIMEOUT_NS: u64 = 33_333_333;
+/// The system's wait at Suspend for kicked-off work: "more than a few seconds" is a hang
+/// (CC-8), ns. A compute workload should stay under one 30 Hz frame
+/// ([`COMPUTE_WORKLOAD_GUIDANCE_NS`]) for performance; that is guidance, not this timeout.
+const HANG_TIMEOUT_NS: u64 = 3_000_000_000;
+
+/// One 30 Hz frame, the longest a compute workload should run for performance (CC-8), ns.
+pub const COMPUTE_WORKLOAD_GUIDANCE_NS: u64 = 33_333_333;
 
 /// Nanoseconds of `cycles` at `mhz`, rounded to nearest, at least 1 for a non-zero count.
 fn cycles_ns(cycles: u64, mhz: u32) -> u64 {

@@ -75,11 +75,11 @@ impl Device {
             queue: f.queue,
             rule: "CC-8",
             culprit: format!(
-                "{} of pass {:?} (frame {}) ran longer than the {:.1} ms hang timeout",
+                "{} of pass {:?} (frame {}) was still running {:.1} s after Suspend began waiting for it",
                 f.name,
                 self.label_name(f.label),
                 f.frame,
-                f.timeout_ns as f64 / 1e6
+                f.timeout_ns as f64 / 1e9
             ),
         }
     }

@@ -28,10 +28,12 @@ impl Device {
             return Err(DeviceError::NoSuchQueue { queue });
         }
         let mut dont_sync_on_copy = false;
-        let commands = flatten(commands, label);
+        let issuing = super::fast::issuing(queue, self.semantics);
+        let commands = flatten(commands, label, issuing);
         self.gpu_mut().reserve(queue, commands.len());
-        for (label, cmd) in commands {
+        for (label, semantics, cmd) in commands {
             check_queue(&cmd, queue)?;
+            super::fast::check_semantics(&cmd, semantics)?;
             let traced = self
                 .trace
                 .is_some()
@@ -75,7 +77,7 @@ impl Device {
                     queue,
                     memory: &self.memory,
                     profile: &self.profile,
-                    legacy: self.semantics == Semantics::Legacy,
+                    legacy: self.legacy_barriers(),
                     dont_sync_on_copy,
                     shown,
                     compression: &mut self.compression,
@@ -96,6 +98,7 @@ impl Device {
                 name: cmd.name(),
                 refs,
                 seq: 0,
+                tracked: semantics == Semantics::Legacy,
             };
             let gpu = self.gpu_mut();
             gpu.horizon = gpu.horizon.max(cpu_ns);
@@ -147,28 +150,34 @@ impl Device {
 }
 
 /// Command lists played back in place: an `ExecuteCommandList` stays in the stream as a
-/// marker (without its commands) followed by its commands, labelled with the list's label.
-fn flatten(commands: impl IntoIterator<Item = Command>, label: u32) -> Vec<(u32, Command)> {
+/// marker (without its commands) followed by its commands, labelled with the list's label
+/// and issued with the semantics of the deferred context that recorded it (CTX-4).
+fn flatten(
+    commands: impl IntoIterator<Item = Command>,
+    label: u32,
+    semantics: Semantics,
+) -> Vec<(u32, Semantics, Command)> {
     let commands = commands.into_iter();
     let mut out = Vec::with_capacity(commands.size_hint().0);
     for cmd in commands {
         match cmd {
             Command::ExecuteCommandList {
                 label: list,
-                semantics,
+                semantics: recorded,
                 commands,
             } => {
                 out.push((
                     label,
+                    semantics,
                     Command::ExecuteCommandList {
                         label: list,
-                        semantics,
+                        semantics: recorded,
                         commands: Vec::new(),
                     },
                 ));
-                out.extend(flatten(commands, list));
+                out.extend(flatten(commands, list, recorded));
             }
-            other => out.push((label, other)),
+            other => out.push((label, semantics, other)),
         }
     }
     out
@@ -195,6 +204,7 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::ExecuteCommandList { .. }
             | Command::BeginQuery(_)
             | Command::EndQuery(_)
+            | Command::SOSetTargets { .. }
     );
     let compute_only = matches!(cmd, Command::RawCopy { .. } | Command::RawFill { .. });
     let dma_only = matches!(
@@ -263,9 +273,13 @@ mod tests {
                 Command::EndQuery(0),
             ],
         };
-        let flat = flatten([list.clone()], 3);
+        let flat = flatten([list.clone()], 3, Semantics::Legacy);
         assert_eq!(flat.len(), 3);
-        assert!(flat[1..].iter().all(|(label, _)| *label == 0));
+        assert!(
+            flat[1..]
+                .iter()
+                .all(|(label, s, _)| *label == 0 && *s == Semantics::Fast)
+        );
         let cs = QueueId::Compute { pipe: 0, index: 0 };
         assert!(matches!(
             d.submit(cs, 0, 0, [list.clone()], 0),

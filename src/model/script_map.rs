@@ -130,6 +130,8 @@ impl<R: ReferenceType> Command<R> {
                 view: to.object(Slot::View, view)?,
                 buffer: to.object(Slot::BackBuffer, buffer)?,
             },
+            // Map takes buffers only: no-overwrite is only where the resource type allows it
+            // (CTX-5, seed 001), and a write-discard texture upload is a copy from a buffer.
             C::Map { resource, mode } => C::Map {
                 resource: to.object(Slot::Buffer, resource)?,
                 mode: *mode,
@@ -156,6 +158,15 @@ impl<R: ReferenceType> Command<R> {
             C::SetPipelineState(p) => C::SetPipelineState(*p),
             C::ClearState => C::ClearState,
             C::GetState => C::GetState,
+            C::CSEnableAutomaticGpuFlush(on) => C::CSEnableAutomaticGpuFlush(*on),
+            C::CreateDeviceContextState => C::CreateDeviceContextState,
+            C::SwapDeviceContextState => C::SwapDeviceContextState,
+            C::SOSetTargets { buffers, offsets } => C::SOSetTargets {
+                buffers: (buffers.iter())
+                    .map(|b| to.object(Slot::Buffer, b))
+                    .collect::<Result<_, _>>()?,
+                offsets: offsets.clone(),
+            },
             C::SetPrimitiveResetIndex(i) => C::SetPrimitiveResetIndex(*i),
             C::SetPrimitiveTopology(t) => C::SetPrimitiveTopology(*t),
             C::SetIndexFormat(f) => C::SetIndexFormat(*f),

@@ -68,12 +68,22 @@ pub struct Settings {
     pub cpu_frame_us: f64,
     /// Overrides every swap chain's rotation strategy when set.
     pub rotation: Option<Rotation>,
-    /// Semantics of the contexts the runtime records on (CTX-4).
+    /// Semantics of the immediate context and of the deferred contexts the runtime records
+    /// on (CTX-4); a script's lists say their own. Independent of `barriers`.
     pub semantics: Semantics,
     /// A step the runtime omits on purpose, to see validation catch it (`--fault`).
     pub fault: Option<super::Fault>,
     /// The API whose rules the streams are checked by.
     pub api: Api,
+    /// False as when the loose file `D3D__DisableLegacyResourceBarrierTranslation` is
+    /// deployed (seed 004): the driver stops translating legacy barriers into enhanced ones
+    /// and does not support mixing the two, so a scene whose scripts use both is refused.
+    #[serde(skip_serializing_if = "is_true")]
+    pub legacy_barrier_translation: bool,
+}
+
+fn is_true(b: &bool) -> bool {
+    *b
 }
 
 impl Default for Settings {
@@ -91,6 +101,7 @@ impl Default for Settings {
             semantics: Semantics::Fast,
             fault: None,
             api: Api::D3d11x,
+            legacy_barrier_translation: true,
         }
     }
 }

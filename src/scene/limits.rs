@@ -13,7 +13,7 @@
 //! Every number that reaches a simulated clock is bounded too, so that the device's integer
 //! nanoseconds can represent any run: a CPU frame of at most one second, and work of at most
 //! 2^40 (about 10^12) vertices, pixels, threads or bytes per pass or command. Such an amount
-//! already takes seconds of simulated GPU time, far past the 33.3 ms hang timeout (CC-8), so
+//! already takes seconds of simulated GPU time, the system's timeout at suspend (CC-8), so
 //! the bound refuses nothing the model could report on; a larger one could only saturate
 //! the clocks and report nonsense (2^64 ns is 584 years). The device's arithmetic saturates
 //! as well (`src/device/cost.rs`), for worlds built without the loader.

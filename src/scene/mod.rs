@@ -44,6 +44,7 @@
 //! save -> load is a fixed point, which the round-trip tests check on every scene.
 
 mod author;
+mod barrier_mix;
 mod check;
 mod copies;
 mod costs;

@@ -50,6 +50,7 @@ pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
             }
         }
     }
+    super::barrier_mix::check(c, scene)?;
     match &scene.script {
         Some(script) => frame(c, script, &named),
         None => Ok(()),

@@ -60,6 +60,12 @@ codes! {
     StateChangedByFastList = ("V0206", Some("FS-12"), Some(Warning)),
     /// V0207 (FS-14, warning): a 16-bit indexed strip without primitive-reset index 0xFFFF.
     StripWithoutResetIndex = ("V0207", Some("FS-14"), Some(Warning)),
+    /// V0208 (FS-3): CSEnableAutomaticGpuFlush on a fast context (the call fails).
+    AutomaticFlushOnFastContext = ("V0208", Some("FS-3"), Some(Error)),
+    /// V0209 (FS-7): a device context state created or swapped on a fast context.
+    ContextStateOnFastContext = ("V0209", Some("FS-7"), Some(Error)),
+    /// V0210 (FS-14): stream-output append (SOSetTargets offset -1) on a fast context.
+    StreamOutputAppendOnFastContext = ("V0210", Some("FS-14"), Some(Error)),
     /// V0301 (FS-10): a dynamic buffer bound without a write-discard map this frame.
     DynamicBufferNotMapped = ("V0301", Some("FS-10"), Some(Error)),
     /// V0302 (CTX-5): the first map of a resource in a list is not write-discard.
@@ -70,6 +76,12 @@ codes! {
     RawSizeNotMultipleOf4 = ("V0305", Some("CC-6"), Some(Error)),
     /// V0306 (CC-6): a raw memory copy or fill of non-graphics memory (a dynamic buffer).
     RawOnDynamicMemory = ("V0306", Some("CC-6"), Some(Error)),
+    /// V0307 (CTX-5): Map in a command list (a deferred context) of a resource not dynamic.
+    MapNotDynamicInList = ("V0307", Some("CTX-5"), Some(Error)),
+    /// V0308 (FS-10): a dynamic buffer bound by a context (list or immediate) that did not map it.
+    DynamicNotMappedInContext = ("V0308", Some("FS-10"), Some(Error)),
+    /// V0309 (FS-10): a dynamic buffer a fast list mapped write-discard, used by another context.
+    DynamicSharedAcrossContexts = ("V0309", Some("FS-10"), Some(Error)),
     /// V0401 (FS-4): a buffer presented without a decompression since it was last written.
     PresentCompressed = ("V0401", Some("FS-4"), Some(Error)),
     /// V0402 (RL-1): a buffer presented while not in the PRESENT/COMMON layout.

@@ -15,6 +15,7 @@ fn scenes() -> Vec<PathBuf> {
     for dir in [
         "scenes",
         "scenes/mistakes",
+        "scenes/warnings",
         "scenes/ports",
         "tests/data/scripts",
         "tests/data/determinism",

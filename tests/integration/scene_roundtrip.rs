@@ -246,6 +246,7 @@ fn every_scene_in_scenes_round_trips() {
         "scenes",
         "scenes/real",
         "scenes/mistakes",
+        "scenes/warnings",
         "tests/data/scripts",
     ] {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);

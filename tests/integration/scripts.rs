@@ -1,8 +1,8 @@
 //! Command scripts end to end: the seed's render loops in `scenes/` validate clean, every
-//! script in `scenes/mistakes/` fails with the rule its first line declares
-//! (`// expect: RULE CODE`) and has a near-identical correct twin of the same name in
-//! `tests/data/scripts/` that validates clean; and what scripts do at run time (the graph
-//! stands down, made views do not leak, releases wait for fences). Load errors are in
+//! script in `scenes/mistakes/` (errors) and `scenes/warnings/` reports the rule its first
+//! line declares (`// expect: RULE CODE`) and has a near-identical correct twin of the same
+//! name in `tests/data/scripts/` that validates clean; and what scripts do at run time (the
+//! graph stands down, made views do not leak, releases wait for fences). Load errors are in
 //! `script_errors.rs`.
 
 use std::path::{Path, PathBuf};
@@ -106,9 +106,16 @@ fn every_scene_in_scenes_validates_clean() {
     }
 }
 
+/// The scripts of documented mistakes: the errors, then the warnings.
+fn mistakes() -> Vec<PathBuf> {
+    let mut all = ron_files("scenes/mistakes");
+    all.extend(ron_files("scenes/warnings"));
+    all
+}
+
 #[test]
 fn every_mistake_fails_with_its_rule() {
-    let mistakes = ron_files("scenes/mistakes");
+    let mistakes = mistakes();
     assert!(mistakes.len() >= 3, "the seed's three mistakes at least");
     for path in &mistakes {
         let (rule, code) = expectation(path);
@@ -158,17 +165,14 @@ fn documented_codes() -> Vec<String> {
 fn every_documented_diagnostic_has_a_mistake_that_triggers_it() {
     let codes = documented_codes();
     assert!(codes.len() >= 35, "{codes:?}");
-    let declared: Vec<String> = ron_files("scenes/mistakes")
-        .iter()
-        .filter_map(|p| expectation(p).1)
-        .collect();
+    let declared: Vec<String> = mistakes().iter().filter_map(|p| expectation(p).1).collect();
     let missing: Vec<&String> = codes.iter().filter(|c| !declared.contains(c)).collect();
     assert!(missing.is_empty(), "no mistake script declares {missing:?}");
 }
 
 #[test]
 fn every_mistake_has_a_clean_twin() {
-    for path in ron_files("scenes/mistakes") {
+    for path in mistakes() {
         let twin = root().join("tests/data/scripts").join(file_name(&path));
         assert!(twin.exists(), "{} has no twin", path.display());
         assert_clean(&twin, CLEAN_FRAMES);

@@ -22,7 +22,7 @@ fn assert_all_seen(mut rt: Runtime, frames: u64, what: &str) -> fastframe::devic
 
 fn scenes() -> Vec<std::path::PathBuf> {
     let mut all = Vec::new();
-    for dir in ["scenes", "scenes/mistakes", "tests/data"] {
+    for dir in ["scenes", "scenes/mistakes", "scenes/warnings", "tests/data"] {
         for entry in std::fs::read_dir(dir).expect("scene folder") {
             let path = entry.expect("entry").path();
             if path.extension().is_some_and(|x| x == "ron") {

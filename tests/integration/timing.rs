@@ -315,6 +315,24 @@ fn copies_move_bytes_at_their_engines_bandwidth_and_serialise_unless_hinted() {
 }
 
 #[test]
+fn dont_sync_on_copy_covers_clears_as_well_as_copies() {
+    // Seed 004: the DONT_SYNC_ON_COPY hint allows unserialised clears and copies (EB-8d).
+    let clears = |d: &mut Device, hint: bool| {
+        let (a, b) = (buffer(d, "a"), buffer(d, "b"));
+        let mut cmds = vec![Command::DontSyncOnCopy(hint)];
+        cmds.extend([a, b].map(Command::ClearUnorderedAccess));
+        cmds.push(Command::Kickoff);
+        d.submit(GFX, 0, 0, cmds, 0).unwrap();
+        records(d, "ClearUnorderedAccess")
+    };
+    let x = clears(&mut device(), false);
+    assert_eq!(x[1].start_ns, x[0].end_ns);
+    assert_eq!(x[1].stall, Stall::Drain);
+    let x = clears(&mut device(), true);
+    assert!(x[1].start_ns < x[0].end_ns, "{x:?}");
+}
+
+#[test]
 fn a_fence_wait_across_queues_ends_when_the_fence_passes() {
     let mut d = device();
     let (fc, insert_c) = fence(&mut d, PIPE1);
@@ -362,14 +380,34 @@ fn timestamps_tick_at_100_mhz_at_the_bottom_of_the_pipe() {
 }
 
 #[test]
-fn a_work_item_past_the_hang_timeout_is_a_hang_naming_it() {
+fn a_long_dispatch_is_no_hang_but_work_outlasting_the_wait_at_suspend_is() {
+    // 200 ms of work on 4 CUs: longer than the 33.3 ms a compute workload should run for
+    // performance (CC-8 guidance), and no hang: it finishes.
+    let mut d = device();
+    let (f, insert) = fence(&mut d, PIPE0);
+    d.submit(PIPE0, 0, 0, [dispatch(800_000_000), insert], 0)
+        .unwrap();
+    let done = d.wait_fence_cpu(f).unwrap();
+    assert!(done > COMPUTE_WORKLOAD_GUIDANCE_NS, "{done}");
+    assert!(d.fault().is_none());
+
+    // 20 s of work still running when the system has waited its timeout (seconds) at a
+    // Suspend: a hang, naming the work item.
     let mut d = device();
     let label = d.label("endless");
-    let (f, insert) = fence(&mut d, PIPE0);
-    // 200 ms of work on 4 CUs: longer than the 33.3 ms a compute workload may run (CC-8).
-    d.submit(PIPE0, 7, label, [dispatch(800_000_000), insert], 0)
+    d.submit(
+        PIPE0,
+        7,
+        label,
+        [dispatch(80_000_000_000), Command::Kickoff],
+        0,
+    )
+    .unwrap();
+    let (g, insert) = fence(&mut d, GFX);
+    let suspend_at = 1_000_000;
+    d.submit(GFX, 7, 0, [Command::Suspend, insert], suspend_at)
         .unwrap();
-    match d.wait_fence_cpu(f) {
+    match d.wait_fence_cpu(g) {
         Err(DeviceError::Hang {
             queue,
             rule,
@@ -384,8 +422,9 @@ fn a_work_item_past_the_hang_timeout_is_a_hang_naming_it() {
         }
         other => panic!("expected a hang, got {other:?}"),
     }
-    // The GPU stopped when the item overran, not when it would have finished.
-    assert_eq!(d.gpu_time_ns(), d.profile.hang_timeout_ns);
+    // The GPU stopped when the wait at Suspend timed out, not when the work would have ended.
+    assert!(d.profile.hang_timeout_ns >= 1_000_000_000);
+    assert_eq!(d.gpu_time_ns(), suspend_at + d.profile.hang_timeout_ns);
     assert!(d.fault().is_some());
 }
 

@@ -1,14 +1,14 @@
 //! Why a fence can never pass, once the GPU has run out of events: a deadlock (a cycle of
 //! queues waiting on each other's fences, or a fence inserted without kickoff and never kicked
 //! off, FN-3), a hang (a wait on present only a later present on the same queue could satisfy,
-//! RL-2; or a work item that overran the hang timeout, CC-8), or a queue locked by a Suspend
-//! no Resume follows (CC-8). Detected from the state the simulation stopped in, never by
-//! looping.
+//! RL-2; or work still running when the wait at a Suspend timed out, CC-8), or a queue
+//! locked by a Suspend no Resume follows (CC-8). Detected from the state the simulation
+//! stopped in, never by looping.
 
 use super::super::{DeviceError, FenceId, Memory, QueueId};
 use super::{FrontWait, Gpu};
 
-/// A work item that overran the hang timeout (CC-8): the GPU stopped there.
+/// A work item still running when the wait at Suspend timed out (CC-8): the GPU stopped there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Hang {
     pub queue: QueueId,

@@ -84,6 +84,7 @@ impl Gpu {
             Op::Front => front_only(self, p.meta, now, now + slot, pre, slot),
             Op::Resume => {
                 self.suspended = false;
+                self.suspend_at = None;
                 self.wake_all();
                 front_only(self, p.meta, now, now + slot, pre, slot);
             }
@@ -139,8 +140,13 @@ impl Gpu {
                     ),
                     Op::Timestamp(slot) => (ActionKind::Timestamp(slot), Stages::all(), false),
                     _ => {
-                        // Suspend: lock compute and DMA now, then drain every queue (CC-8).
+                        // Suspend: lock compute and DMA now, then drain every queue (CC-8);
+                        // work still running when the system's timeout runs out is a hang.
                         self.suspended = true;
+                        self.suspend_at = Some(now);
+                        for i in 0..self.queues.len() {
+                            self.refresh_items_next(i, profile);
+                        }
                         self.wake_all();
                         (ActionKind::Suspend, Stages::all(), true)
                     }

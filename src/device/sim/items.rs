@@ -5,9 +5,10 @@
 //! An item is held at issue by an earlier barrier that blocks one of its stages (EB-2) until
 //! that barrier is done, and, if it belongs to a serialised stream (copies and clears, EB-8d;
 //! anything on a DMA engine; draws, which share one fixed-function pipe), by the item before it
-//! in that stream. Once launched it is "in flight" for every later drain. A launched item
-//! still unfinished after the profile's hang timeout is a hang with the item named as the
-//! culprit (CC-8): the GPU stops there, as a real one would be reset.
+//! in that stream. Once launched it is "in flight" for every later drain. An item still
+//! running when the system has waited the profile's hang timeout (seconds) at a Suspend is a
+//! hang with the item named as the culprit (CC-8): the GPU stops there, as a real one would be
+//! reset. Outside a suspension an item may run as long as its work takes.
 //!
 //! Progress is lazy: an item keeps the work it had left when its share last changed and the
 //! time it will finish at that share. Shares only change at events, so between two events
@@ -59,18 +60,14 @@ impl Item {
         self.rem_at.saturating_sub(done)
     }
 
-    /// Its next event: work done, floor reached, or the hang deadline.
-    fn next_event(&self, timeout: u64) -> u64 {
+    /// Its next event: work done, floor reached, or the hang deadline (`u64::MAX`: none).
+    fn next_event(&self, deadline: u64) -> u64 {
         let own = if self.rem_at > 0 {
             self.work_done
         } else {
             self.floor_end
         };
-        if timeout > 0 {
-            own.min(self.launch.saturating_add(timeout))
-        } else {
-            own
-        }
+        own.min(deadline)
     }
 }
 
@@ -146,6 +143,7 @@ impl Gpu {
         }
         let release = q.release_path;
         let width = (q.cu_limit.min(profile.capacity_mcu()) as u64).max(1);
+        let deadline = self.hang_deadline(profile);
         let it = &mut self.items[slot as usize];
         let widest = (it.w.cap as u64).min(width).max(1);
         it.solo_ns = it.w.floor_ns.max(it.w.work.div_ceil(widest));
@@ -164,7 +162,7 @@ impl Gpu {
         if it.rem_at > 0 && it.w.cap > 0 {
             self.shares_dirty = true;
         }
-        let next = it.next_event(profile.hang_timeout_ns);
+        let next = it.next_event(deadline);
         let q = &mut self.queues[it.queue as usize];
         q.launched.push(slot);
         q.items_next = q.items_next.min(next);
@@ -195,11 +193,21 @@ impl Gpu {
         moved
     }
 
-    /// Finish queue `qi`'s items that are done at `now`; stop the GPU if one overran the hang
-    /// timeout (CC-8). True when any finished.
+    /// When work still running is a hang: the profile's timeout after a Suspend began waiting
+    /// for it (CC-8); `u64::MAX` when no Suspend is pending (a long work item is no hang).
+    fn hang_deadline(&self, profile: &Profile) -> u64 {
+        match self.suspend_at {
+            Some(at) if profile.hang_timeout_ns > 0 => at.saturating_add(profile.hang_timeout_ns),
+            _ => u64::MAX,
+        }
+    }
+
+    /// Finish queue `qi`'s items that are done at `now`; stop the GPU if one is still running
+    /// when the system's wait at Suspend times out (CC-8). True when any finished.
     pub(super) fn complete_items(&mut self, qi: usize, profile: &Profile) -> bool {
         let now = self.now;
         let timeout = profile.hang_timeout_ns;
+        let deadline = self.hang_deadline(profile);
         let mut moved = false;
         let mut i = 0;
         while i < self.queues[qi].launched.len() {
@@ -222,7 +230,7 @@ impl Gpu {
                 moved = true;
                 continue;
             }
-            if timeout > 0 && now >= it.launch.saturating_add(timeout) && self.fault.is_none() {
+            if now >= deadline && self.fault.is_none() {
                 self.fault = Some(Hang {
                     queue: QueueId::from_index(qi).unwrap_or_default(),
                     frame: it.meta.frame,
@@ -239,10 +247,10 @@ impl Gpu {
 
     /// Recompute queue `qi`'s earliest item event.
     pub(super) fn refresh_items_next(&mut self, qi: usize, profile: &Profile) {
-        let timeout = profile.hang_timeout_ns;
+        let deadline = self.hang_deadline(profile);
         let q = &self.queues[qi];
         let next = (q.launched.iter())
-            .map(|&s| self.items[s as usize].next_event(timeout))
+            .map(|&s| self.items[s as usize].next_event(deadline))
             .min()
             .unwrap_or(u64::MAX);
         self.queues[qi].items_next = next;

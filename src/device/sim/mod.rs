@@ -60,6 +60,8 @@ pub(crate) struct Meta {
     pub refs: Vec<ObjectKey>,
     /// Commands submitted to the queue before this one: ties a record to its command.
     pub seq: u64,
+    /// Issued by a legacy context, whose work updates resource fences (CC-5, FS-1).
+    pub tracked: bool,
 }
 
 /// A submitted command waiting for its queue's front end.
@@ -129,6 +131,10 @@ pub(crate) struct QueueState {
 pub(crate) struct RefState {
     pub pending: u32,
     pub last_end: u64,
+    /// Of `pending`, the commands that update resource fences (legacy contexts, CC-5).
+    pub tracked_pending: u32,
+    /// End of the last such command finished.
+    pub tracked_end: u64,
 }
 
 /// The GPU side of the device.
@@ -148,6 +154,9 @@ pub(crate) struct Gpu {
     pub refs: SecondaryMap<ObjectKey, RefState>,
     pub timestamps: HashMap<u32, u64>,
     pub suspended: bool,
+    /// When the pending Suspend began waiting for kicked-off work (CC-8): the hang timeout
+    /// runs from here.
+    pub suspend_at: Option<u64>,
     pub fault: Option<Hang>,
     pub executed: Vec<Executed>,
     produced: usize,
@@ -171,6 +180,7 @@ impl Gpu {
             refs: SecondaryMap::new(),
             timestamps: HashMap::new(),
             suspended: false,
+            suspend_at: None,
             fault: None,
             executed: Vec::new(),
             produced: 0,
@@ -223,7 +233,9 @@ impl Gpu {
     pub fn push(&mut self, queue: QueueId, pending: Pending, kicks: bool) {
         for &r in &pending.meta.refs {
             if let Some(state) = self.refs.entry(r) {
-                state.or_default().pending += 1;
+                let state = state.or_default();
+                state.pending += 1;
+                state.tracked_pending += pending.meta.tracked as u32;
             }
         }
         if let Op::Fence(f) = pending.op {
@@ -373,6 +385,10 @@ impl Gpu {
             if let Some(state) = self.refs.get_mut(r) {
                 state.pending = state.pending.saturating_sub(1);
                 state.last_end = state.last_end.max(rec.end);
+                if meta.tracked {
+                    state.tracked_pending = state.tracked_pending.saturating_sub(1);
+                    state.tracked_end = state.tracked_end.max(rec.end);
+                }
             }
         }
         let q = &mut self.queues[queue.index()];

@@ -1,14 +1,18 @@
 //! Each queue's context as the stream left it: state set, views bound and views gone stale
 //! (FS-7, FS-8, FS-11, FS-12, FS-14).
 //!
-//! A fast context shadows nothing (FS-7): reading state back (GetState) fails, V0203. All
-//! state must be set every frame: Present, Resume and ClearState reset it, and a draw needs
-//! render targets, viewport and pipeline state set since (FS-11, V0201; a dispatch the
-//! pipeline state). After a clear, a map or a decompression, every bound view of the
-//! resource must be set again before the next draw or dispatch (FS-8, V0202). Fast contexts
-//! take no UpdateSubresource (V0204) and only they take the 16-bit primitive-reset index
-//! 0xFFFF (FS-14, V0205). What a draw runs with, piece by piece, is in [`state`] and checked
-//! in [`pipeline`] (FS-12, FS-14). State persists across command lists (FS-12).
+//! A fast context shadows nothing (FS-7): reading state back (GetState) fails, V0203, and so
+//! does creating or swapping a device context state, V0209; it inserts no partial flushes
+//! by itself, so CSEnableAutomaticGpuFlush fails on it too (FS-3, V0208). All state must be
+//! set every frame: Present, Resume and ClearState reset it, and a draw needs render
+//! targets, viewport and pipeline state set since (FS-11, V0201; a dispatch the pipeline
+//! state). After a clear, a map or a decompression, every bound view of the resource, and a
+//! vertex, index or constant buffer bound directly, must be set again before the next draw
+//! or dispatch (FS-8, V0202). Fast contexts take no UpdateSubresource (V0204) nor
+//! stream-output append (V0210), and only they take the 16-bit primitive-reset index 0xFFFF
+//! (FS-14, V0205). What a draw runs with, piece
+//! by piece, is in [`state`] and checked in [`pipeline`] (FS-12, FS-14). State persists
+//! across command lists (FS-12).
 
 mod pipeline;
 mod state;
@@ -101,10 +105,20 @@ impl Contexts {
             }
             Command::SetViewport { .. } => q.viewport_set = true,
             Command::SetPipelineState(_) => q.pipeline_set = true,
-            Command::SetResources { views, .. } => {
-                for v in views {
+            Command::SetResources { views: keys, .. }
+            | Command::SetVertexBuffers { buffers: keys }
+            | Command::SetConstantBuffers { buffers: keys, .. } => {
+                for v in keys {
                     q.stale.remove(v);
-                    q.bound.push(*v);
+                    if !q.bound.contains(v) {
+                        q.bound.push(*v);
+                    }
+                }
+            }
+            Command::SetIndexBuffer(b) => {
+                q.stale.remove(b);
+                if !q.bound.contains(b) {
+                    q.bound.push(*b);
                 }
             }
             // Resume resets all state and bindings like ClearState (FS-11), and so does the
@@ -117,10 +131,11 @@ impl Contexts {
             {
                 q.stale.insert(*v);
             }
+            // A bound view resolves as the stream has re-pointed it (PlaceSwapChainView, RL-7),
+            // not as the device last mapped it; a buffer bound directly resolves to itself.
             Command::Decompress(r) | Command::Map { resource: r, .. } if fast_rebinds => {
                 let r = views.resolve(device, *r);
-                let stale = (q.bound.iter().copied())
-                    .filter(|v| device.memory.resource_of(*v).ok() == Some(r));
+                let stale = (q.bound.iter().copied()).filter(|v| views.resolve(device, *v) == r);
                 q.stale.extend(stale);
             }
             Command::Draw { .. }
@@ -168,6 +183,31 @@ impl Contexts {
                     Code::GetOnFastContext,
                     None,
                     "a Get* call on a fast context: fast contexts shadow no state, so reading it back fails; keep your own copy of what you set",
+                );
+            }
+            Command::CSEnableAutomaticGpuFlush(_) if ctx.semantics() == Semantics::Fast => {
+                report(
+                    Code::AutomaticFlushOnFastContext,
+                    None,
+                    "CSEnableAutomaticGpuFlush fails on a fast context: it inserts no partial flushes by itself; send the flushes the work needs as pipelined events (barriers)",
+                );
+            }
+            Command::CreateDeviceContextState | Command::SwapDeviceContextState
+                if ctx.semantics() == Semantics::Fast =>
+            {
+                report(
+                    Code::ContextStateOnFastContext,
+                    None,
+                    "device context state cannot be created or swapped on a fast context, which shadows no state: set the state you need again",
+                );
+            }
+            Command::SOSetTargets { offsets, .. }
+                if offsets.contains(&-1) && ctx.semantics() == Semantics::Fast =>
+            {
+                report(
+                    Code::StreamOutputAppendOnFastContext,
+                    None,
+                    "SOSetTargets with offset -1 (append) fails on a fast context: give each stream-output target its byte offset",
                 );
             }
             Command::UpdateSubresource { resource, .. } if ctx.semantics() == Semantics::Fast => {

@@ -134,12 +134,12 @@ impl Validator {
                 (self.swap_chain).write_target(ctx, i, resolve(views, *v), out);
             }
             Command::SetResources { views: keys, .. } => {
-                self.dynamic.bound(ctx, i, keys, views, out)
+                self.dynamic.bound(ctx, i, keys, views, first_map, out)
             }
             Command::SetVertexBuffers { buffers } | Command::SetConstantBuffers { buffers, .. } => {
-                self.dynamic.bound(ctx, i, buffers, views, out)
+                self.dynamic.bound(ctx, i, buffers, views, first_map, out)
             }
-            Command::SetIndexBuffer(b) => self.dynamic.bound(ctx, i, &[*b], views, out),
+            Command::SetIndexBuffer(b) => self.dynamic.bound(ctx, i, &[*b], views, first_map, out),
             Command::Decompress(r) => self.swap_chain.decompressed(resolve(views, *r)),
             // D3D12: a barrier into COMMON/PRESENT decompresses, as the device does (FS-4 is
             // D3D11.X's explicit Decompress).

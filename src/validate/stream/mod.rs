@@ -37,7 +37,7 @@ pub struct Validator {
     views: Views,
     /// FS-5, RL-2, FS-9, FS-4.
     swap_chain: SwapChain,
-    /// FS-7, FS-8, FS-11, FS-12, FS-14.
+    /// FS-3, FS-7, FS-8, FS-11, FS-12, FS-14.
     contexts: Contexts,
     /// FS-10, CTX-5, CC-1.
     dynamic: DynamicMemory,
