@@ -14,6 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::fast_binding::{FastSet, SharedBatch};
 use super::{ObjectKey, ReferenceType};
 use crate::barrier::BarrierGroup;
 use crate::model::Semantics;
@@ -313,6 +314,16 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         dst: R,
         bytes: u64,
     },
+
+    // Fast resource binding (RB-1, RB-2; after the ports' variants, as above).
+    /// `SetFastResources`: set-type tokens written straight into the constant-engine command
+    /// buffer, one room check for the call, at most eight resources (RB-1).
+    SetFastResources(Vec<FastSet<R>>),
+    /// `SetFastResourcesFromBatch`: copy a pre-compiled batch inline (RB-2). A scene names the
+    /// batch (`model::ScriptCall::SetFastResourcesFromBatch`); the device's command carries
+    /// the snippet, with the objects it named when it was built.
+    #[serde(skip)]
+    SetFastResourcesFromBatch(SharedBatch<R>),
 }
 
 fn one() -> u32 {

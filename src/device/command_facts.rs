@@ -56,6 +56,8 @@ impl<R: ReferenceType> Command<R> {
             Command::DmaFill { .. } => "DmaFill",
             Command::LzCompress { .. } => "LzCompress",
             Command::LzDecompress { .. } => "LzDecompress",
+            Command::SetFastResources(_) => "SetFastResources",
+            Command::SetFastResourcesFromBatch(_) => "SetFastResourcesFromBatch",
         }
     }
 
@@ -125,6 +127,12 @@ impl Command {
                 for c in commands {
                     c.objects(out);
                 }
+            }
+            Command::SetFastResources(sets) => {
+                out.extend(sets.iter().flat_map(|s| s.objects()));
+            }
+            Command::SetFastResourcesFromBatch(b) => {
+                out.extend(b.sets.iter().flat_map(|s| s.objects()));
             }
             _ => {}
         }

@@ -6,6 +6,7 @@
 //! [`GpuObject`], which holds a key into the device's arena: the ECS world describes the frame,
 //! the device owns the memory.
 
+mod fast_rename;
 mod fault;
 mod heap;
 mod lifetime;
@@ -20,6 +21,7 @@ mod swapchain;
 mod timeline;
 mod view;
 
+pub use fast_rename::fast_set;
 pub use fault::{Fault, Injector};
 pub use heap::{GpuHeap, Heap, Placed};
 pub use lifetime::{FenceTimeline, GpuObject, LastUse, ReleaseRequest};

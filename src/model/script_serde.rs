@@ -80,6 +80,9 @@ const NAMES: &[&str] = &[
     "IsFencePending",
     "GetCompletedValue",
     "ResourceBarrier",
+    "SetFastResources",
+    "SetFastResourcesIntoBatch",
+    "SetFastResourcesFromBatch",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.
@@ -163,6 +166,8 @@ impl<R> ScriptCall<R> {
         "IsFencePending",
         "GetCompletedValue",
         "ResourceBarrier",
+        "SetFastResourcesIntoBatch",
+        "SetFastResourcesFromBatch",
     ];
 }
 

@@ -21,7 +21,7 @@ use super::index::Kinds;
 use super::names::suggest;
 use super::script::split_index;
 use super::script_refs::{Names, Scope, buffer_index, location, owner, reference, view_fits};
-use crate::device::Command;
+use crate::device::{Command, FastSet};
 use crate::model::{Script, ScriptCall, ScriptCommand, ViewKind};
 
 /// Rules: every script of `scene` (the frame script and every pass script) is meaningful.
@@ -222,6 +222,7 @@ fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError
                 | ScriptCall::IsFencePending { .. }
                 | ScriptCall::GetCompletedValue { .. }
                 | ScriptCall::ResourceBarrier(_)
+                | ScriptCall::SetFastResourcesIntoBatch { .. }
         ) | ScriptCommand::Device(
             Command::Present(_)
                 | Command::BeginCommandListExecution
@@ -313,6 +314,17 @@ fn command(
             want(dsv.as_slice(), &[ViewKind::Dsv, ViewKind::DsvReadOnly])
         }
         S::Device(C::SetResources { views, .. }) => want(views, &[ViewKind::Srv, ViewKind::Uav]),
+        S::Device(C::SetFastResources(sets))
+        | S::Call(Call::SetFastResourcesIntoBatch { sets, .. }) => {
+            for set in sets {
+                match set {
+                    FastSet::Srv { views, .. } => want(views, &[ViewKind::Srv])?,
+                    FastSet::Uav { views, .. } => want(views, &[ViewKind::Uav])?,
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
         S::Device(C::ClearRenderTarget(v)) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),
         S::Device(C::ClearDepthStencil(v)) => want(std::slice::from_ref(v), &[ViewKind::Dsv]),
         S::Device(C::ClearUnorderedAccess(v)) => want(std::slice::from_ref(v), &[ViewKind::Uav]),

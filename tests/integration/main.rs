@@ -19,6 +19,7 @@ mod commands;
 mod common;
 mod determinism;
 mod device;
+mod fast_binding;
 mod faults;
 mod frames;
 mod generated;
