@@ -345,4 +345,6 @@ pub struct CommandList {
     pub commands: Vec<Command>,
     /// The pass label of each command, by index into `labels`.
     pub label: u32,
+    /// CPU time its recording took on its deferred context, ns (CTX-7, `cpu_cost`).
+    pub cpu_ns: u64,
 }

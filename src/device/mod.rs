@@ -22,6 +22,7 @@ mod command_facts;
 mod compression;
 mod context;
 mod cost;
+pub mod cpu_cost;
 mod error;
 mod fast_binding;
 mod fence;

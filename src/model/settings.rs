@@ -20,6 +20,21 @@ pub enum BarrierMode {
     Legacy,
 }
 
+/// How the recorder binds a pass's resources (RB-1, RB-2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BindingMode {
+    /// A batch per pass (at most eight resources each), built once and copied inline every
+    /// frame by `SetFastResourcesFromBatch` (RB-2): a pass's bindings are only known at run
+    /// time.
+    #[default]
+    Batches,
+    /// `SetFastResources` calls of at most eight resources, written every frame (RB-1).
+    Calls,
+    /// The legacy per-stage calls (`SetResources`, `SetVertexBuffers`,
+    /// `SetConstantBuffers`), each slot its own packet: the baseline.
+    PerSlot,
+}
+
 /// Fast or legacy semantics, chosen per context (CTX-4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Semantics {
@@ -74,6 +89,10 @@ pub struct Settings {
     pub fault: Option<super::Fault>,
     /// The API whose rules the streams are checked by.
     pub api: Api,
+    /// How passes bind their resources (RB-1, RB-2).
+    pub binding: BindingMode,
+    /// CPU threads recording the frame's deferred contexts in parallel (CTX-2, CTX-7).
+    pub record_threads: u32,
 }
 
 impl Default for Settings {
@@ -91,6 +110,8 @@ impl Default for Settings {
             semantics: Semantics::Fast,
             fault: None,
             api: Api::D3d11x,
+            binding: BindingMode::Batches,
+            record_threads: 4,
         }
     }
 }

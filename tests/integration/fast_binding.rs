@@ -94,3 +94,98 @@ fn a_batch_naming_a_destroyed_buffer_is_refused_by_the_device() {
     );
     assert!(used.is_err(), "{used:?}");
 }
+
+/// Run `scenes/deferred.ron` for `frames` with `binding` on `threads` recording threads,
+/// validated; its statistics.
+fn deferred(
+    binding: fastframe::model::BindingMode,
+    threads: u32,
+    frames: u64,
+) -> fastframe::report::RunStats {
+    let mut rt = fastframe::Runtime::from_scene(std::path::Path::new("scenes/deferred.ron"))
+        .expect("bundled scene");
+    rt.set_validation(true);
+    rt.settings_mut().binding = binding;
+    rt.settings_mut().record_threads = threads;
+    rt.world
+        .resource_mut::<fastframe::report::RunStats>()
+        .keep_timeline = true;
+    rt.run(frames).expect("runs");
+    let errors: Vec<String> = rt.diagnostics().iter().map(|d| d.to_string()).collect();
+    assert!(errors.is_empty(), "{binding:?}: {errors:?}");
+    rt.summary().stats.clone()
+}
+
+#[test]
+fn batches_save_dwords_front_end_time_and_cpu_against_per_slot_binding() {
+    use fastframe::model::BindingMode as B;
+    let frames = 20;
+    let (batches, calls, slots) = (
+        deferred(B::Batches, 4, frames),
+        deferred(B::Calls, 4, frames),
+        deferred(B::PerSlot, 4, frames),
+    );
+    let named = |s: &fastframe::report::RunStats, name: &str| {
+        s.timeline.iter().filter(|x| x.name == name).count() as u64
+    };
+    // Each mode binds with its own commands only.
+    assert_eq!(
+        named(&batches, "SetFastResourcesFromBatch"),
+        batches.binding.calls
+    );
+    assert_eq!(named(&calls, "SetFastResources"), calls.binding.calls);
+    assert_eq!(named(&slots, "SetFastResources"), 0);
+    assert!(named(&slots, "SetResources") > 0);
+    // A batch is the call it was built from, copied: the same dwords and front-end time.
+    assert!(batches.binding.calls > 0);
+    assert_eq!(batches.binding.calls, calls.binding.calls);
+    assert_eq!(batches.binding.dwords, calls.binding.dwords);
+    assert_eq!(batches.binding_front_ns, calls.binding_front_ns);
+    // Consecutive slots share a header; a per-slot packet each costs the front end more.
+    assert!(slots.binding.calls >= calls.binding.calls);
+    assert!(slots.binding.dwords > calls.binding.dwords);
+    assert!(slots.binding_front_ns > calls.binding_front_ns);
+    // On the CPU: copying a batch is cheaper than writing the call, which is cheaper than
+    // binding slot by slot (CTX-7); the batches were built once, not every frame.
+    assert!(batches.cpu_record_ns < calls.cpu_record_ns);
+    assert!(calls.cpu_record_ns < slots.cpu_record_ns);
+}
+
+#[test]
+fn parallel_recording_shows_in_the_cpu_figures() {
+    use fastframe::model::BindingMode as B;
+    let (one, four) = (deferred(B::Batches, 1, 10), deferred(B::Batches, 4, 10));
+    // The same work, recorded on one thread or spread over four (CTX-2, CTX-7).
+    assert_eq!(one.cpu_record_ns, four.cpu_record_ns);
+    assert_eq!(one.cpu_record_span_ns, one.cpu_record_ns);
+    assert!(four.cpu_record_span_ns < one.cpu_record_span_ns / 2);
+    // Playing the lists back costs far less than recording them.
+    assert!(four.cpu_submit_ns * 5 < four.cpu_record_ns);
+    assert_eq!(one.cpu_submit_ns, four.cpu_submit_ns);
+}
+
+#[test]
+fn the_summary_reports_binding_and_recording() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fastframe"))
+        .args(["run", "scenes/deferred.ron", "--frames", "5", "--json"])
+        .args(["--binding", "per-slot", "--record-threads", "2"])
+        .output()
+        .expect("runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(v["settings"]["binding"], "per-slot");
+    assert_eq!(v["settings"]["record_threads"], 2);
+    assert!(v["record"]["binding_calls"].as_u64().unwrap() > 0, "{v}");
+    assert!(v["record"]["binding_dwords"].as_u64().unwrap() > 0, "{v}");
+    assert!(
+        v["record"]["binding_front_us"].as_f64().unwrap() > 0.0,
+        "{v}"
+    );
+    let record = v["cpu"]["record_us"].as_f64().unwrap();
+    let wall = v["cpu"]["record_wall_us"].as_f64().unwrap();
+    assert!(wall < record && wall > 0.0, "{v}");
+}
