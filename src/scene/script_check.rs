@@ -34,6 +34,14 @@ pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
         lists: (scene.script.iter())
             .flat_map(|s| s.lists.iter().map(|l| l.name.as_str()))
             .collect(),
+        batches: (all_commands(c, scene))
+            .filter_map(|c| match c {
+                ScriptCommand::Call(ScriptCall::SetFastResourcesIntoBatch { name, .. }) => {
+                    Some(name.as_str())
+                }
+                _ => None,
+            })
+            .collect(),
     };
     for id in 0..c.index.defs.len() {
         let Some(pass) = c.index.def(id).and_then(|d| d.pass.as_ref()) else {
@@ -88,6 +96,8 @@ struct Named<'a> {
     fences: &'a HashSet<&'a str>,
     queries: &'a HashSet<&'a str>,
     lists: HashSet<&'a str>,
+    /// Batches `SetFastResourcesIntoBatch` builds (RB-2).
+    batches: HashSet<&'a str>,
 }
 
 /// Every command of every script of `scene`: pass scripts, frame lists, command lists.
@@ -342,6 +352,16 @@ fn command(
                 entity: owner(c, scope),
                 name: name.clone(),
                 suggestions: suggest(name, named.lists.iter().copied()),
+            })
+        }
+        S::Call(Call::SetFastResourcesFromBatch(name))
+            if !named.batches.contains(name.as_str()) =>
+        {
+            Err(SceneError::UnknownName {
+                location: location(c, scope, name),
+                entity: owner(c, scope),
+                name: name.clone(),
+                suggestions: suggest(name, named.batches.iter().copied()),
             })
         }
         S::Call(Call::GetQueryData(name)) if !named.queries.contains(name.as_str()) => {
