@@ -189,3 +189,33 @@ fn the_summary_reports_binding_and_recording() {
     let wall = v["cpu"]["record_wall_us"].as_f64().unwrap();
     assert!(wall < record && wall > 0.0, "{v}");
 }
+
+/// The validation codes `text` finds in 4 frames.
+fn codes(name: &str, text: &str) -> Vec<String> {
+    let mut rt = fastframe::Runtime::from_str(text, name).expect("loads");
+    rt.set_validation(true);
+    let _ = rt.run(4);
+    rt.diagnostics()
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect()
+}
+
+#[test]
+fn what_a_fast_call_binds_is_checked_as_the_legacy_calls_would_be() {
+    // The FS-10 twin: a dynamic constant buffer mapped and filled before it is bound, here
+    // through SetFastResources (seed 002: the fast forms replace the Set* calls).
+    let text = std::fs::read_to_string("tests/data/scripts/fs10_dynamic_not_mapped.ron")
+        .expect("twin")
+        .replace(
+            r#"SetConstantBuffers(stage: Pixel, buffers: ["constants"]),"#,
+            r#"SetFastResources([ConstantBuffers(stage: Pixel, buffers: ["constants"])]),"#,
+        );
+    assert!(text.contains("SetFastResources"));
+    assert_eq!(codes("fast.ron", &text), Vec::<String>::new());
+    // Without the map the fast call binds a buffer not filled this frame (FS-10).
+    let unmapped = text
+        .replace(r#"Map(resource: "constants", mode: WriteDiscard),"#, "")
+        .replace(r#"Unmap("constants"),"#, "");
+    assert!(codes("unmapped.ron", &unmapped).contains(&"V0301".to_owned()));
+}
