@@ -65,6 +65,7 @@ mod scan;
 mod script;
 mod script_check;
 mod script_locate;
+mod script_names;
 mod script_refs;
 mod write;
 
