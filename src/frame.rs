@@ -59,6 +59,8 @@ pub struct ImplicitViews {
 #[derive(Resource, Debug, Default)]
 pub struct ContextPool {
     pub contexts: Vec<DeferredContext>,
+    /// The batches each pass slot built, kept for the next frames (RB-2).
+    pub batches: Vec<Vec<crate::device::SharedBatch<crate::device::ObjectKey>>>,
 }
 
 // What each stage of a tick hands the next. Every output is its own resource, emptied at one

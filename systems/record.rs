@@ -1,18 +1,21 @@
 //! Record: resolve each compiled pass into a [`PassRecipe`] (device objects, views, its
 //! barrier calls, legacy barriers translated as the driver would, EB-10), then record them all
 //! with [`record_all`], one command list per pass on its own deferred context (CTX-2), which
-//! touches no ECS data.
+//! touches no ECS data. The CPU clock advances by the recording's wall time on
+//! `settings.record_threads` threads (CTX-7).
 
 use bevy_ecs::prelude::*;
 use glam::UVec2;
 
 use crate::barrier::{LegacyBarrier, translate};
 use crate::device::ObjectKey;
+use crate::device::cpu_cost::record_span_ns;
 use crate::error::RuntimeError;
-use crate::frame::{ContextPool, ImplicitViews, RecordedLists};
+use crate::frame::{Clock, ContextPool, ImplicitViews, RecordedLists};
 use crate::model::*;
 use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame, clear_barriers};
 use crate::record::{BoundUse, PassRecipe, RecipeQueries, record_all};
+use crate::report::RunStats;
 use crate::validate::resource_info;
 
 /// Resolve every compiled pass into a recipe, then record them all.
@@ -27,6 +30,8 @@ pub fn record_passes(
     mut lists: ResMut<RecordedLists>,
     mut recipes: Local<Vec<PassRecipe>>,
     device: Res<crate::device::Device>,
+    mut clock: ResMut<Clock>,
+    mut stats: ResMut<RunStats>,
     passes: Query<&Pass>,
     objects: Query<(
         Option<&GpuObject>,
@@ -140,12 +145,28 @@ pub fn record_passes(
             after_clears: clears.after.map(|e| key_of(*e).unwrap_or_default()),
             skip_rebind: settings.fault == Some(Fault::SkipRebind),
             queries,
+            binding: settings.binding,
         });
     }
-    let recorded = record_all(&recipes, &mut pool.contexts, settings.semantics);
+    let pool = &mut *pool;
+    let recorded = record_all(
+        &recipes,
+        &mut pool.contexts,
+        &mut pool.batches,
+        settings.semantics,
+    );
     recipes.clear();
+    let mut costs = Vec::with_capacity(recorded.len());
     for r in recorded {
-        lists.0.push(r.map_err(RuntimeError::device(frame.0))?);
+        let list = r.map_err(RuntimeError::device(frame.0))?;
+        costs.push(list.cpu_ns);
+        lists.0.push(list);
     }
+    // The lists record in parallel on the recording threads; the frame waits for the last
+    // (CTX-2, CTX-7).
+    let span = record_span_ns(&costs, settings.record_threads);
+    stats.cpu_record_ns += costs.iter().sum::<u64>();
+    stats.cpu_record_span_ns += span;
+    clock.cpu_ns = clock.cpu_ns.saturating_add(span);
     Ok(())
 }

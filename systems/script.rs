@@ -32,7 +32,7 @@ use bevy_ecs::prelude::*;
 
 use crate::barrier::SubresourceRange;
 
-use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId};
+use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId, cpu_cost};
 use crate::error::RuntimeError;
 use crate::frame::{Clock, ContextPool, FrameSubmissions, RecordedLists};
 use crate::model::*;
@@ -99,7 +99,13 @@ impl Batches<'_, '_> {
             origins.clear();
         }
         (self.sink).locate(origins);
-        (self.sink).submit_batch(device, queue, label, commands, self.cpu_ns, ends_list)
+        // Queuing the commands and playing lists back costs the CPU (CTX-7): the batch goes
+        // to the GPU as it is queued, the CPU moves on once it is.
+        let cost: u64 = commands.iter().map(cpu_cost::record_ns).sum();
+        let at = self.cpu_ns;
+        self.cpu_ns = self.cpu_ns.saturating_add(cost);
+        self.sink.stats().cpu_submit_ns += cost;
+        (self.sink).submit_batch(device, queue, label, commands, at, ends_list)
     }
 
     /// The final release of `key` now (RL-3, FS-6).
@@ -287,6 +293,12 @@ fn record_list(
             _ => return Err(format!("{} in command list {name:?}", cmd.name())),
         }
     }
+    // The script records the list on its own thread, now (CTX-7).
+    let recorded: u64 = commands.iter().map(cpu_cost::record_ns).sum();
+    sink.cpu_ns = sink.cpu_ns.saturating_add(recorded);
+    let stats = sink.sink.stats();
+    stats.cpu_record_ns += recorded;
+    stats.cpu_record_span_ns += recorded;
     Ok(Command::ExecuteCommandList {
         label,
         semantics: list.semantics,

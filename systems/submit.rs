@@ -1,11 +1,14 @@
 //! Submit: play each pass's list back on its queue, in compiled order, wrapped in the fence
 //! waits and inserts that order it against other queues (FS-1, FN-2). Fences that another
-//! queue waits on are inserted with kickoff, so the wait can be satisfied (FN-3).
+//! queue waits on are inserted with kickoff, so the wait can be satisfied (FN-3). Each
+//! submission leaves the CPU later by what queuing its own commands and playing the list
+//! back cost (CTX-7).
 
 use bevy_ecs::prelude::*;
 
 use super::submitter::Submitter;
 use crate::barrier::{BarrierGroup, LegacyBarrier, TextureBarrier, translate};
+use crate::device::cpu_cost::{self, playback_ns, record_ns};
 use crate::device::{Command, QueueId};
 use crate::device::{Device, ObjectKey};
 use crate::error::RuntimeError;
@@ -22,7 +25,7 @@ pub fn submit_passes(
     graph: Res<CompiledGraph>,
     plan: Res<BarrierPlan>,
     this: Res<PlanFrame>,
-    clock: Res<Clock>,
+    mut clock: ResMut<Clock>,
     frame: Res<FrameIndex>,
     mut prologues: ResMut<ChainPrologues>,
     mut lists: ResMut<RecordedLists>,
@@ -48,6 +51,9 @@ pub fn submit_passes(
         })?,
         None => Vec::new(),
     };
+    // The CPU queues what the immediate context adds and plays each list back (CTX-7).
+    let start = clock.cpu_ns;
+    let mut cpu = start;
     let mut prologue_fence = None;
     if !prologue.is_empty() {
         let textures = prologue;
@@ -64,7 +70,8 @@ pub fn submit_passes(
         ];
         let label = submitter.device().label("prologue");
         work.queue(QueueId::Graphics);
-        submitter.submit(QueueId::Graphics, label, commands, clock.cpu_ns)?;
+        cpu = cpu.saturating_add(commands.iter().map(record_ns).sum::<u64>());
+        submitter.submit(QueueId::Graphics, label, commands, cpu)?;
         prologue_fence = Some(fence);
     }
     let mut waited = [false; crate::device::QUEUE_COUNT];
@@ -98,8 +105,11 @@ pub fn submit_passes(
                 work.used.push((b, p.queue));
             }
         }
+        let queued = commands.iter().map(record_ns).sum::<u64>();
+        cpu = cpu.saturating_add(queued + playback_ns(list.commands.len()));
         commands.extend(list.commands);
         if p.signals {
+            cpu = cpu.saturating_add(cpu_cost::COMMAND_NS);
             let fence = submitter.device().next_fence(p.queue);
             commands.push(Command::InsertFence {
                 fence,
@@ -111,8 +121,10 @@ pub fn submit_passes(
         if let Some(injector) = &mut injector {
             injector.inject(&p.name, &mut commands);
         }
-        submitter.submit(p.queue, p.label, commands, clock.cpu_ns)?;
+        submitter.submit(p.queue, p.label, commands, cpu)?;
     }
+    submitter.stats().cpu_submit_ns += cpu - start;
+    clock.cpu_ns = cpu;
     if !work.presented.is_empty() {
         work.queue(QueueId::Graphics);
     }

@@ -66,6 +66,27 @@ impl From<ApiArg> for crate::model::Api {
     }
 }
 
+/// How passes bind their resources (RB-1, RB-2).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BindingArg {
+    /// A batch per pass, copied inline each frame (SetFastResourcesFromBatch).
+    Batches,
+    /// SetFastResources calls, written each frame.
+    Calls,
+    /// The legacy per-stage calls, a packet per slot (the baseline).
+    PerSlot,
+}
+
+impl From<BindingArg> for crate::model::BindingMode {
+    fn from(b: BindingArg) -> Self {
+        match b {
+            BindingArg::Batches => crate::model::BindingMode::Batches,
+            BindingArg::Calls => crate::model::BindingMode::Calls,
+            BindingArg::PerSlot => crate::model::BindingMode::PerSlot,
+        }
+    }
+}
+
 /// On or off.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Switch {
@@ -101,6 +122,14 @@ pub struct Overrides {
     /// (Xbox Series D3D12), d3d12-pc (caches flushed at each ExecuteCommandLists).
     #[arg(long, value_enum)]
     pub api: Option<ApiArg>,
+    /// How passes bind their resources: batches (the default), fast calls, or per-slot
+    /// legacy calls (RB-1, RB-2).
+    #[arg(long, value_enum)]
+    pub binding: Option<BindingArg>,
+    /// CPU threads recording deferred contexts (1 to 64, as the scene setting, CTX-7).
+    #[arg(long, value_parser = clap::value_parser!(u32)
+        .range(1..=i64::from(crate::scene::MAX_RECORD_THREADS)))]
+    pub record_threads: Option<u32>,
 }
 
 /// Load `scene` and apply the command line's overrides, refusing what the scene format
@@ -146,6 +175,12 @@ pub(super) fn load(
         }
         if let Some(a) = o.api {
             s.api = a.into();
+        }
+        if let Some(b) = o.binding {
+            s.binding = b.into();
+        }
+        if let Some(t) = o.record_threads {
+            s.record_threads = t;
         }
     }
     Ok(rt)

@@ -14,6 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::fast_binding::{FastSet, SharedBatch};
 use super::{ObjectKey, ReferenceType};
 use crate::barrier::BarrierGroup;
 use crate::model::Semantics;
@@ -338,6 +339,16 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         buffers: Vec<R>,
         offsets: Vec<i64>,
     },
+
+    // Fast resource binding (RB-1, RB-2; after the ports' variants, as above).
+    /// `SetFastResources`: set-type tokens written straight into the constant-engine command
+    /// buffer, one room check for the call, at most eight resources (RB-1).
+    SetFastResources(Vec<FastSet<R>>),
+    /// `SetFastResourcesFromBatch`: copy a pre-compiled batch inline (RB-2). A scene names the
+    /// batch (`model::ScriptCall::SetFastResourcesFromBatch`); the device's command carries
+    /// the snippet, with the objects it named when it was built.
+    #[serde(skip)]
+    SetFastResourcesFromBatch(SharedBatch<R>),
 }
 
 fn one() -> u32 {
@@ -359,4 +370,6 @@ pub struct CommandList {
     pub commands: Vec<Command>,
     /// The pass label of each command, by index into `labels`.
     pub label: u32,
+    /// CPU time its recording took on its deferred context, ns (CTX-7, `cpu_cost`).
+    pub cpu_ns: u64,
 }

@@ -61,6 +61,8 @@ impl<R: ReferenceType> Command<R> {
             Command::CreateDeviceContextState => "CreateDeviceContextState",
             Command::SwapDeviceContextState => "SwapDeviceContextState",
             Command::SOSetTargets { .. } => "SOSetTargets",
+            Command::SetFastResources(_) => "SetFastResources",
+            Command::SetFastResourcesFromBatch(_) => "SetFastResourcesFromBatch",
         }
     }
 
@@ -133,6 +135,12 @@ impl Command {
                 for c in commands {
                     c.objects(out);
                 }
+            }
+            Command::SetFastResources(sets) => {
+                out.extend(sets.iter().flat_map(|s| s.objects()));
+            }
+            Command::SetFastResourcesFromBatch(b) => {
+                out.extend(b.sets.iter().flat_map(|s| s.objects()));
             }
             _ => {}
         }

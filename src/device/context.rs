@@ -52,6 +52,7 @@ impl DeferredContext {
         self.recording = Some(CommandList {
             commands: Vec::new(),
             label,
+            cpu_ns: 0,
         });
         Ok(())
     }
@@ -60,10 +61,19 @@ impl DeferredContext {
     pub fn push(&mut self, command: Command) -> Result<(), DeviceError> {
         match &mut self.recording {
             Some(list) => {
+                list.cpu_ns += super::cpu_cost::record_ns(&command);
                 list.commands.push(command);
                 Ok(())
             }
             None => Err(DeviceError::NotRecording { context: self.id }),
+        }
+    }
+
+    /// Charge the list being recorded `ns` of CPU time spent for it besides queuing
+    /// commands (building a batch, RB-2; CTX-7).
+    pub fn charge(&mut self, ns: u64) {
+        if let Some(list) = &mut self.recording {
+            list.cpu_ns += ns;
         }
     }
 

@@ -25,8 +25,12 @@ use crate::barrier::{LowerOptions, Stages};
 /// A command as the simulation runs it.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Op {
-    /// Front-end work only: state, bindings, maps, kickoffs, hints.
+    /// Front-end work only: state, maps, kickoffs, hints: one command slot.
     Front,
+    /// Front-end work only, of its own length in ns: a binding call, which the front end and
+    /// the constant engine take longer over the more dwords it writes (RB-1,
+    /// [`super::front_ns`]).
+    Bind(u64),
     /// A work item occupying pipeline stages.
     Work(WorkItem),
     /// A barrier: drains, blocks, cache and compression work (EB-2..EB-5).
@@ -158,7 +162,10 @@ pub fn op_for(cmd: &Command, ctx: &mut OpContext) -> Op {
         Command::WriteTimestamp(slot) => Op::Timestamp(*slot),
         Command::Suspend => Op::Suspend,
         Command::Resume => Op::Resume,
-        _ => work_item(cmd, ctx).map_or(Op::Front, Op::Work),
+        _ => match super::front_ns(cmd, ctx.profile.command_ns) {
+            Some(ns) => Op::Bind(ns),
+            None => work_item(cmd, ctx).map_or(Op::Front, Op::Work),
+        },
     }
 }
 

@@ -22,8 +22,10 @@ mod command_facts;
 mod compression;
 mod context;
 mod cost;
+pub mod cpu_cost;
 mod error;
 mod fast;
+mod fast_binding;
 mod fence;
 mod object;
 mod pipeline;
@@ -40,6 +42,10 @@ pub use command::{Command, CommandList, IndexFormat, MapMode, ShaderStage, Topol
 pub use compression::Compression;
 pub use context::{ContextKind, DeferredContext};
 pub use error::DeviceError;
+pub use fast_binding::{
+    BindingCount, CE_DWORD_PS, FastBatch, FastSet, HEADER_DWORDS, MAX_FAST_RESOURCES, SharedBatch,
+    binding_dwords, count_binding, front_ns, legacy_slots,
+};
 pub use fence::{FENCE_SEQUENCE_BITS, FenceId};
 pub use object::{HeapInfo, Memory, Object, ObjectDesc, ObjectKey, Placement};
 pub use pipeline::ShaderCost;

@@ -6,6 +6,7 @@
 //! [`GpuObject`], which holds a key into the device's arena: the ECS world describes the frame,
 //! the device owns the memory.
 
+mod fast_rename;
 mod fault;
 mod format;
 mod heap;
@@ -22,6 +23,7 @@ mod swapchain;
 mod timeline;
 mod view;
 
+pub use fast_rename::fast_set;
 pub use fault::{Fault, Injector};
 pub use format::BLOCK_SIDE;
 pub use heap::{GpuHeap, Heap, Placed};
@@ -37,7 +39,7 @@ pub use script::{
 };
 pub use script_command::{LegacyScriptBarrier, ScriptCall, ScriptCommand, ScriptRef};
 pub use script_map::Rename;
-pub use settings::{Api, BarrierMode, FrameIndex, Semantics, Settings};
+pub use settings::{Api, BarrierMode, BindingMode, FrameIndex, Semantics, Settings};
 pub use swapchain::{BackBuffer, GpuChain, ResizeRequest, Rotation, SwapChain, SwapChainBuffer};
 pub use timeline::{Dormant, Timeline, TimelineEvent};
 pub use view::{View, ViewKind};

@@ -176,6 +176,9 @@ pub struct ScriptState {
     /// Device views of scene views of swap chains, made at first use: the view, and the
     /// buffer it was made for (made again when a resize replaced that buffer).
     pub chain_views: HashMap<Entity, (ObjectKey, ObjectKey)>,
+    /// Batches built by `SetFastResourcesIntoBatch`, by name, with the entities they name
+    /// (a `FromBatch` uses them, which gates their release, FS-6; RB-2).
+    pub batches: HashMap<String, (crate::device::SharedBatch<ObjectKey>, Vec<Entity>)>,
 }
 
 fn is_zero_u8(v: &u8) -> bool {

@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{CopyBox, Target, ViewKind};
 use crate::barrier::ResourceStates;
-use crate::device::{Command, ReferenceType};
+use crate::device::{Command, FastSet, ReferenceType};
 
 /// How a script names things: objects by `Self`, swap chains like other objects, fences,
 /// queries and lists by name, copy regions as boxes of a 2D subresource.
@@ -131,6 +131,13 @@ pub enum ScriptCall<R> {
         #[serde(default, skip_serializing_if = "is_zero")]
         back: u64,
     },
+    /// CPU side: `SetFastResourcesIntoBatch`, a batch built now under `name` from set-type
+    /// tokens (RB-2). It keeps the objects its names hold now, whatever the names hold
+    /// later; building one again under the name replaces it.
+    SetFastResourcesIntoBatch { name: String, sets: Vec<FastSet<R>> },
+    /// `SetFastResourcesFromBatch`: copy the batch of that name inline (RB-2). Every object
+    /// it was built with must still exist.
+    SetFastResourcesFromBatch(String),
 }
 
 /// One barrier of a legacy `ResourceBarrier` call, as a scene writes it. States are the
@@ -194,6 +201,8 @@ impl<R> ScriptCall<R> {
             ScriptCall::WaitForFenceCpu { .. } => "WaitForFenceCpu",
             ScriptCall::IsFencePending { .. } => "IsFencePending",
             ScriptCall::GetCompletedValue { .. } => "GetCompletedValue",
+            ScriptCall::SetFastResourcesIntoBatch { .. } => "SetFastResourcesIntoBatch",
+            ScriptCall::SetFastResourcesFromBatch(_) => "SetFastResourcesFromBatch",
         }
     }
 

@@ -7,6 +7,7 @@
 //! the order the command lists them (the order names are resolved in, which is the order a
 //! frame records the entities it touched).
 
+use super::fast_rename::fast_set;
 use super::script::Slot;
 use super::script_command::{ScriptCall, ScriptCommand, ScriptRef};
 use crate::barrier::BarrierGroup;
@@ -236,6 +237,18 @@ impl<R: ReferenceType> Command<R> {
                 first: *first,
                 count: *count,
             },
+            C::SetFastResources(sets) => C::SetFastResources(
+                (sets.iter())
+                    .map(|s| fast_set(s, to))
+                    .collect::<Result<_, _>>()?,
+            ),
+            C::SetFastResourcesFromBatch(b) => {
+                C::SetFastResourcesFromBatch(std::sync::Arc::new(crate::device::FastBatch {
+                    sets: (b.sets.iter())
+                        .map(|s| fast_set(s, to))
+                        .collect::<Result<_, _>>()?,
+                }))
+            }
             C::Kickoff => C::Kickoff,
             C::DontSyncOnCopy(on) => C::DontSyncOnCopy(*on),
             C::WriteTimestamp(slot) => C::WriteTimestamp(*slot),
@@ -298,6 +311,17 @@ impl<R: ScriptRef> ScriptCommand<R> {
                 },
                 ScriptCall::Release(r) => ScriptCall::Release((f.0)(Slot::Release, r)?),
                 ScriptCall::ExecuteCommandList(n) => ScriptCall::ExecuteCommandList(n.clone()),
+                ScriptCall::SetFastResourcesIntoBatch { name, sets } => {
+                    ScriptCall::SetFastResourcesIntoBatch {
+                        name: name.clone(),
+                        sets: (sets.iter())
+                            .map(|s| fast_set(s, &mut f))
+                            .collect::<Result<_, E>>()?,
+                    }
+                }
+                ScriptCall::SetFastResourcesFromBatch(n) => {
+                    ScriptCall::SetFastResourcesFromBatch(n.clone())
+                }
                 ScriptCall::GetQueryData(n) => ScriptCall::GetQueryData(n.clone()),
                 ScriptCall::ResourceBarrier(list) => ScriptCall::ResourceBarrier(
                     list.iter()

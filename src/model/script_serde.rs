@@ -85,6 +85,9 @@ const NAMES: &[&str] = &[
     "IsFencePending",
     "GetCompletedValue",
     "ResourceBarrier",
+    "SetFastResources",
+    "SetFastResourcesIntoBatch",
+    "SetFastResourcesFromBatch",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.
@@ -168,6 +171,8 @@ impl<R> ScriptCall<R> {
         "IsFencePending",
         "GetCompletedValue",
         "ResourceBarrier",
+        "SetFastResourcesIntoBatch",
+        "SetFastResourcesFromBatch",
     ];
 }
 

@@ -20,6 +20,21 @@ pub enum BarrierMode {
     Legacy,
 }
 
+/// How the recorder binds a pass's resources (RB-1, RB-2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BindingMode {
+    /// A batch per pass (at most eight resources each), built once and copied inline every
+    /// frame by `SetFastResourcesFromBatch` (RB-2): a pass's bindings are only known at run
+    /// time.
+    #[default]
+    Batches,
+    /// `SetFastResources` calls of at most eight resources, written every frame (RB-1).
+    Calls,
+    /// The legacy per-stage calls (`SetResources`, `SetVertexBuffers`,
+    /// `SetConstantBuffers`), each slot its own packet: the baseline.
+    PerSlot,
+}
+
 /// Fast or legacy semantics, chosen per context (CTX-4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Semantics {
@@ -80,6 +95,10 @@ pub struct Settings {
     /// and does not support mixing the two, so a scene whose scripts use both is refused.
     #[serde(skip_serializing_if = "is_true")]
     pub legacy_barrier_translation: bool,
+    /// How passes bind their resources (RB-1, RB-2).
+    pub binding: BindingMode,
+    /// CPU threads recording the frame's deferred contexts in parallel (CTX-2, CTX-7).
+    pub record_threads: u32,
 }
 
 fn is_true(b: &bool) -> bool {
@@ -102,6 +121,8 @@ impl Default for Settings {
             fault: None,
             api: Api::D3d11x,
             legacy_barrier_translation: true,
+            binding: BindingMode::Batches,
+            record_threads: 4,
         }
     }
 }

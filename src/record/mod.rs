@@ -2,11 +2,12 @@
 //! command list on its own deferred context (CTX-2). Recipes touch no ECS data, so the lists
 //! of a frame record in parallel when there are enough of them to pay for the threads.
 
+mod binding;
 mod recipe;
 
 use bevy_tasks::{ComputeTaskPool, TaskPool};
 
-use crate::device::{CommandList, DeferredContext, DeviceError};
+use crate::device::{CommandList, DeferredContext, DeviceError, ObjectKey, SharedBatch};
 use crate::model::Semantics;
 pub use recipe::{BoundUse, PassRecipe, RecipeQueries, record_pass};
 
@@ -15,31 +16,38 @@ pub use recipe::{BoundUse, PassRecipe, RecipeQueries, record_pass};
 pub const PARALLEL_RECORD_THRESHOLD: usize = 16;
 
 /// Record every recipe on its own context from `pool` (grown with contexts of `semantics` as
-/// needed, CTX-4), in recipe order. Recipes and contexts stay where they are: a frame of
+/// needed, CTX-4), in recipe order, with the batches each pass slot built before (`batches`,
+/// grown alike, RB-2). Recipes and contexts stay where they are: a frame of
 /// 100,000 passes moved both into a vector of pairs and back, two allocations of tens of
 /// megabytes a tick that the allocator maps fresh each time (page faults on every page).
 pub fn record_all(
     recipes: &[PassRecipe],
     pool: &mut Vec<DeferredContext>,
+    batches: &mut Vec<Vec<SharedBatch<ObjectKey>>>,
     semantics: Semantics,
 ) -> Vec<Result<CommandList, DeviceError>> {
     while pool.len() < recipes.len() {
         let id = pool.len() as u32;
         pool.push(DeferredContext::new(id, semantics));
     }
+    batches.resize_with(batches.len().max(recipes.len()), Vec::new);
     let contexts = &mut pool[..recipes.len()];
+    let batches = &mut batches[..recipes.len()];
     if recipes.len() < PARALLEL_RECORD_THRESHOLD {
-        return (recipes.iter().zip(contexts))
-            .map(|(r, ctx)| record_pass(r, ctx))
+        return (recipes.iter().zip(contexts).zip(batches))
+            .map(|((r, ctx), b)| record_pass(r, ctx, b))
             .collect();
     }
     let tasks = ComputeTaskPool::get_or_init(TaskPool::default);
     let chunk = recipes.len().div_ceil(tasks.thread_num().max(1));
     let parts = tasks.scope(|scope| {
-        for (rs, cs) in recipes.chunks(chunk).zip(contexts.chunks_mut(chunk)) {
+        for ((rs, cs), bs) in (recipes.chunks(chunk))
+            .zip(contexts.chunks_mut(chunk))
+            .zip(batches.chunks_mut(chunk))
+        {
             scope.spawn(async move {
-                (rs.iter().zip(cs))
-                    .map(|(r, ctx)| record_pass(r, ctx))
+                (rs.iter().zip(cs).zip(bs))
+                    .map(|((r, ctx), b)| record_pass(r, ctx, b))
                     .collect::<Vec<_>>()
             });
         }

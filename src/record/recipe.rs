@@ -7,17 +7,16 @@
 //! pass on the queue bound and this one does not would otherwise still be read by its
 //! draws and dispatches. Clears come before the render targets are set, because a clear unbinds its view (FS-8). Dynamic buffers are
 //! mapped write-discard and filled at every recording before they are set (FS-10, CTX-5).
+//! Resources are bound as `binding.rs` chooses (RB-1, RB-2).
 
 use glam::UVec2;
 
+use super::binding::record_bindings;
 use crate::barrier::{BarrierGroup, Sync};
 use crate::device::{
-    Command, CommandList, DeferredContext, DeviceError, MapMode, ObjectKey, QueueId, ShaderStage,
+    Command, CommandList, DeferredContext, DeviceError, MapMode, ObjectKey, QueueId, SharedBatch,
 };
 use crate::model::*;
-
-/// RB-1: at most eight views per binding call.
-const SLOTS_PER_CALL: usize = 8;
 
 /// One use with everything resolved to device objects.
 #[derive(Clone, Debug)]
@@ -49,6 +48,8 @@ pub struct PassRecipe {
     pub skip_rebind: bool,
     /// The pass's queries this frame, resolved into their buffer after the work.
     pub queries: Option<RecipeQueries>,
+    /// How the pass binds its resources (RB-1, RB-2).
+    pub binding: BindingMode,
 }
 
 /// A pass's queries in one frame: heap slots from `first` (begin and end timestamps, then
@@ -67,10 +68,12 @@ impl RecipeQueries {
     }
 }
 
-/// Record one pass on its deferred context.
+/// Record one pass on its deferred context; `batches` are the batches the pass built in
+/// earlier frames (`binding.rs`).
 pub fn record_pass(
     recipe: &PassRecipe,
     ctx: &mut DeferredContext,
+    batches: &mut Vec<SharedBatch<ObjectKey>>,
 ) -> Result<CommandList, DeviceError> {
     ctx.begin(recipe.label)?;
     let copy =
@@ -154,58 +157,7 @@ pub fn record_pass(
     }
     ctx.push(Command::SetPipelineState(recipe.label))?;
     let draw = graphics && !recipe.work.is_dispatch();
-    for stage in [
-        ShaderStage::Vertex,
-        ShaderStage::Pixel,
-        ShaderStage::Compute,
-    ] {
-        let bound_here = |u: &&BoundUse| bound_on(stage, draw, u.stages);
-        let views: Vec<ObjectKey> = (recipe.uses.iter())
-            .filter(|u| matches!(u.access, UseAccess::ShaderRead | UseAccess::UnorderedAccess))
-            .filter(bound_here)
-            .filter_map(|u| u.view)
-            .collect();
-        for (i, chunk) in views.chunks(SLOTS_PER_CALL).enumerate() {
-            ctx.push(Command::SetResources {
-                stage,
-                first_slot: (i * SLOTS_PER_CALL) as u32,
-                views: chunk.to_vec(),
-                // A pass's UnorderedAccess use writes (UseAccess::is_write).
-                writes: true,
-            })?;
-        }
-    }
-    let of = |a: UseAccess| {
-        recipe
-            .uses
-            .iter()
-            .filter(move |u| u.access == a)
-            .map(|u| u.resource)
-    };
-    let vbs: Vec<ObjectKey> = of(UseAccess::VertexBuffer).collect();
-    if !vbs.is_empty() {
-        ctx.push(Command::SetVertexBuffers { buffers: vbs })?;
-    }
-    if let Some(ib) = of(UseAccess::IndexBuffer).next() {
-        ctx.push(Command::SetIndexBuffer(ib))?;
-    }
-    for stage in [
-        ShaderStage::Vertex,
-        ShaderStage::Pixel,
-        ShaderStage::Compute,
-    ] {
-        let cbs: Vec<ObjectKey> = (recipe.uses.iter())
-            .filter(|u| u.access == UseAccess::ConstantBuffer)
-            .filter(|u| bound_on(stage, draw, u.stages))
-            .map(|u| u.resource)
-            .collect();
-        if !cbs.is_empty() {
-            ctx.push(Command::SetConstantBuffers {
-                stage,
-                buffers: cbs,
-            })?;
-        }
-    }
+    record_bindings(recipe, draw, ctx, batches)?;
     if !recipe.after_clears.is_empty() {
         ctx.push(Command::Barrier(recipe.after_clears.clone()))?;
     }
@@ -235,22 +187,6 @@ pub fn record_pass(
         ctx.push(Command::Barrier(recipe.after.clone()))?;
     }
     ctx.finish()
-}
-
-/// Whether a use performed by `stages` is bound on shader `stage`: a dispatch binds on the
-/// compute stage alone; a draw on the vertex stage when the use names vertex shading, on the
-/// pixel stage when it names pixel shading or neither shader stage (a use is bound where the
-/// planned barriers made it visible, FS-3).
-fn bound_on(stage: ShaderStage, draw: bool, stages: Sync) -> bool {
-    let stages = stages.expand();
-    match stage {
-        ShaderStage::Compute => !draw,
-        ShaderStage::Vertex => draw && stages.contains(Sync::VERTEX_SHADING),
-        ShaderStage::Pixel => {
-            draw && (stages.contains(Sync::PIXEL_SHADING)
-                || !stages.intersects(Sync::VERTEX_SHADING | Sync::PIXEL_SHADING))
-        }
-    }
 }
 
 fn record_work(recipe: &PassRecipe, ctx: &mut DeferredContext) -> Result<(), DeviceError> {

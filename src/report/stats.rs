@@ -11,6 +11,15 @@ use crate::device::{Command, Device, Executed, QueueId};
 /// Queue families in report order.
 pub const FAMILIES: [&str; 3] = ["graphics", "compute", "dma"];
 
+/// The commands `record.binding_*` counts, by name (RB-1, RB-2).
+const BINDING_CALLS: [&str; 5] = [
+    "SetResources",
+    "SetVertexBuffers",
+    "SetConstantBuffers",
+    "SetFastResources",
+    "SetFastResourcesFromBatch",
+];
+
 /// Frames kept open for late records; the GPU runs at most `frames_in_flight` (8) frames
 /// behind the CPU, so older frames are complete. Closed frames are folded into totals and
 /// distributions in fixed memory ([`super::frame_log`]).
@@ -58,6 +67,17 @@ pub struct RunStats {
     /// Each queue's time, busy or idle by cause, on the timeline.
     pub queue_clock: QueueClock,
     pub executed_commands: u64,
+    /// Binding calls submitted and the constant-engine dwords they write (RB-1, RB-2).
+    pub binding: crate::device::BindingCount,
+    /// Front-end time the executed binding calls took, ns.
+    pub binding_front_ns: u64,
+    /// Simulated CPU time of recording the passes' lists, summed over contexts, and the wall
+    /// time it took on the recording threads (CTX-2, CTX-7).
+    pub cpu_record_ns: u64,
+    pub cpu_record_span_ns: u64,
+    /// Simulated CPU time the immediate, compute and DMA contexts spent queuing commands and
+    /// playing lists back (CTX-7).
+    pub cpu_submit_ns: u64,
     /// When set, every executed command is kept (queue, start, end, what) for trace export
     /// and tools.
     pub keep_timeline: bool,
@@ -86,7 +106,7 @@ impl RunStats {
                 Command::ExecuteCommandList { commands, .. } => {
                     self.count_sync(device, queue, commands)
                 }
-                _ => {}
+                _ => crate::device::count_binding(&mut self.binding, c),
             }
         }
     }
@@ -98,6 +118,9 @@ impl RunStats {
             self.frames_log.add(x);
             newest = newest.max(x.frame);
             self.executed_commands += 1;
+            if BINDING_CALLS.contains(&x.name) {
+                self.binding_front_ns += x.end_ns - x.start_ns;
+            }
         }
         self.frames_log.close_before(newest, OPEN_FRAMES);
         self.queue_clock.add(executed);

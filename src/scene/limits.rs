@@ -38,6 +38,8 @@ pub const MAX_COMPUTE_UNITS: u32 = 256;
 pub const MAX_FRAMES_IN_FLIGHT: u32 = 8;
 /// Largest scene file, in bytes (64 MiB; a generated chain of 100,000 passes is 28 MiB).
 pub const MAX_SCENE_BYTES: u64 = 64 << 20;
+/// Threads recording deferred contexts, at most (CTX-7).
+pub const MAX_RECORD_THREADS: u32 = 64;
 /// Longest simulated CPU frame, in microseconds (one second).
 pub const MAX_CPU_FRAME_US: f64 = 1_000_000.0;
 /// Most vertices, pixels, threads or bytes of one pass's work or one command (2^40).
@@ -62,6 +64,15 @@ pub fn settings(c: &Check, s: &Settings) -> Result<(), SceneError> {
                 "cpu_frame_us must be a positive number of microseconds up to \
                  {MAX_CPU_FRAME_US} (one second), not {}",
                 s.cpu_frame_us
+            ),
+        ));
+    }
+    if !(1..=MAX_RECORD_THREADS).contains(&s.record_threads) {
+        return Err(err(
+            "record_threads",
+            format!(
+                "record_threads must be 1 to {MAX_RECORD_THREADS}, not {}",
+                s.record_threads
             ),
         ));
     }

@@ -68,6 +68,7 @@ mod scan;
 mod script;
 mod script_check;
 mod script_locate;
+mod script_names;
 mod script_refs;
 mod textures;
 mod view_format;
@@ -86,7 +87,7 @@ pub use format::{
 };
 pub use limits::{
     MAX_ARRAY_SIZE, MAX_BUFFER_BYTES, MAX_CPU_FRAME_US, MAX_EXTENT, MAX_FRAMES_IN_FLIGHT,
-    MAX_SCENE_BYTES, MAX_WORK, fault_problem,
+    MAX_RECORD_THREADS, MAX_SCENE_BYTES, MAX_WORK, fault_problem,
 };
 pub use names::{edit_distance, suggest};
 pub use save::save;

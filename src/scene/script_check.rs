@@ -20,21 +20,14 @@ use super::format::{PassDef, SceneFile, ViewDef};
 use super::index::Kinds;
 use super::names::suggest;
 use super::script::split_index;
+use super::script_names::Named;
 use super::script_refs::{Names, Scope, buffer_index, location, owner, reference, view_fits};
-use crate::device::Command;
+use crate::device::{Command, FastSet};
 use crate::model::{Script, ScriptCall, ScriptCommand, ViewKind};
 
 /// Rules: every script of `scene` (the frame script and every pass script) is meaningful.
 pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
-    let fences = fence_names(c, scene);
-    let queries = query_names(c, scene);
-    let named = Named {
-        fences: &fences,
-        queries: &queries,
-        lists: (scene.script.iter())
-            .flat_map(|s| s.lists.iter().map(|l| l.name.as_str()))
-            .collect(),
-    };
+    let named = Named::of(c, scene);
     for id in 0..c.index.defs.len() {
         let Some(pass) = c.index.def(id).and_then(|d| d.pass.as_ref()) else {
             continue;
@@ -43,7 +36,7 @@ pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
         if let Some(commands) = &pass.script {
             let names = Names {
                 locals: HashMap::new(),
-                fences: named.fences,
+                fences: &named.fences,
             };
             for cmd in commands {
                 command(c, Scope::Pass(id), &names, &named, cmd)?;
@@ -84,52 +77,6 @@ pub fn indexed_view(c: &Check, id: usize, v: &ViewDef) -> Option<Result<(), Scen
         }
         Ok(())
     })())
-}
-
-/// Names scripts introduce besides objects: fences (`InsertFence`), queries (`EndQuery`)
-/// and command lists (`lists`).
-struct Named<'a> {
-    fences: &'a HashSet<&'a str>,
-    queries: &'a HashSet<&'a str>,
-    lists: HashSet<&'a str>,
-}
-
-/// Every command of every script of `scene`: pass scripts, frame lists, command lists.
-fn all_commands<'a>(
-    c: &Check<'a>,
-    scene: &'a SceneFile,
-) -> impl Iterator<Item = &'a ScriptCommand<String>> {
-    let pass_commands = (0..c.index.defs.len())
-        .filter_map(|id| c.index.def(id)?.pass.as_ref()?.script.as_ref())
-        .flatten();
-    let frame_commands = (scene.script.iter())
-        .flat_map(|s| s.frames.iter().flatten())
-        .flat_map(|s| s.commands.iter());
-    let list_commands = (scene.script.iter())
-        .flat_map(|s| s.lists.iter())
-        .flat_map(|l| l.commands.iter());
-    pass_commands.chain(frame_commands).chain(list_commands)
-}
-
-/// Every fence name an `InsertFence` of any script introduces.
-fn fence_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
-    (all_commands(c, scene))
-        .filter_map(|c| match c {
-            ScriptCommand::Device(Command::InsertFence { fence, .. }) => Some(fence.as_str()),
-            ScriptCommand::Call(call) => call.fence().filter(|(_, sets)| *sets).map(|(f, _)| f),
-            _ => None,
-        })
-        .collect()
-}
-
-/// Every query name an `EndQuery` of any script ends (CTX-6).
-fn query_names<'a>(c: &Check<'a>, scene: &'a SceneFile) -> HashSet<&'a str> {
-    (all_commands(c, scene))
-        .filter_map(|c| match c {
-            ScriptCommand::Device(Command::EndQuery(name)) => Some(name.as_str()),
-            _ => None,
-        })
-        .collect()
 }
 
 /// Rules of the frame script: at least one frame, `repeat_from` within them, unique list
@@ -199,7 +146,7 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
     }
     let names = Names {
         locals,
-        fences: named.fences,
+        fences: &named.fences,
     };
     for cmd in all() {
         command(c, Scope::Frame, &names, named, cmd)?;
@@ -226,6 +173,7 @@ fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError
                 | ScriptCall::IsFencePending { .. }
                 | ScriptCall::GetCompletedValue { .. }
                 | ScriptCall::ResourceBarrier(_)
+                | ScriptCall::SetFastResourcesIntoBatch { .. }
         ) | ScriptCommand::Device(
             Command::Present(_)
                 | Command::BeginCommandListExecution
@@ -317,6 +265,17 @@ fn command(
             want(dsv.as_slice(), &[ViewKind::Dsv, ViewKind::DsvReadOnly])
         }
         S::Device(C::SetResources { views, .. }) => want(views, &[ViewKind::Srv, ViewKind::Uav]),
+        S::Device(C::SetFastResources(sets))
+        | S::Call(Call::SetFastResourcesIntoBatch { sets, .. }) => {
+            for set in sets {
+                match set {
+                    FastSet::Srv { views, .. } => want(views, &[ViewKind::Srv])?,
+                    FastSet::Uav { views, .. } => want(views, &[ViewKind::Uav])?,
+                    _ => {}
+                }
+            }
+            Ok(())
+        }
         S::Device(C::ClearRenderTarget(v)) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),
         S::Device(C::ClearDepthStencil(v)) => want(std::slice::from_ref(v), &[ViewKind::Dsv]),
         S::Device(C::ClearUnorderedAccess(v)) => want(std::slice::from_ref(v), &[ViewKind::Uav]),
@@ -334,6 +293,16 @@ fn command(
                 entity: owner(c, scope),
                 name: name.clone(),
                 suggestions: suggest(name, named.lists.iter().copied()),
+            })
+        }
+        S::Call(Call::SetFastResourcesFromBatch(name))
+            if !named.batches.contains(name.as_str()) =>
+        {
+            Err(SceneError::UnknownName {
+                location: location(c, scope, name),
+                entity: owner(c, scope),
+                name: name.clone(),
+                suggestions: suggest(name, named.batches.iter().copied()),
             })
         }
         S::Call(Call::GetQueryData(name)) if !named.queries.contains(name.as_str()) => {

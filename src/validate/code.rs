@@ -4,7 +4,7 @@
 //! `check --json` consumers match on, and what the README's table lists. The hundreds digit
 //! groups codes by area: swap chain (V01), state and bindings (V02), memory (V03), compression
 //! and layouts (V04), hazards (V05), fences (V06), lifetime (V07), barriers and aliasing
-//! (V08), command lists and queries (V09). Each code cites one catalogue rule
+//! (V08), command lists and queries (V09), fast resource binding (V10). Each code cites one catalogue rule
 //! (`shared/reference/rules.md`) with a fixed severity, except V0801: a barrier call's finding
 //! comes from the barrier vocabulary's own checker, which names its rule and severity.
 
@@ -138,6 +138,12 @@ codes! {
     EndWithoutScope = ("V0906", Some("CTX-3"), Some(Error)),
     /// V0907 (CTX-3): a playback scope still open at Present on its queue.
     ScopeOpenAtPresent = ("V0907", Some("CTX-3"), Some(Error)),
+    /// V1001 (RB-1): a SetFastResources call or batch that sets more than eight resources.
+    TooManyFastResources = ("V1001", Some("RB-1"), Some(Error)),
+    /// V1002 (RB-1): a vertex buffer set with the IA_VB form, which has no offset or stride.
+    FastVertexBufferWithoutOffset = ("V1002", Some("RB-1"), Some(Error)),
+    /// V1003 (RB-2): SetFastResourcesFromBatch with a batch naming an object since released.
+    BatchNamesReleasedObject = ("V1003", Some("RB-2"), Some(Error)),
 }
 
 impl Code {

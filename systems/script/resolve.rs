@@ -206,6 +206,25 @@ impl Resolver<'_, '_, '_> {
             }
             ScriptCall::Release(target) => Step::Release(Some(self.key(Slot::Release, target)?)),
             ScriptCall::ExecuteCommandList(name) => Step::ExecuteList(name.clone()),
+            // The batch keeps the objects its names hold now (RB-2).
+            ScriptCall::SetFastResourcesIntoBatch { name, sets } => {
+                let from = self.used.len();
+                let sets = (sets.iter())
+                    .map(|s| crate::model::fast_set(s, self))
+                    .collect::<Result<_, String>>()?;
+                let entities = self.used[from..].iter().map(|(e, _)| *e).collect();
+                let batch = std::sync::Arc::new(crate::device::FastBatch { sets });
+                self.state.batches.insert(name.clone(), (batch, entities));
+                Step::Nothing
+            }
+            ScriptCall::SetFastResourcesFromBatch(name) => {
+                let (batch, entities) = (self.state.batches.get(name)).ok_or_else(|| {
+                    format!("no batch {name:?}: SetFastResourcesIntoBatch builds one first")
+                })?;
+                let q = self.queue;
+                self.used.extend(entities.iter().map(|e| (*e, q)));
+                Step::Device(Command::SetFastResourcesFromBatch(batch.clone()))
+            }
             ScriptCall::GetQueryData(name) => {
                 Step::GetQueryData(self.query_number(name), name.clone())
             }

@@ -20,6 +20,7 @@ mod common;
 mod contexts;
 mod determinism;
 mod device;
+mod fast_binding;
 mod faults;
 mod formats;
 mod frames;

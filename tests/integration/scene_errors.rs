@@ -258,6 +258,8 @@ case!(zero_cpu_frame, OutOfRange, 3:16, None, r#"cpu_frame_us must be a positive
     s(r#"cpu_frame_us: 0.0"#) => s(r#"cpu_frame_us: 0.5"#));
 case!(nan_cpu_frame, OutOfRange, 3:16, None, r#"not NaN"#,
     s(r#"cpu_frame_us: NaN"#) => s(r#"cpu_frame_us: 16.6"#));
+case!(no_record_threads, OutOfRange, 3:16, None, r#"record_threads must be 1 to 64, not 0"#,
+    s(r#"record_threads: 0"#) => s(r#"record_threads: 1, binding: PerSlot"#));
 case!(misspelt_fault, Syntax, 3:24, None, r#"unknown fault `drop-barier` (did you mean `drop-barrier`?)"#,
     s(r#"fault: "drop-barier=main""#) => s(r#"fault: "drop-barrier=main""#));
 case!(compute_pipe_two, OutOfRange, 3:16, None, r#"compute_pipe must be 0 (below graphics) or 1"#,

@@ -214,3 +214,36 @@ fn pass_scripts_make_no_cpu_side_calls() {
         ),
     }
 }
+
+#[test]
+fn batches_are_named_and_built_outside_lists() {
+    let build =
+        r#"SetFastResourcesIntoBatch(name: "mesh", sets: [Samplers(stage: Pixel, samplers: [0])])"#;
+    assert!(
+        load(&with_lists(
+            &format!(r#"{build}, SetFastResourcesFromBatch("mesh")"#),
+            ""
+        ))
+        .is_ok()
+    );
+    let unknown = match load(&with_lists(
+        &format!(r#"{build}, SetFastResourcesFromBatch("mseh")"#),
+        "",
+    )) {
+        Ok(_) => panic!("an unknown batch loaded"),
+        Err(e) => e.to_string(),
+    };
+    assert!(
+        unknown.contains(r#"unknown name "mseh" (did you mean "mesh"?)"#),
+        "{unknown}"
+    );
+    // Building a batch is CPU-side: not in a command list (RB-2).
+    let inside = format!(r#"(name: "a", commands: [{build}])"#);
+    match load(&with_lists("", &inside)) {
+        Ok(_) => panic!("a batch built in a command list loaded"),
+        Err(e) => assert!(
+            e.to_string().contains("not allowed in a command list"),
+            "{e}"
+        ),
+    }
+}

@@ -81,7 +81,10 @@ impl Gpu {
             gpu.emit(queue, meta, rec);
         };
         match p.op {
-            Op::Front => front_only(self, p.meta, now, now + slot, pre, slot),
+            Op::Front | Op::Bind(_) => {
+                let ns = p.op.front_ns(slot).unwrap_or(slot);
+                front_only(self, p.meta, now, now + ns, pre, ns)
+            }
             Op::Resume => {
                 self.suspended = false;
                 self.suspend_at = None;
@@ -192,9 +195,9 @@ impl Gpu {
                 return;
             };
             let t = q.fe_free.max(p.submit_ns);
-            if t >= bound || !matches!(p.op, Op::Front) {
+            let Some(ns) = p.op.front_ns(slot).filter(|_| t < bound) else {
                 return;
-            }
+            };
             let Some(p) = q.stream.pop_front() else {
                 return;
             };
@@ -204,18 +207,30 @@ impl Gpu {
             } else {
                 (Stall::None, 0)
             };
-            let path = Path::after(p.meta.frame, &[q.fe_path], slot);
-            q.fe_free = t + slot;
+            let path = Path::after(p.meta.frame, &[q.fe_path], ns);
+            q.fe_free = t + ns;
             q.fe_path = path;
             let rec = RecordTimes {
                 issue: t,
                 start: t,
-                end: t + slot,
+                end: t + ns,
                 stall,
                 path,
                 ..RecordTimes::default()
             };
             self.emit(queue, p.meta, rec);
+        }
+    }
+}
+
+impl Op {
+    /// How long the front end spends on the op when that is all it does (`slot` a command
+    /// slot): `None` for work, barriers, fences, waits and the rest.
+    pub fn front_ns(&self, slot: u64) -> Option<u64> {
+        match self {
+            Op::Front => Some(slot),
+            Op::Bind(ns) => Some(*ns),
+            _ => None,
         }
     }
 }

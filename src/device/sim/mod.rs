@@ -319,7 +319,7 @@ impl Gpu {
         let q = &self.queues[qi];
         let runs_ahead = q.kicked > 0
             && q.wait == FrontWait::None
-            && q.stream.front().is_some_and(|p| matches!(p.op, Op::Front));
+            && q.stream.front().is_some_and(|p| p.op.front_ns(0).is_some());
         if runs_ahead {
             let mut bound = q.items_next;
             if let Some(done) = q.actions.front().and_then(|a| a.done_at) {

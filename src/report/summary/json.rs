@@ -46,6 +46,7 @@ pub struct SummaryJson {
     pub settings: RunSettings,
     pub gpu: GpuJson,
     pub cpu: CpuJson,
+    pub record: RecordJson,
     pub sync: SyncJson,
     pub swap_chain: SwapChainJson,
     pub lifetime: LifetimeJson,
@@ -131,6 +132,20 @@ pub struct StallsJson {
 pub struct CpuJson {
     pub tick_us: TickJson,
     pub wait_us: Us,
+    /// Simulated CPU time per frame recording the passes' lists, summed over the deferred
+    /// contexts, and the wall time it took on the recording threads (CTX-7).
+    pub record_us: Us,
+    pub record_wall_us: Us,
+    /// Simulated CPU time per frame queuing commands and playing lists back (CTX-7).
+    pub submit_us: Us,
+}
+
+/// Binding calls and what they cost (RB-1, RB-2): totals over the run.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct RecordJson {
+    pub binding_calls: u64,
+    pub binding_dwords: u64,
+    pub binding_front_us: Us,
 }
 
 #[derive(Clone, Copy, Debug, Serialize)]

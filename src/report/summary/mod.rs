@@ -89,6 +89,7 @@ impl Summary {
         let g = self.gpu_frames();
         let tick = s.cpu_tick_us();
         let us = |ns: u64| Us(ns as f64 / 1000.0);
+        let per_frame = |ns: u64| Us(ns as f64 / 1000.0 / s.frames.max(1) as f64);
         let busy = s.busy_ns();
         let elapsed = s.elapsed_ns().max(1) as f64;
         let queues = (FAMILIES.iter().enumerate())
@@ -157,6 +158,14 @@ impl Summary {
                     p99: Us(tick.p99),
                 },
                 wait_us: us(s.cpu_wait_ns),
+                record_us: per_frame(s.cpu_record_ns),
+                record_wall_us: per_frame(s.cpu_record_span_ns),
+                submit_us: per_frame(s.cpu_submit_ns),
+            },
+            record: RecordJson {
+                binding_calls: s.binding.calls,
+                binding_dwords: s.binding.dwords,
+                binding_front_us: us(s.binding_front_ns),
             },
             sync: SyncJson {
                 barriers: s.barriers,

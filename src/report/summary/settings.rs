@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::model::{BarrierMode, Rotation, Semantics, Settings};
+use crate::model::{BarrierMode, BindingMode, Rotation, Semantics, Settings};
 
 /// The settings of a run as the summary reports them (kebab-case names, as the command line
 /// spells them).
@@ -22,6 +22,10 @@ pub struct RunSettings {
     pub semantics: &'static str,
     /// `on` or `off`.
     pub validation: &'static str,
+    /// `batches`, `calls` or `per-slot` (RB-1, RB-2).
+    pub binding: &'static str,
+    /// Threads recording the deferred contexts (CTX-7).
+    pub record_threads: u32,
 }
 
 impl RunSettings {
@@ -53,6 +57,12 @@ impl RunSettings {
                 Semantics::Legacy => "legacy",
             },
             validation: if settings.validation { "on" } else { "off" },
+            binding: match settings.binding {
+                BindingMode::Batches => "batches",
+                BindingMode::Calls => "calls",
+                BindingMode::PerSlot => "per-slot",
+            },
+            record_threads: settings.record_threads,
         }
     }
 

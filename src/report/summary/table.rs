@@ -93,6 +93,26 @@ impl Summary {
             ),
         );
         row(
+            "cpu per frame (us)",
+            format!(
+                "recording {:.2} ({:.2} on {} threads)  submission {:.2}",
+                per_frame(s.cpu_record_ns),
+                per_frame(s.cpu_record_span_ns),
+                self.settings.record_threads,
+                per_frame(s.cpu_submit_ns)
+            ),
+        );
+        row(
+            "binding per frame",
+            format!(
+                "{:.1} calls  {:.1} dwords  {:.2} us front end ({})",
+                s.binding.calls as f64 / f,
+                s.binding.dwords as f64 / f,
+                per_frame(s.binding_front_ns),
+                self.settings.binding
+            ),
+        );
+        row(
             "per frame",
             format!(
                 "{:.1} barriers  {:.1} fences  {:.1} waits  {:.1} kickoffs",

@@ -13,9 +13,9 @@ use hashbrown::HashSet;
 use super::{Ctx, Validator};
 use crate::device::{Command, ObjectKey};
 use crate::model::{Api, Semantics};
-use crate::validate::copies;
 use crate::validate::hazard::At;
 use crate::validate::views::Views;
+use crate::validate::{binding, copies};
 
 impl Validator {
     /// Check one command; a command list played back is checked command by command.
@@ -33,6 +33,16 @@ impl Validator {
         } = cmd
         {
             return self.execute_list(ctx, i, *label, *semantics, commands);
+        }
+        // A fast binding call is checked for its own rules (RB-1, RB-2), then as the legacy
+        // binding calls it stands for.
+        if let Some(sets) = binding::fast_sets(cmd) {
+            if binding::check(ctx, i, cmd, &mut self.diagnostics) {
+                for legacy in sets.iter().filter_map(|s| s.as_legacy()) {
+                    self.observe_one(ctx, i, &legacy, first_map);
+                }
+            }
+            return;
         }
         self.check_sync(ctx, i, cmd);
         let out = &mut self.diagnostics;
