@@ -4,16 +4,37 @@
 use super::*;
 
 impl HazardTracker {
-    /// Apply a barrier group on `at.queue`: extend ordering and visibility of earlier
-    /// accesses, and check layout transitions as read-modify-writes.
-    /// `part` gives the subresources a texture barrier's range names, when not all.
+    /// Apply a barrier group on `at.queue` (no placed memory shared).
     pub fn barrier(
         &mut self,
         at: At,
         group: &BarrierGroup<ObjectKey>,
         part: impl Fn(&crate::barrier::TextureBarrier<ObjectKey>) -> Option<Part>,
     ) -> Vec<Hazard> {
+        self.barrier_placed(at, group, part, &|_| Vec::new())
+    }
+
+    /// Apply a barrier group on `at.queue`: extend ordering and visibility of earlier
+    /// accesses, and check layout transitions as read-modify-writes.
+    /// `part` gives the subresources a texture barrier's range names, when not all;
+    /// `aliases` the placed resources sharing a resource's memory, whose earlier work a
+    /// barrier orders too and which a transition must follow (EB-5, `memory`).
+    pub fn barrier_placed(
+        &mut self,
+        at: At,
+        group: &BarrierGroup<ObjectKey>,
+        part: impl Fn(&crate::barrier::TextureBarrier<ObjectKey>) -> Option<Part>,
+        aliases: Aliases,
+    ) -> Vec<Hazard> {
         let q = at.queue.index();
+        let named = (group
+            .buffers
+            .iter()
+            .map(|b| (b.resource, b.sync_before, b.sync_after)))
+        .chain((group.textures.iter()).map(|t| (t.resource, t.sync_before, t.sync_after)));
+        for (r, before, after) in named {
+            self.alias_sync(q, &aliases(r), before, after);
+        }
         let clock = self.clocks[q];
         let apply = |r: &mut Record, before: Sync, after: Sync, ab: Access, aa: Access| {
             if r.queue != q {
@@ -99,7 +120,9 @@ impl HazardTracker {
                 };
                 // Even a DISCARD activation writes (metadata) and must wait for earlier users.
                 // One finding per earlier access, however many subresources share it.
-                for h in self.check_only(q, &touch, &slots) {
+                let pos = self.position(at.queue) + 1;
+                let shared = self.alias_hazards(q, pos, &touch, true, &aliases(t.resource));
+                for h in self.check_only(q, &touch, &slots).into_iter().chain(shared) {
                     if !out.contains(&h) {
                         out.push(h);
                     }
@@ -115,6 +138,7 @@ impl HazardTracker {
                         access: t.access_after,
                         write: true,
                         chained: t.sync_after.expand(),
+                        via_alias: Sync::empty(),
                         visible: t.access_after,
                         visible_all: t.access_after.is_empty(),
                         transition: true,
@@ -164,6 +188,7 @@ impl HazardTracker {
                 earlier_queue: QueueId::from_index(r.queue).unwrap_or_default(),
                 earlier_label: r.label,
                 earlier_frame: r.frame,
+                through: None,
             })
             .collect()
     }
