@@ -34,7 +34,7 @@ use crate::barrier::SubresourceRange;
 
 use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, ContextPool, FrameSubmissions, RecordedLists};
+use crate::frame::{Clock, ContextPool, FrameSubmissions, RecordedLists, RecordedOrigins};
 use crate::model::*;
 use crate::plan::CompiledGraph;
 
@@ -301,10 +301,12 @@ pub fn record_pass_scripts(
     frame: Res<FrameIndex>,
     mut pool: ResMut<ContextPool>,
     mut lists: ResMut<RecordedLists>,
+    mut origins: ResMut<RecordedOrigins>,
     mut device: ResMut<Device>,
     mut state: ResMut<ScriptState>,
     scripts: Query<&PassScript>,
     targets: Targets,
+    locations: Option<Res<PassScriptLocations>>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("record: scripts");
     for (i, p) in graph.passes.iter().enumerate() {
@@ -329,24 +331,42 @@ pub fn record_pass_scripts(
             pass: true,
             used: Vec::new(),
         };
-        for cmd in &script.0 {
+        let located = (locations.as_ref()).and_then(|l| l.passes.get(&p.name));
+        let mut here: Vec<std::sync::Arc<str>> = vec![std::sync::Arc::from(""); lead];
+        let at = |k: usize| {
+            (located.and_then(|l| l.get(k))).map_or_else(String::new, |l| format!(" at {l}"))
+        };
+        for (k, cmd) in script.0.iter().enumerate() {
             match r.lower(cmd) {
-                Ok(Step::Device(c)) => commands.push(c),
+                Ok(Step::Device(c)) => {
+                    commands.push(c);
+                    here.extend(located.and_then(|l| l.get(k)).cloned());
+                }
                 Ok(_) => {
                     return Err(RuntimeError::Schedule {
                         frame: frame.0,
-                        message: format!("pass {}: {} in a pass script", p.name, cmd.name()),
+                        message: format!(
+                            "pass {}: {} in a pass script{}",
+                            p.name,
+                            cmd.name(),
+                            at(k)
+                        ),
                     });
                 }
                 Err(message) => {
                     return Err(RuntimeError::Schedule {
                         frame: frame.0,
-                        message: format!("pass {}: {}: {message}", p.name, cmd.name()),
+                        message: format!("pass {}: {}{}: {message}", p.name, cmd.name(), at(k)),
                     });
                 }
             }
         }
         commands.extend(tail);
+        // Located only when every script command is: the indices must match the list's.
+        if located.is_some_and(|l| l.len() == script.0.len()) {
+            here.resize(commands.len(), std::sync::Arc::from(""));
+            origins.0.insert(i, here);
+        }
         let recorded = match pool.contexts.get_mut(i) {
             Some(ctx) => record(ctx, p.label, commands),
             None => Err(crate::device::DeviceError::NotRecording { context: i as u32 }),

@@ -9,7 +9,9 @@ use crate::barrier::{BarrierGroup, LegacyBarrier, TextureBarrier, translate};
 use crate::device::{Command, QueueId};
 use crate::device::{Device, ObjectKey};
 use crate::error::RuntimeError;
-use crate::frame::{ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLists};
+use crate::frame::{
+    ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLists, RecordedOrigins,
+};
 use crate::model::{
     BackBuffer, FrameIndex, GpuObject, Injector, Settings, SubresourceStates, SwapChain,
     TextureState,
@@ -26,6 +28,7 @@ pub fn submit_passes(
     frame: Res<FrameIndex>,
     mut prologues: ResMut<ChainPrologues>,
     mut lists: ResMut<RecordedLists>,
+    mut origins: ResMut<RecordedOrigins>,
     mut work: ResMut<FrameSubmissions>,
     mut submitter: Submitter,
     mut fences: ResMut<PassFences>,
@@ -69,7 +72,7 @@ pub fn submit_passes(
     }
     let mut waited = [false; crate::device::QUEUE_COUNT];
     let mut prologues = std::mem::take(&mut prologues.0);
-    for (p, list) in graph.passes.iter().zip(lists.0.drain(..)) {
+    for (i, (p, list)) in graph.passes.iter().zip(lists.0.drain(..)).enumerate() {
         let mut commands = Vec::with_capacity(list.commands.len() + 4);
         if let Some(f) = prologue_fence.filter(|_| p.queue != QueueId::Graphics)
             && !std::mem::replace(&mut waited[p.queue.index()], true)
@@ -98,6 +101,8 @@ pub fn submit_passes(
                 work.used.push((b, p.queue));
             }
         }
+        let before = commands.len();
+        let listed = list.commands.len();
         commands.extend(list.commands);
         if p.signals {
             let fence = submitter.device().next_fence(p.queue);
@@ -110,6 +115,17 @@ pub fn submit_passes(
         work.queue(p.queue);
         if let Some(injector) = &mut injector {
             injector.inject(&p.name, &mut commands);
+        }
+        // A scripted pass's commands name their place in the scene file; a fault that
+        // changed the stream leaves them unnamed rather than misplaced.
+        if let Some(mut located) = origins.0.remove(&i)
+            && located.len() == listed
+            && commands.len() == before + listed + usize::from(p.signals)
+        {
+            let none = std::sync::Arc::<str>::from("");
+            located.splice(0..0, std::iter::repeat_n(none.clone(), before));
+            located.resize(commands.len(), none);
+            submitter.locate(located);
         }
         submitter.submit(p.queue, p.label, commands, clock.cpu_ns)?;
     }

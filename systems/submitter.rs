@@ -49,6 +49,11 @@ impl Submitter<'_> {
         sink.release(device, key, label, cpu_ns)
     }
 
+    /// Where the commands of the next submission are in the scene file (see [`Sink::locate`]).
+    pub fn locate(&mut self, origins: Vec<std::sync::Arc<str>>) {
+        self.validator.locate_next(origins);
+    }
+
     /// The device, for what is not a submission: labels, fence values, objects.
     pub fn device(&mut self) -> &mut Device {
         &mut self.device
