@@ -49,6 +49,9 @@ pub(super) struct BarrierCalls {
     /// hands the resource over with that declaration (its queue, its position there, what it
     /// allows).
     handed: HashMap<ObjectKey, (QueueId, u64, Access)>,
+    /// Open splits already reported crossing a submission, until a barrier names the
+    /// resource again on the queue (EB-11).
+    warned_splits: hashbrown::HashSet<(QueueId, ObjectKey)>,
 }
 
 /// What a queue's barriers declared for one resource: for every subresource, then for those
@@ -92,6 +95,7 @@ impl BarrierCalls {
             {
                 tracker.forget(&r);
             }
+            self.warned_splits.remove(&(ctx.queue, r));
         }
         // A texture has one layout per subresource whatever the queue: tell this queue's
         // history where other queues' barriers left the subresources this barrier's range
@@ -194,6 +198,31 @@ impl BarrierCalls {
             {
                 self.handed.remove(&t.resource);
             }
+        }
+    }
+
+    /// The end of a command list submitted on `queue` (an ExecuteCommandLists boundary): a
+    /// buffer or LAYOUT_COMMON split barrier still open crosses it (EB-11, warning), once per
+    /// resource and split.
+    pub fn list_ended(&mut self, ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
+        let mut named = Vec::new();
+        for (r, e) in self.trackers[ctx.queue].crossing_splits() {
+            if named.contains(&r) || !self.warned_splits.insert((ctx.queue, r)) {
+                continue;
+            }
+            named.push(r);
+            let message = format!(
+                "{e} [{}]: end the split in the same command list, or use a layout other than COMMON",
+                e.name()
+            );
+            out.push(ctx.finding_as(
+                i,
+                Code::BarrierCall,
+                "EB-11",
+                Severity::Warning,
+                Some(r),
+                message,
+            ));
         }
     }
 

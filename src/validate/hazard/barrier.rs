@@ -44,10 +44,18 @@ impl HazardTracker {
                 }
                 return;
             }
+            // A split barrier (A4) orders at its end what its beginning reached.
+            let (begins, ends) = (after.contains(Sync::SPLIT), before.contains(Sync::SPLIT));
             let before = before.expand();
-            if r.chained.contains(Sync::ALL.expand())
-                || r.stages.union(r.chained).intersects(before)
-            {
+            let reached = match ends {
+                true => r.split_open,
+                false => {
+                    r.chained.contains(Sync::ALL.expand())
+                        || r.stages.union(r.chained).intersects(before)
+                }
+            };
+            if reached {
+                r.split_open = begins;
                 r.chained |= after.expand();
                 // AccessBefore COMMON stands for every write (barrier-spec A1).
                 let writes_back = ab.is_empty() || ab.contains(r.access);
@@ -108,7 +116,8 @@ impl HazardTracker {
                     );
                 }
             }
-            if t.layout_before != t.layout_after {
+            // The end half of a split transition: the beginning made the transition.
+            if t.layout_before != t.layout_after && !t.sync_before.contains(Sync::SPLIT) {
                 // The transition itself writes the texture between the two scopes: it must be
                 // ordered after everything before, and everything after waits on its scope.
                 let touch = Touch {
@@ -142,6 +151,7 @@ impl HazardTracker {
                         visible: t.access_after,
                         visible_all: t.access_after.is_empty(),
                         transition: true,
+                        split_open: t.sync_after.contains(Sync::SPLIT),
                         written_back: true,
                         visible_on: 0,
                         label: at.label,

@@ -108,6 +108,9 @@ struct Record {
     visible_all: bool,
     /// A layout transition made by a barrier, not an access by work.
     transition: bool,
+    /// Reached by the beginning half of a split barrier whose end has not come (barrier-spec
+    /// A4): the end half orders it as though its SyncBefore had reached it.
+    split_open: bool,
     written_back: bool,
     /// Other queues that invalidated their caches for this write after a fence ordered it
     /// before them (bit per queue index).
@@ -303,6 +306,7 @@ impl HazardTracker {
             visible: Access::empty(),
             visible_all: false,
             transition: false,
+            split_open: false,
             written_back: false,
             visible_on: 0,
             label: at.label,

@@ -256,6 +256,10 @@ impl Validator {
         for (i, cmd) in commands.iter().enumerate() {
             self.observe_one(&ctx, i, cmd, &mut first_map);
         }
+        if ends_list {
+            let last = commands.len().saturating_sub(1);
+            (self.barriers).list_ended(&ctx, last, &mut self.diagnostics);
+        }
         self.keep_bounded();
         if ends_list {
             self.list_ended(device.api(), queue);
