@@ -77,6 +77,8 @@ struct Batches<'s, 'a> {
     origins: Vec<std::sync::Arc<str>>,
     /// Where the script command being run is, for a release it makes.
     here: Option<std::sync::Arc<str>>,
+    /// The batch's Barrier commands that translate legacy calls (EB-7), by index.
+    legacy: Vec<crate::validate::LegacyCall>,
 }
 
 impl Batches<'_, '_> {
@@ -99,6 +101,7 @@ impl Batches<'_, '_> {
             origins.clear();
         }
         (self.sink).locate(origins);
+        (self.sink).legacy(std::mem::take(&mut self.legacy));
         (self.sink).submit_batch(device, queue, label, commands, self.cpu_ns, ends_list)
     }
 
@@ -136,6 +139,7 @@ pub fn run_frame_script(
         cpu_ns: clock.cpu_ns,
         origins: Vec::new(),
         here: None,
+        legacy: Vec::new(),
     };
     for (s, sub) in script.0.frames.get(index).into_iter().flatten().enumerate() {
         let queue = queue_of(sub.queue, sub.engine, &settings);
@@ -191,9 +195,11 @@ fn run_submission(
             sink.origins.extend(sink.here.clone());
         }
         match step {
-            Step::Devices(commands) => {
+            Step::Legacy(commands, mut legacy) => {
+                // The validation layer learns which Barrier commands translate the call.
                 for c in commands {
                     sink.origins.extend(sink.here.clone());
+                    sink.legacy.push((batch.len(), std::mem::take(&mut legacy)));
                     batch.push(c);
                 }
             }
@@ -280,7 +286,7 @@ fn record_list(
     for cmd in &list.commands {
         match r.lower(cmd)? {
             Step::Device(c) => commands.push(c),
-            Step::Devices(cs) => commands.extend(cs),
+            Step::Legacy(cs, _) => commands.extend(cs),
             Step::GetQueryData(query, q) => {
                 (sink.sink).query_read(r.device, query, &q, sink.cpu_ns, label, true)
             }
@@ -340,6 +346,11 @@ pub fn record_pass_scripts(
             match r.lower(cmd) {
                 Ok(Step::Device(c)) => {
                     commands.push(c);
+                    here.extend(located.and_then(|l| l.get(k)).cloned());
+                }
+                // A legacy call translated into one Barrier call (not a hand-over of memory).
+                Ok(Step::Legacy(mut cs, _)) if cs.len() == 1 => {
+                    commands.append(&mut cs);
                     here.extend(located.and_then(|l| l.get(k)).cloned());
                 }
                 Ok(_) => {

@@ -151,6 +151,11 @@ impl Sink<'_> {
         self.validator.locate_next(origins);
     }
 
+    /// Which Barrier commands of the next submission translate legacy calls (EB-7).
+    pub fn legacy(&mut self, calls: Vec<crate::validate::LegacyCall>) {
+        self.validator.legacy_next(calls);
+    }
+
     /// The CPU tested or waited on `fence` at `cpu_ns` (FN-2): when it has passed, what it
     /// covers happens before everything submitted after.
     pub fn fence_observed(&mut self, device: &Device, fence: crate::device::FenceId, cpu_ns: u64) {

@@ -16,7 +16,8 @@ use super::queues::PerQueue;
 use super::stream::Ctx;
 use super::{Code, Diagnostic, Severity};
 use crate::barrier::{
-    Access, BarrierError, BarrierGroup, BarrierSeverity, BarrierTracker, ResourceInfo,
+    Access, BarrierError, BarrierGroup, BarrierSeverity, BarrierTracker, LegacyBarrier,
+    ResourceInfo,
 };
 use crate::device::{Device, ObjectKey, QueueId};
 
@@ -147,6 +148,64 @@ impl BarrierCalls {
             let message = format!("{e} [{}]", e.name());
             let rule = rule(&e);
             out.push(ctx.finding_as(i, Code::BarrierCall, rule, severity, resource, message));
+        }
+    }
+
+    /// A Barrier command that is the driver's translation of a legacy `ResourceBarrier` call
+    /// (EB-10): the legacy transitions set each subresource's legacy state, which an
+    /// enhanced barrier later finds in COMMON or refuses (EB-7); a legacy transition of a
+    /// texture an enhanced barrier left in a layout other than COMMON is refused too (A8).
+    /// The translation itself is the driver's, right by construction: it is not checked as
+    /// the application's enhanced barriers are.
+    pub fn legacy(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        group: &BarrierGroup<ObjectKey>,
+        legacy: &[LegacyBarrier<ObjectKey>],
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let device = ctx.device;
+        let tracker = &mut self.trackers[ctx.queue];
+        let named = (group.textures.iter().map(|t| t.resource))
+            .chain(group.buffers.iter().map(|b| b.resource));
+        for r in named {
+            if self
+                .last_queue
+                .insert(r, ctx.queue)
+                .is_some_and(|q| q != ctx.queue)
+            {
+                tracker.forget(&r);
+            }
+            self.warned_splits.remove(&(ctx.queue, r));
+        }
+        // One barrier at a time, so that each finding names its resource.
+        let errors = legacy.iter().flat_map(|b| {
+            let resource = match b {
+                LegacyBarrier::Transition { resource, .. } => Some(*resource),
+                _ => None,
+            };
+            let found =
+                tracker.apply_legacy(std::slice::from_ref(b), |k| resource_info(device, *k));
+            found
+                .err()
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |e| (resource, e))
+        });
+        for (resource, e) in errors.collect::<Vec<_>>() {
+            let message = format!(
+                "{e} [{}]: a legacy ResourceBarrier and an enhanced Barrier meet only in COMMON: move the texture to COMMON with the one before using the other",
+                e.name()
+            );
+            out.push(ctx.finding_as(
+                i,
+                Code::BarrierCall,
+                rule(&e),
+                Severity::Error,
+                resource,
+                message,
+            ));
         }
     }
 

@@ -49,7 +49,7 @@ pub use barriers::resource_info;
 pub use code::Code;
 pub use diagnostic::{Diagnostic, Repeated, Severity, repeated};
 pub use hazard::{Hazard, HazardKind, HazardTracker, Touch};
-pub use stream::{DIAGNOSTICS_KEPT, Validator};
+pub use stream::{DIAGNOSTICS_KEPT, LegacyCall, Validator};
 pub use touches::Bindings;
 
 #[cfg(test)]

@@ -270,3 +270,42 @@ fn fence_values_at_their_limits_are_errors_not_panics() {
     let err = err.unwrap_or_default();
     assert!(err.contains("cannot be signalled again"), "{err}");
 }
+
+#[test]
+fn legacy_and_enhanced_barriers_meet_only_in_common() {
+    // EB-7 both ways, with the rule named: scripts' ResourceBarrier calls reach the
+    // validation layer as legacy calls, not only as their enhanced translation.
+    let name = "legacy_interop.ron";
+    clean(name);
+    let rules = |text: &str| {
+        let path = std::env::temp_dir().join(format!("fastframe-eb7-{}.ron", std::process::id()));
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+        let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+        rt.set_validation(true);
+        let _ = rt.run(FRAMES);
+        let _ = std::fs::remove_file(&path);
+        let mut found: Vec<String> = (rt.diagnostics().iter())
+            .map(|d| format!("{} {}", d.code, d.rule))
+            .collect();
+        found.dedup();
+        found
+    };
+    let legacy_in =
+        r#"ResourceBarrier([Transition(resource: "shadow", before: "", after: "RENDER_TARGET")]),"#;
+    let legacy_out =
+        r#"ResourceBarrier([Transition(resource: "shadow", before: "RENDER_TARGET", after: "")]),"#;
+    let enhanced_in = r#"Barrier(textures: [(resource: "shadow", sync_before: "RENDER_TARGET", sync_after: "RENDER_TARGET", access_before: "NO_ACCESS", access_after: "RENDER_TARGET", layout_before: Common, layout_after: RenderTarget)]),"#;
+    let enhanced_out = r#"Barrier(textures: [(resource: "shadow", sync_before: "RENDER_TARGET", sync_after: "", access_before: "RENDER_TARGET", access_after: "NO_ACCESS", layout_before: RenderTarget, layout_after: Common)]),"#;
+    let text = scene(name);
+    // Into legacy RENDER_TARGET, out with an enhanced barrier: EB-7 (LegacyStateNotCommon).
+    let found = rules(&text.replace(legacy_out, enhanced_out));
+    assert_eq!(found, ["V0801 EB-7"]);
+    // Into RENDER_TARGET with an enhanced barrier, out with a legacy one: EB-7 (A8).
+    let found = rules(&text.replace(legacy_in, enhanced_in));
+    assert!(found.contains(&"V0801 EB-7".to_owned()), "{found:?}");
+    // Enhanced throughout is clean too.
+    let both = text
+        .replace(legacy_in, enhanced_in)
+        .replace(legacy_out, enhanced_out);
+    assert_eq!(rules(&both), Vec::<String>::new());
+}

@@ -74,7 +74,10 @@ impl Validator {
                     .collect()
             }
             Command::Barrier(group) => {
-                self.barriers.check(ctx, i, group, &self.layouts, out);
+                match ctx.legacy_call(i) {
+                    Some(legacy) => self.barriers.legacy(ctx, i, group, legacy, out),
+                    None => self.barriers.check(ctx, i, group, &self.layouts, out),
+                }
                 self.aliasing
                     .barrier(ctx, i, group, self.sync.tracker(), out);
                 let pos = self.sync.tracker().position(ctx.queue);
@@ -208,6 +211,7 @@ impl Validator {
             pass: ctx.device.label_name(label).to_owned(),
             list: Some(semantics),
             origins: ctx.origins,
+            legacy: &[],
         };
         let saved = self.contexts.save(ctx.queue);
         let saved_bindings = self.sync.save_bindings(ctx.queue);
