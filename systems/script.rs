@@ -159,7 +159,12 @@ pub fn run_frame_script(
         let result = run_submission(&mut r, &mut at, label, &sub.commands, &script.0.lists, locs);
         work.used.append(&mut r.used);
         if let Err((i, err)) = result {
-            let at = format!("script list {index}, submission {s} on {queue}, command {i}");
+            let at = match locs.get(i) {
+                Some(loc) => {
+                    format!("{loc}: script list {index}, submission {s} on {queue}, command {i}")
+                }
+                None => format!("script list {index}, submission {s} on {queue}, command {i}"),
+            };
             return Err(match err {
                 RuntimeError::Schedule { frame, message } => RuntimeError::Schedule {
                     frame,

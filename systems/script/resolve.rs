@@ -192,6 +192,15 @@ impl Resolver<'_, '_, '_> {
     /// Lower one command.
     pub fn lower(&mut self, cmd: &ScriptCommand<Target>) -> Result<Step, String> {
         let call = match cmd {
+            // Seed 004: the enhanced Barrier API exists on Xbox Series only (EB-11).
+            ScriptCommand::Device(Command::Barrier(_))
+                if !self.device.profile.enhanced_barriers =>
+            {
+                return Err(format!(
+                    "Barrier: the {} profile has no enhanced barriers (they exist on the Xbox Series only, seed 004): use ResourceBarrier, which its driver runs as legacy barriers",
+                    self.device.profile.name
+                ));
+            }
             ScriptCommand::Device(c) => return Ok(Step::Device(c.try_map(self)?)),
             ScriptCommand::Call(call) => call,
         };

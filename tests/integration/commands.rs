@@ -309,3 +309,37 @@ fn legacy_and_enhanced_barriers_meet_only_in_common() {
         .replace(legacy_out, enhanced_out);
     assert_eq!(rules(&both), Vec::<String>::new());
 }
+
+#[test]
+fn the_2013_console_has_no_enhanced_barriers() {
+    // Seed 004, EB-11: enhanced barriers exist on the Xbox Series only. On console-2013 a
+    // script's legacy ResourceBarrier runs; its enhanced Barrier is refused where it stands.
+    let on_2013 = |text: String| {
+        text.replace(
+            "settings: (frames_in_flight: 2, api: D3d12x),",
+            "settings: (frames_in_flight: 2, api: D3d12x, profile: \"console-2013\"),",
+        )
+    };
+    let name = "legacy_interop.ron";
+    let legacy = on_2013(scene(name));
+    assert!(legacy.contains("console-2013"));
+    assert_eq!(codes_of("legacy-2013.ron", &legacy), (Vec::new(), None));
+    let enhanced = legacy.replace(
+        r#"ResourceBarrier([Transition(resource: "shadow", before: "RENDER_TARGET", after: "")]),"#,
+        r#"Barrier(textures: [(resource: "shadow", sync_before: "RENDER_TARGET", sync_after: "", access_before: "RENDER_TARGET", access_after: "NO_ACCESS", layout_before: RenderTarget, layout_after: Common)]),"#,
+    );
+    let (_, err) = codes_of("enhanced-2013.ron", &enhanced);
+    let err = err.unwrap_or_default();
+    assert!(
+        err.contains("console-2013 profile has no enhanced barriers"),
+        "{err}"
+    );
+    // Named by its place in the file (line 17 of the scene, the command's column).
+    assert!(err.contains("enhanced-2013.ron:17:21"), "{err}");
+    // The same script on the 2020 console runs (and is EB-7, another matter).
+    let (_, err) = codes_of(
+        "enhanced-2020.ron",
+        &enhanced.replace("console-2013", "console-2020"),
+    );
+    assert_eq!(err, None);
+}
