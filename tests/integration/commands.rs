@@ -343,3 +343,16 @@ fn the_2013_console_has_no_enhanced_barriers() {
     );
     assert_eq!(err, None);
 }
+
+#[test]
+fn a_split_barrier_orders_at_its_end_what_its_beginning_reached() {
+    // Barrier-spec A4: the twin of the EB-11 split mistake orders the copy before the
+    // dispatch with a split barrier in one list. Without the end half nothing orders them.
+    let path = root().join("tests/data/scripts/eb11_split_crosses_submission.ron");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(codes_of("split.ron", &text), (Vec::new(), None));
+    let end = r#"Barrier(buffers: [(resource: "particles", sync_before: "SPLIT", sync_after: "COMPUTE_SHADING", access_before: "COPY_DEST", access_after: "SHADER_RESOURCE")]),"#;
+    assert!(text.contains(end));
+    let (found, _) = codes_of("split-unended.ron", &text.replace(end, ""));
+    assert!(found.contains(&"V0501".to_owned()), "{found:?}");
+}
