@@ -180,4 +180,41 @@ mod tests {
         let own = tracker.access_placed(at(g), &[write(a)], &|_| Vec::new());
         assert_eq!(own.len(), 1, "{own:?}");
     }
+
+    #[test]
+    fn a_read_through_one_alias_meets_a_write_through_the_other_on_any_queue() {
+        let mut keys: SlotMap<ObjectKey, ()> = SlotMap::with_key();
+        let (buffer, texture) = (keys.insert(()), keys.insert(()));
+        let aliases = |k: ObjectKey| {
+            if k == buffer {
+                vec![texture]
+            } else {
+                vec![buffer]
+            }
+        };
+        let (g, c) = (QueueId::Graphics, QueueId::Compute { pipe: 0, index: 0 });
+        let mut tracker = HazardTracker::default();
+        let write = touch(
+            buffer,
+            Sync::COMPUTE_SHADING,
+            Access::UNORDERED_ACCESS,
+            true,
+        );
+        let read = touch(texture, Sync::PIXEL_SHADING, Access::SHADER_RESOURCE, false);
+        tracker.access_placed(at(c), &[write], &aliases);
+        // Another queue, no fence: the read races the write on the same bytes.
+        let found = tracker.access_placed(at(g), &[read], &aliases);
+        let kinds: Vec<_> = found.iter().map(|h| (h.kind, h.through)).collect();
+        assert_eq!(kinds, [(HazardKind::ReadRacingWrite, Some(buffer))]);
+        // Reads never conflict with reads, whatever they go through.
+        let again = touch(
+            buffer,
+            Sync::COMPUTE_SHADING,
+            Access::SHADER_RESOURCE,
+            false,
+        );
+        let mut fresh = HazardTracker::default();
+        fresh.access_placed(at(g), &[read], &aliases);
+        assert_eq!(fresh.access_placed(at(g), &[again], &aliases), []);
+    }
 }
