@@ -5,6 +5,7 @@
 //! errors and findings are shown compiler-style by `cli/snippet.rs`, and `cli/findings.rs`
 //! says how many findings were not printed.
 
+mod barriers;
 mod findings;
 mod generate;
 mod graph;
@@ -88,6 +89,19 @@ pub enum Commands {
         /// List each pass's barriers (the steady frame's) in its node.
         #[arg(long)]
         barriers: bool,
+    },
+    /// List each Barrier call a frame submits: every barrier's sync, access and layout before
+    /// and after, and the hardware packets and cache operations the call lowers to (EB-12).
+    Barriers {
+        scene: PathBuf,
+        /// The frame to list (0 is the first; later frames show the steady plan).
+        #[arg(long, default_value_t = 2)]
+        frame: u64,
+        /// Print one JSON object per call, one per line.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        overrides: Overrides,
     },
     /// Draw the last frame's queues as an SVG timeline: passes, barriers, waits by cause,
     /// fence arrows, vertical blanks.
@@ -376,5 +390,11 @@ pub fn main_with(cli: Cli) -> i32 {
             out,
         } => pictures::compare(&scene, &barriers, &async_compute, frames, out.as_ref()),
         Commands::Graph { scene, barriers } => graph::graph(&scene, barriers),
+        Commands::Barriers {
+            scene,
+            frame,
+            json,
+            overrides,
+        } => barriers::barriers(&scene, frame, json, &overrides),
     }
 }

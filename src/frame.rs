@@ -88,6 +88,13 @@ impl ChainPrologues {
 #[derive(Resource, Debug, Default)]
 pub struct RecordedLists(pub Vec<CommandList>);
 
+/// Where in the scene file each command of a scripted pass's recorded list is, by pass index
+/// (same index as [`RecordedLists`]), one `file:line:col` per command of the list (empty for
+/// the planner's barriers around the script): the validation layer's findings on a pass-script
+/// command name it. Passes without a located script have no entry.
+#[derive(Resource, Debug, Default)]
+pub struct RecordedOrigins(pub hashbrown::HashMap<usize, Vec<std::sync::Arc<str>>>);
+
 /// What this frame submitted: the submit stage's (or a frame script's) output, which present
 /// fences and release waits on (FS-6).
 #[derive(Resource, Debug, Default)]

@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 use crate::barrier::Layout;
 use crate::device::{Command, Device, ObjectDesc, Profile, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{ChainPrologues, Clock, FrameSubmissions, RecordedLists};
+use crate::frame::{ChainPrologues, Clock, FrameSubmissions, RecordedLists, RecordedOrigins};
 use crate::model::*;
 use crate::plan::GraphDirty;
 
@@ -59,10 +59,12 @@ fn suspend(submitter: &mut Submitter, clock: &mut Clock, frames: u32) -> Result<
 pub fn start_frame(
     mut prologues: ResMut<ChainPrologues>,
     mut lists: ResMut<RecordedLists>,
+    mut origins: ResMut<RecordedOrigins>,
     mut submissions: ResMut<FrameSubmissions>,
 ) {
     prologues.0.clear();
     lists.0.clear();
+    origins.0.clear();
     *submissions = FrameSubmissions::default();
 }
 

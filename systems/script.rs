@@ -10,7 +10,7 @@
 //! and the validation layer run as for any frame. A *pass script* replaces the body of one
 //! pass: after the runtime has recorded the pass, its list is recorded again on the same
 //! deferred context (CTX-2) from the script, between the barriers the planner recorded at its
-//! start and end, and submission adds the pass's fences and waits as usual.
+//! start and end, and submission adds the pass's fences and waits as usual (`script/pass.rs`).
 //!
 //! Names are resolved to device handles when a command executes, never earlier, because what
 //! a name stands for changes while a frame runs: a swap chain is the buffer at index 0 at that
@@ -34,12 +34,14 @@ use crate::barrier::SubresourceRange;
 
 use crate::device::{Command, Device, ObjectDesc, ObjectKey, QueueId, cpu_cost};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, ContextPool, FrameSubmissions, RecordedLists};
+use crate::frame::{Clock, FrameSubmissions};
 use crate::model::*;
-use crate::plan::CompiledGraph;
 
 mod legacy;
+mod pass;
 mod resolve;
+
+pub use pass::record_pass_scripts;
 
 use super::submitter::{Sink, Submitter};
 use resolve::{Resolver, Step, Targets};
@@ -77,6 +79,8 @@ struct Batches<'s, 'a> {
     origins: Vec<std::sync::Arc<str>>,
     /// Where the script command being run is, for a release it makes.
     here: Option<std::sync::Arc<str>>,
+    /// The batch's Barrier commands that translate legacy calls (EB-7), by index.
+    legacy: Vec<crate::validate::LegacyCall>,
 }
 
 impl Batches<'_, '_> {
@@ -99,6 +103,7 @@ impl Batches<'_, '_> {
             origins.clear();
         }
         (self.sink).locate(origins);
+        (self.sink).legacy(std::mem::take(&mut self.legacy));
         // Queuing the commands and playing lists back costs the CPU (CTX-7): the batch goes
         // to the GPU as it is queued, the CPU moves on once it is.
         let cost: u64 = commands.iter().map(cpu_cost::record_ns).sum();
@@ -142,6 +147,7 @@ pub fn run_frame_script(
         cpu_ns: clock.cpu_ns,
         origins: Vec::new(),
         here: None,
+        legacy: Vec::new(),
     };
     for (s, sub) in script.0.frames.get(index).into_iter().flatten().enumerate() {
         let queue = queue_of(sub.queue, sub.engine, &settings);
@@ -161,7 +167,12 @@ pub fn run_frame_script(
         let result = run_submission(&mut r, &mut at, label, &sub.commands, &script.0.lists, locs);
         work.used.append(&mut r.used);
         if let Err((i, err)) = result {
-            let at = format!("script list {index}, submission {s} on {queue}, command {i}");
+            let at = match locs.get(i) {
+                Some(loc) => {
+                    format!("{loc}: script list {index}, submission {s} on {queue}, command {i}")
+                }
+                None => format!("script list {index}, submission {s} on {queue}, command {i}"),
+            };
             return Err(match err {
                 RuntimeError::Schedule { frame, message } => RuntimeError::Schedule {
                     frame,
@@ -197,9 +208,11 @@ fn run_submission(
             sink.origins.extend(sink.here.clone());
         }
         match step {
-            Step::Devices(commands) => {
+            Step::Legacy(commands, mut legacy) => {
+                // The validation layer learns which Barrier commands translate the call.
                 for c in commands {
                     sink.origins.extend(sink.here.clone());
+                    sink.legacy.push((batch.len(), std::mem::take(&mut legacy)));
                     batch.push(c);
                 }
             }
@@ -286,7 +299,7 @@ fn record_list(
     for cmd in &list.commands {
         match r.lower(cmd)? {
             Step::Device(c) => commands.push(c),
-            Step::Devices(cs) => commands.extend(cs),
+            Step::Legacy(cs, _) => commands.extend(cs),
             Step::GetQueryData(query, q) => {
                 (sink.sink).query_read(r.device, query, &q, sink.cpu_ns, label, true)
             }
@@ -304,82 +317,4 @@ fn record_list(
         semantics: list.semantics,
         commands,
     })
-}
-
-/// Record each scripted pass's list from its script, on the pass's own deferred context,
-/// between the barriers the planner recorded at the pass's start and end.
-pub fn record_pass_scripts(
-    graph: Res<CompiledGraph>,
-    frame: Res<FrameIndex>,
-    mut pool: ResMut<ContextPool>,
-    mut lists: ResMut<RecordedLists>,
-    mut device: ResMut<Device>,
-    mut state: ResMut<ScriptState>,
-    scripts: Query<&PassScript>,
-    targets: Targets,
-) -> Result<(), RuntimeError> {
-    let _span = tracy_client::span!("record: scripts");
-    for (i, p) in graph.passes.iter().enumerate() {
-        let Ok(script) = scripts.get(p.entity) else {
-            continue;
-        };
-        let generated = lists.0.get(i).map_or(&[][..], |l| l.commands.as_slice());
-        let is_barrier = |c: &&Command| matches!(c, Command::Barrier(_));
-        let lead = generated.iter().take_while(is_barrier).count();
-        let trail = generated[lead..]
-            .iter()
-            .rev()
-            .take_while(is_barrier)
-            .count();
-        let mut commands: Vec<Command> = generated[..lead].to_vec();
-        let tail: Vec<Command> = generated[generated.len() - trail..].to_vec();
-        let mut r = Resolver {
-            device: &mut device,
-            state: &mut state,
-            targets: &targets,
-            queue: p.queue,
-            pass: true,
-            used: Vec::new(),
-        };
-        for cmd in &script.0 {
-            match r.lower(cmd) {
-                Ok(Step::Device(c)) => commands.push(c),
-                Ok(_) => {
-                    return Err(RuntimeError::Schedule {
-                        frame: frame.0,
-                        message: format!("pass {}: {} in a pass script", p.name, cmd.name()),
-                    });
-                }
-                Err(message) => {
-                    return Err(RuntimeError::Schedule {
-                        frame: frame.0,
-                        message: format!("pass {}: {}: {message}", p.name, cmd.name()),
-                    });
-                }
-            }
-        }
-        commands.extend(tail);
-        let recorded = match pool.contexts.get_mut(i) {
-            Some(ctx) => record(ctx, p.label, commands),
-            None => Err(crate::device::DeviceError::NotRecording { context: i as u32 }),
-        };
-        let list = recorded.map_err(RuntimeError::device(frame.0))?;
-        if let Some(slot) = lists.0.get_mut(i) {
-            *slot = list;
-        }
-    }
-    Ok(())
-}
-
-/// Record `commands` as one list on `ctx` (CTX-2).
-fn record(
-    ctx: &mut crate::device::DeferredContext,
-    label: u32,
-    commands: Vec<Command>,
-) -> Result<crate::device::CommandList, crate::device::DeviceError> {
-    ctx.begin(label)?;
-    for c in commands {
-        ctx.push(c)?;
-    }
-    ctx.finish()
 }

@@ -12,7 +12,9 @@ use crate::device::cpu_cost::{self, playback_ns, record_ns};
 use crate::device::{Command, QueueId};
 use crate::device::{Device, ObjectKey};
 use crate::error::RuntimeError;
-use crate::frame::{ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLists};
+use crate::frame::{
+    ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLists, RecordedOrigins,
+};
 use crate::model::{
     BackBuffer, FrameIndex, GpuObject, Injector, Settings, SubresourceStates, SwapChain,
     TextureState,
@@ -29,6 +31,7 @@ pub fn submit_passes(
     frame: Res<FrameIndex>,
     mut prologues: ResMut<ChainPrologues>,
     mut lists: ResMut<RecordedLists>,
+    mut origins: ResMut<RecordedOrigins>,
     mut work: ResMut<FrameSubmissions>,
     mut submitter: Submitter,
     mut fences: ResMut<PassFences>,
@@ -76,7 +79,7 @@ pub fn submit_passes(
     }
     let mut waited = [false; crate::device::QUEUE_COUNT];
     let mut prologues = std::mem::take(&mut prologues.0);
-    for (p, list) in graph.passes.iter().zip(lists.0.drain(..)) {
+    for (i, (p, list)) in graph.passes.iter().zip(lists.0.drain(..)).enumerate() {
         let mut commands = Vec::with_capacity(list.commands.len() + 4);
         if let Some(f) = prologue_fence.filter(|_| p.queue != QueueId::Graphics)
             && !std::mem::replace(&mut waited[p.queue.index()], true)
@@ -107,6 +110,8 @@ pub fn submit_passes(
         }
         let queued = commands.iter().map(record_ns).sum::<u64>();
         cpu = cpu.saturating_add(queued + playback_ns(list.commands.len()));
+        let before = commands.len();
+        let listed = list.commands.len();
         commands.extend(list.commands);
         if p.signals {
             cpu = cpu.saturating_add(cpu_cost::COMMAND_NS);
@@ -120,6 +125,17 @@ pub fn submit_passes(
         work.queue(p.queue);
         if let Some(injector) = &mut injector {
             injector.inject(&p.name, &mut commands);
+        }
+        // A scripted pass's commands name their place in the scene file; a fault that
+        // changed the stream leaves them unnamed rather than misplaced.
+        if let Some(mut located) = origins.0.remove(&i)
+            && located.len() == listed
+            && commands.len() == before + listed + usize::from(p.signals)
+        {
+            let none = std::sync::Arc::<str>::from("");
+            located.splice(0..0, std::iter::repeat_n(none.clone(), before));
+            located.resize(commands.len(), none);
+            submitter.locate(located);
         }
         submitter.submit(p.queue, p.label, commands, cpu)?;
     }

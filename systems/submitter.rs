@@ -49,6 +49,11 @@ impl Submitter<'_> {
         sink.release(device, key, label, cpu_ns)
     }
 
+    /// Where the commands of the next submission are in the scene file (see [`Sink::locate`]).
+    pub fn locate(&mut self, origins: Vec<std::sync::Arc<str>>) {
+        self.validator.locate_next(origins);
+    }
+
     /// The device, for what is not a submission: labels, fence values, objects.
     pub fn device(&mut self) -> &mut Device {
         &mut self.device
@@ -144,6 +149,11 @@ impl Sink<'_> {
     /// file, one `file:line:col` per command, for the validation layer's findings.
     pub fn locate(&mut self, origins: Vec<std::sync::Arc<str>>) {
         self.validator.locate_next(origins);
+    }
+
+    /// Which Barrier commands of the next submission translate legacy calls (EB-7).
+    pub fn legacy(&mut self, calls: Vec<crate::validate::LegacyCall>) {
+        self.validator.legacy_next(calls);
     }
 
     /// The CPU tested or waited on `fence` at `cpu_ns` (FN-2): when it has passed, what it

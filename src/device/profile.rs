@@ -90,6 +90,9 @@ pub struct Profile {
     /// How long the system waits at Suspend for kicked-off work to finish before it takes the
     /// GPU for hung (CC-8), ns. A long work item outside a suspension is no hang.
     pub hang_timeout_ns: u64,
+    /// The D3D12 enhanced Barrier API exists (EB-11: the device supports enhanced barriers).
+    /// Seed 004: Xbox Series only; the 2013 console has legacy barriers alone.
+    pub enhanced_barriers: bool,
 }
 
 /// Names of the bundled profiles, oldest first.
@@ -155,6 +158,7 @@ fn at_clock(
         queue_depth: 16,
         vsync_period_ns: VSYNC_60HZ_NS,
         hang_timeout_ns: HANG_TIMEOUT_NS,
+        enhanced_barriers: true,
     }
 }
 
@@ -164,6 +168,7 @@ impl Profile {
         Profile {
             vertices_per_clock: 2,
             pixels_per_clock: 16,
+            enhanced_barriers: false,
             ..at_clock("console-2013", 12, 853, 68_300, 25_600)
         }
     }

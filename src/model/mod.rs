@@ -34,8 +34,8 @@ pub use resource::{
     Buffer, BufferUsage, Format, Lifetime, SubresourceStates, Texture, TextureFlags, TextureState,
 };
 pub use script::{
-    ChainBufferIndex, FrameScript, ListDef, PassScript, Script, ScriptLocations, ScriptState, Slot,
-    Submission, Target,
+    ChainBufferIndex, FrameScript, ListDef, PassScript, PassScriptLocations, Script,
+    ScriptLocations, ScriptState, Slot, Submission, Target,
 };
 pub use script_command::{LegacyScriptBarrier, ScriptCall, ScriptCommand, ScriptRef};
 pub use script_map::Rename;

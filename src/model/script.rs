@@ -149,6 +149,13 @@ pub struct ScriptLocations {
     pub frames: Vec<Vec<Vec<std::sync::Arc<str>>>>,
 }
 
+/// Where each command of each pass script is in the scene file (`file:line:col`), by pass
+/// name; a pass the loader could not locate has none.
+#[derive(Resource, Clone, Debug, Default, PartialEq)]
+pub struct PassScriptLocations {
+    pub passes: HashMap<String, Vec<std::sync::Arc<str>>>,
+}
+
 /// A pass whose recorded body is this script instead of what the runtime would generate
 /// from its uses; the planned barriers, fences and waits still surround it.
 #[derive(Component, Clone, Debug, PartialEq)]

@@ -12,6 +12,7 @@ pub mod summary;
 pub mod svg;
 mod sync_counts;
 mod trace;
+pub use trace::barrier_args;
 pub mod tracy;
 
 pub use frame_log::{FrameLog, GpuTotals};

@@ -142,6 +142,10 @@ pub fn load_str(text: &str, file: &str, world: &mut World) -> Result<(), SceneEr
     if scene.script.is_some() {
         world.insert_resource(script_locate::locate(&scene, text, file));
     }
+    let scripted = |e: &format::EntityDef| e.pass.as_ref().is_some_and(|p| p.script.is_some());
+    if scene.entities.iter().any(scripted) {
+        world.insert_resource(script_locate::locate_passes(&scene, text, file));
+    }
     Ok(())
 }
 

@@ -7,12 +7,16 @@
 //! each element, `Name` or `Name(...)`, at the offset where its name starts. Whenever the
 //! text does not match the parsed script (a count that differs), that submission gets no
 //! locations: its findings keep the frame, queue and command index they always carry.
+//!
+//! A pass's own script (`pass: (..., script: [...])`) is found the same way: the arrays
+//! under `script` keys, in text order, are those of the passes that have one, in the order
+//! of the entities.
 
 use std::sync::Arc;
 
 use super::format::SceneFile;
 use super::scan::{Token, scan};
-use crate::model::ScriptLocations;
+use crate::model::{PassScriptLocations, ScriptLocations};
 
 /// The locations of every frame-script command of `scene`, parsed from `text`.
 pub fn locate(scene: &SceneFile, text: &str, file: &str) -> ScriptLocations {
@@ -80,6 +84,34 @@ pub fn locate(scene: &SceneFile, text: &str, file: &str) -> ScriptLocations {
         })
         .collect();
     ScriptLocations { frames }
+}
+
+/// The locations of every pass-script command of `scene`, by pass name, parsed from `text`.
+pub fn locate_passes(scene: &SceneFile, text: &str, file: &str) -> PassScriptLocations {
+    let s = scan(text);
+    let arrays = (s.tokens.iter()).filter_map(|t| match t {
+        Token::Key { name, at, .. } if name == "script" => {
+            let g = s.groups.iter().position(|g| g.open > *at)?;
+            (text.as_bytes().get(s.groups[g].open) == Some(&b'[')).then_some(g)
+        }
+        _ => None,
+    });
+    let scripted = (scene.entities.iter())
+        .filter_map(|e| Some((&e.name, e.pass.as_ref()?.script.as_ref()?.len())));
+    let lines = LineIndex::new(text);
+    let passes = (scripted.zip(arrays))
+        .filter_map(|((name, count), g)| {
+            let starts = elements(text, &s.groups, g);
+            (starts.len() == count).then(|| {
+                let at = |o| {
+                    let (line, column) = lines.at(text, o);
+                    Arc::from(format!("{file}:{line}:{column}"))
+                };
+                (name.clone(), starts.into_iter().map(at).collect())
+            })
+        })
+        .collect();
+    PassScriptLocations { passes }
 }
 
 /// The byte offsets where the elements of array group `g` start: each is `Name` or
@@ -155,5 +187,15 @@ mod tests {
             .map(|s| s.iter().map(|l| l.to_string()).collect())
             .collect();
         assert_eq!(all, [vec!["s.ron:5:7", "s.ron:6:7"], vec!["s.ron:8:17"]]);
+    }
+
+    #[test]
+    fn every_command_of_a_pass_script_has_its_line_and_column() {
+        let text = "Scene(\n  entities: [\n    (name: \"plain\", pass: (queue: Graphics)),\n    (name: \"p\", pass: (queue: Graphics, script: [\n      ClearState,\n      SetViewport(width: 1, height: 1),\n    ])),\n  ],\n)\n";
+        let scene = parse(text, "s.ron").expect("parses");
+        let found = locate_passes(&scene, text, "s.ron");
+        let p: Vec<String> = found.passes["p"].iter().map(|l| l.to_string()).collect();
+        assert_eq!(p, ["s.ron:5:7", "s.ron:6:7"]);
+        assert!(!found.passes.contains_key("plain"));
     }
 }

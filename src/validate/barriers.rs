@@ -16,7 +16,8 @@ use super::queues::PerQueue;
 use super::stream::Ctx;
 use super::{Code, Diagnostic, Severity};
 use crate::barrier::{
-    Access, BarrierError, BarrierGroup, BarrierSeverity, BarrierTracker, ResourceInfo,
+    Access, BarrierError, BarrierGroup, BarrierSeverity, BarrierTracker, LegacyBarrier,
+    ResourceInfo,
 };
 use crate::device::{Device, ObjectKey, QueueId};
 
@@ -49,6 +50,9 @@ pub(super) struct BarrierCalls {
     /// hands the resource over with that declaration (its queue, its position there, what it
     /// allows).
     handed: HashMap<ObjectKey, (QueueId, u64, Access)>,
+    /// Open splits already reported crossing a submission, until a barrier names the
+    /// resource again on the queue (EB-11).
+    warned_splits: hashbrown::HashSet<(QueueId, ObjectKey)>,
 }
 
 /// What a queue's barriers declared for one resource: for every subresource, then for those
@@ -92,6 +96,7 @@ impl BarrierCalls {
             {
                 tracker.forget(&r);
             }
+            self.warned_splits.remove(&(ctx.queue, r));
         }
         // A texture has one layout per subresource whatever the queue: tell this queue's
         // history where other queues' barriers left the subresources this barrier's range
@@ -146,6 +151,64 @@ impl BarrierCalls {
         }
     }
 
+    /// A Barrier command that is the driver's translation of a legacy `ResourceBarrier` call
+    /// (EB-10): the legacy transitions set each subresource's legacy state, which an
+    /// enhanced barrier later finds in COMMON or refuses (EB-7); a legacy transition of a
+    /// texture an enhanced barrier left in a layout other than COMMON is refused too (A8).
+    /// The translation itself is the driver's, right by construction: it is not checked as
+    /// the application's enhanced barriers are.
+    pub fn legacy(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        group: &BarrierGroup<ObjectKey>,
+        legacy: &[LegacyBarrier<ObjectKey>],
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let device = ctx.device;
+        let tracker = &mut self.trackers[ctx.queue];
+        let named = (group.textures.iter().map(|t| t.resource))
+            .chain(group.buffers.iter().map(|b| b.resource));
+        for r in named {
+            if self
+                .last_queue
+                .insert(r, ctx.queue)
+                .is_some_and(|q| q != ctx.queue)
+            {
+                tracker.forget(&r);
+            }
+            self.warned_splits.remove(&(ctx.queue, r));
+        }
+        // One barrier at a time, so that each finding names its resource.
+        let errors = legacy.iter().flat_map(|b| {
+            let resource = match b {
+                LegacyBarrier::Transition { resource, .. } => Some(*resource),
+                _ => None,
+            };
+            let found =
+                tracker.apply_legacy(std::slice::from_ref(b), |k| resource_info(device, *k));
+            found
+                .err()
+                .unwrap_or_default()
+                .into_iter()
+                .map(move |e| (resource, e))
+        });
+        for (resource, e) in errors.collect::<Vec<_>>() {
+            let message = format!(
+                "{e} [{}]: a legacy ResourceBarrier and an enhanced Barrier meet only in COMMON: move the texture to COMMON with the one before using the other",
+                e.name()
+            );
+            out.push(ctx.finding_as(
+                i,
+                Code::BarrierCall,
+                rule(&e),
+                Severity::Error,
+                resource,
+                message,
+            ));
+        }
+    }
+
     /// Remember what each barrier allows until the next one naming the resource on its
     /// queue (AccessAfter).
     /// A texture barrier whose range names some subresources declares for those alone.
@@ -194,6 +257,31 @@ impl BarrierCalls {
             {
                 self.handed.remove(&t.resource);
             }
+        }
+    }
+
+    /// The end of a command list submitted on `queue` (an ExecuteCommandLists boundary): a
+    /// buffer or LAYOUT_COMMON split barrier still open crosses it (EB-11, warning), once per
+    /// resource and split.
+    pub fn list_ended(&mut self, ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
+        let mut named = Vec::new();
+        for (r, e) in self.trackers[ctx.queue].crossing_splits() {
+            if named.contains(&r) || !self.warned_splits.insert((ctx.queue, r)) {
+                continue;
+            }
+            named.push(r);
+            let message = format!(
+                "{e} [{}]: end the split in the same command list, or use a layout other than COMMON",
+                e.name()
+            );
+            out.push(ctx.finding_as(
+                i,
+                Code::BarrierCall,
+                "EB-11",
+                Severity::Warning,
+                Some(r),
+                message,
+            ));
         }
     }
 

@@ -124,6 +124,9 @@ codes! {
     SelfCopyOverlap = ("V0813", Some("EB-9c"), Some(Error)),
     /// V0814 (EB-5): an aliased hand-over between queues with no fence ordering it.
     AliasHandOverUnfenced = ("V0814", Some("EB-5"), Some(Error)),
+    /// V0815 (EB-5): an access of placed memory that no barrier on its queue orders after an
+    /// earlier access through an overlapping resource.
+    AliasNotOrdered = ("V0815", Some("EB-5"), Some(Error)),
     /// V0901 (CTX-3): a second command-list playback begun while one is in progress.
     TwoPlaybacks = ("V0901", Some("CTX-3"), Some(Error)),
     /// V0902 (CTX-4): fast and legacy lists inside one Begin/EndCommandListExecution scope.

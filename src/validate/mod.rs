@@ -20,7 +20,7 @@
 //! | `layouts` | EB-1, RL-1 | V0402, V0403 |
 //! | `sync` (hazards, lifetime) | FS-1-3, RL-1, FN-3, RL-3, FS-6 | V05xx, V0601, V0701, V0702 |
 //! | `barriers` | EB-6, EB-7, EB-9, EB-11 | V0801, V0804 |
-//! | `aliasing` | EB-5, EB-9d | V0811, V0812, V0814 |
+//! | `aliasing` (protocol), `hazard::memory` (bytes) | EB-5, EB-9d | V0811, V0812, V0814, V0815 |
 //! | `lists` (playback scopes) | CTX-3, CTX-4 | V0901, V0902, V0906, V0907 |
 //! | `queries` | CTX-6 | V0903-V0905 |
 //! | `binding` (fast resource binding) | RB-1, RB-2 | V1001-V1003 |
@@ -51,7 +51,7 @@ pub use barriers::resource_info;
 pub use code::Code;
 pub use diagnostic::{Diagnostic, Repeated, Severity, repeated};
 pub use hazard::{Hazard, HazardKind, HazardTracker, Touch};
-pub use stream::{DIAGNOSTICS_KEPT, Validator};
+pub use stream::{DIAGNOSTICS_KEPT, LegacyCall, Validator};
 pub use touches::Bindings;
 
 #[cfg(test)]

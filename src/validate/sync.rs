@@ -72,8 +72,13 @@ impl SyncCheck {
         at: At,
         group: &BarrierGroup<ObjectKey>,
     ) -> Vec<Hazard> {
-        self.tracker
-            .barrier(at, group, |t| part_of(device, t.resource, &t.range))
+        let aliases = |k| device.memory.aliases(k);
+        (self.tracker).barrier_placed(
+            at,
+            group,
+            |t| part_of(device, t.resource, &t.range),
+            &aliases,
+        )
     }
 
     /// A fence inserted on `queue` in `frame`.
@@ -121,8 +126,16 @@ impl SyncCheck {
     }
 
     /// Check and record the accesses `list` of `cmd`, and note every object it uses (FS-6).
-    pub fn access(&mut self, at: At, cmd: &Command, list: &[Touch]) -> Vec<Hazard> {
-        let found = self.tracker.access(at, list);
+    /// Placed resources meet the accesses through those sharing their memory (EB-5).
+    pub fn access(
+        &mut self,
+        device: &Device,
+        at: At,
+        cmd: &Command,
+        list: &[Touch],
+    ) -> Vec<Hazard> {
+        let aliases = |k| device.memory.aliases(k);
+        let found = self.tracker.access_placed(at, list, &aliases);
         let mut named = Vec::new();
         cmd.objects(&mut named);
         if matches!(
@@ -142,6 +155,9 @@ impl SyncCheck {
 
     /// The diagnostic for a hazard found by command `i`.
     pub fn finding(&self, ctx: &Ctx, i: usize, h: &Hazard) -> Diagnostic {
+        if let Some(other) = h.through {
+            return alias_finding(ctx, i, h, other);
+        }
         let (code, advice) = match h.kind {
             HazardKind::ReadAfterWrite => (
                 Code::ReadAfterWrite,
@@ -230,6 +246,40 @@ pub(super) fn part_of(
         Some(crate::barrier::ResourceInfo::Texture(tex)) => super::hazard::Part::of(range, &tex),
         _ => None,
     }
+}
+
+/// The diagnostic for a hazard between accesses through two placed resources sharing memory
+/// (EB-5): unordered on one queue is V0815, racing across queues V0814 (the hand-over was not
+/// fenced), a write not written back before the fence V0521 (FS-2).
+fn alias_finding(ctx: &Ctx, i: usize, h: &Hazard, other: ObjectKey) -> Diagnostic {
+    let earlier = ctx.device.label_name(h.earlier_label).to_owned();
+    let when = frames_before(ctx.frame, h.earlier_frame);
+    let (name, q, eq) = (ctx.device.memory.name(other), ctx.queue, h.earlier_queue);
+    let what = format!(
+        "{}: its memory overlaps {name}, accessed by pass {earlier} ({when}, queue {eq})",
+        h.kind.name()
+    );
+    let (code, message) = match h.kind {
+        HazardKind::WriteNotVisible => (
+            Code::WriteNotVisible,
+            format!(
+                "{what}, whose write was not written back before the fence: deactivate {name} with AccessBefore naming the write before signalling, or its cache lines land on this resource's contents"
+            ),
+        ),
+        _ if eq == q => (
+            Code::AliasNotOrdered,
+            format!(
+                "{what}, and no barrier orders that access before this one: the barrier deactivating {name} or the one activating this resource needs a SyncBefore reaching it and a SyncAfter covering this access"
+            ),
+        ),
+        _ => (
+            Code::AliasHandOverUnfenced,
+            format!(
+                "{what}, and no fence orders that access before this one: signal a fence on {eq} after {name}'s last use and deactivation, and wait on it on {q} before this"
+            ),
+        ),
+    };
+    ctx.finding(i, code, Some(h.resource), message)
 }
 
 /// When an earlier access was, said relative to the finding's frame, so that a finding

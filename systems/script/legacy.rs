@@ -27,12 +27,13 @@ use crate::device::{Device, ObjectKey};
 use crate::model::{LegacyScriptBarrier, ScriptState};
 
 /// The enhanced Barrier calls the driver issues for one `ResourceBarrier` call (EB-10): one,
-/// or two when it hands aliased memory over.
+/// or two when it hands aliased memory over; with the call's legacy barriers, which the
+/// validation layer tracks for EB-7.
 pub(super) fn translate_script(
     device: &Device,
     state: &mut ScriptState,
     list: &[LegacyScriptBarrier<ObjectKey>],
-) -> Result<Vec<BarrierGroup<ObjectKey>>, String> {
+) -> Result<(Vec<BarrierGroup<ObjectKey>>, Vec<LegacyBarrier<ObjectKey>>), String> {
     let mut legacy = Vec::new();
     let mut uavs = Vec::new();
     let mut handovers = Vec::new();
@@ -158,10 +159,11 @@ pub(super) fn translate_script(
             }),
         }
     }
-    Ok(match activation.is_empty() {
+    let calls = match activation.is_empty() {
         true => vec![group],
         false => vec![group, activation],
-    })
+    };
+    Ok((calls, legacy))
 }
 
 /// The layout (textures) and access of `r`'s legacy state as the script's transitions left

@@ -52,9 +52,9 @@ pub(super) enum Step {
     CpuPoll(FenceId),
     /// Nothing to do (a queue wait on a value the fence already holds, its initial 0).
     Nothing,
-    /// Several device commands for one script command (a legacy aliasing barrier: two
-    /// Barrier calls).
-    Devices(Vec<Command>),
+    /// A legacy `ResourceBarrier` call: the Barrier calls the driver translates it into
+    /// (two for an aliasing hand-over), and the call's legacy barriers (EB-7, EB-10).
+    Legacy(Vec<Command>, Vec<crate::barrier::LegacyBarrier<ObjectKey>>),
 }
 
 /// Resolves names to device handles at execution time.
@@ -192,6 +192,15 @@ impl Resolver<'_, '_, '_> {
     /// Lower one command.
     pub fn lower(&mut self, cmd: &ScriptCommand<Target>) -> Result<Step, String> {
         let call = match cmd {
+            // Seed 004: the enhanced Barrier API exists on Xbox Series only (EB-11).
+            ScriptCommand::Device(Command::Barrier(_))
+                if !self.device.profile.enhanced_barriers =>
+            {
+                return Err(format!(
+                    "Barrier: the {} profile has no enhanced barriers (they exist on the Xbox Series only, seed 004): use ResourceBarrier, which its driver runs as legacy barriers",
+                    self.device.profile.name
+                ));
+            }
             ScriptCommand::Device(c) => return Ok(Step::Device(c.try_map(self)?)),
             ScriptCommand::Call(call) => call,
         };
@@ -255,11 +264,9 @@ impl Resolver<'_, '_, '_> {
                         }
                     });
                 }
-                let mut calls = super::legacy::translate_script(self.device, self.state, &keyed)?;
-                match calls.len() {
-                    1 => Step::Device(Command::Barrier(calls.remove(0))),
-                    _ => Step::Devices(calls.into_iter().map(Command::Barrier).collect()),
-                }
+                let (calls, legacy) =
+                    super::legacy::translate_script(self.device, self.state, &keyed)?;
+                Step::Legacy(calls.into_iter().map(Command::Barrier).collect(), legacy)
             }
             ScriptCall::Signal { fence, value } => {
                 let id = self.device.next_fence(self.queue);

@@ -407,3 +407,38 @@ fn progress_goes_to_standard_error_when_asked() {
     assert!(err.contains("40 of 40 frames in"), "{err}");
     assert_eq!(json_of(&loud)["frames"], 40);
 }
+
+#[test]
+fn barriers_lists_each_call_with_its_triples_and_packets() {
+    // EB-12: the split barrier's two halves and the rest, as the twin scene writes them.
+    let scene = "tests/data/scripts/eb11_split_crosses_submission.ron";
+    let out = fastframe(&["barriers", scene, "--frame", "1"]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("frame 1, 4 Barrier call(s)"), "{text}");
+    assert!(text.contains("sync    COPY -> SPLIT"), "{text}");
+    assert!(text.contains("sync    SPLIT -> COMPUTE_SHADING"), "{text}");
+    assert!(text.contains("access  NO_ACCESS -> COPY_DEST"), "{text}");
+    // The last barrier drains compute: a CS partial flush packet.
+    assert!(text.contains("CsPartialFlush"), "{text}");
+
+    let out = fastframe(&["barriers", "scenes/deferred.ron", "--frame", "3", "--json"]);
+    assert_eq!(out.status.code(), Some(0));
+    let calls: Vec<Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(!calls.is_empty());
+    for (n, c) in calls.iter().enumerate() {
+        assert_eq!(c["call"].as_u64(), Some(n as u64), "{c}");
+        assert!(c["hardware"]["events"].is_array(), "{c}");
+        assert!(!c["barriers"].as_array().is_none_or(Vec::is_empty), "{c}");
+    }
+    // Every texture barrier says its layouts, and some activation discards.
+    let textures: Vec<&Value> = (calls.iter())
+        .flat_map(|c| c["barriers"].as_array().into_iter().flatten())
+        .filter(|b| b["type"] == "texture")
+        .collect();
+    assert!(textures.iter().all(|b| b["layout"].is_array()));
+    assert!(textures.iter().any(|b| b["discard"] == true));
+}

@@ -270,3 +270,89 @@ fn fence_values_at_their_limits_are_errors_not_panics() {
     let err = err.unwrap_or_default();
     assert!(err.contains("cannot be signalled again"), "{err}");
 }
+
+#[test]
+fn legacy_and_enhanced_barriers_meet_only_in_common() {
+    // EB-7 both ways, with the rule named: scripts' ResourceBarrier calls reach the
+    // validation layer as legacy calls, not only as their enhanced translation.
+    let name = "legacy_interop.ron";
+    clean(name);
+    let rules = |text: &str| {
+        let path = std::env::temp_dir().join(format!("fastframe-eb7-{}.ron", std::process::id()));
+        std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+        let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+        rt.set_validation(true);
+        let _ = rt.run(FRAMES);
+        let _ = std::fs::remove_file(&path);
+        let mut found: Vec<String> = (rt.diagnostics().iter())
+            .map(|d| format!("{} {}", d.code, d.rule))
+            .collect();
+        found.dedup();
+        found
+    };
+    let legacy_in =
+        r#"ResourceBarrier([Transition(resource: "shadow", before: "", after: "RENDER_TARGET")]),"#;
+    let legacy_out =
+        r#"ResourceBarrier([Transition(resource: "shadow", before: "RENDER_TARGET", after: "")]),"#;
+    let enhanced_in = r#"Barrier(textures: [(resource: "shadow", sync_before: "RENDER_TARGET", sync_after: "RENDER_TARGET", access_before: "NO_ACCESS", access_after: "RENDER_TARGET", layout_before: Common, layout_after: RenderTarget)]),"#;
+    let enhanced_out = r#"Barrier(textures: [(resource: "shadow", sync_before: "RENDER_TARGET", sync_after: "", access_before: "RENDER_TARGET", access_after: "NO_ACCESS", layout_before: RenderTarget, layout_after: Common)]),"#;
+    let text = scene(name);
+    // Into legacy RENDER_TARGET, out with an enhanced barrier: EB-7 (LegacyStateNotCommon).
+    let found = rules(&text.replace(legacy_out, enhanced_out));
+    assert_eq!(found, ["V0801 EB-7"]);
+    // Into RENDER_TARGET with an enhanced barrier, out with a legacy one: EB-7 (A8).
+    let found = rules(&text.replace(legacy_in, enhanced_in));
+    assert!(found.contains(&"V0801 EB-7".to_owned()), "{found:?}");
+    // Enhanced throughout is clean too.
+    let both = text
+        .replace(legacy_in, enhanced_in)
+        .replace(legacy_out, enhanced_out);
+    assert_eq!(rules(&both), Vec::<String>::new());
+}
+
+#[test]
+fn the_2013_console_has_no_enhanced_barriers() {
+    // Seed 004, EB-11: enhanced barriers exist on the Xbox Series only. On console-2013 a
+    // script's legacy ResourceBarrier runs; its enhanced Barrier is refused where it stands.
+    let on_2013 = |text: String| {
+        text.replace(
+            "settings: (frames_in_flight: 2, api: D3d12x),",
+            "settings: (frames_in_flight: 2, api: D3d12x, profile: \"console-2013\"),",
+        )
+    };
+    let name = "legacy_interop.ron";
+    let legacy = on_2013(scene(name));
+    assert!(legacy.contains("console-2013"));
+    assert_eq!(codes_of("legacy-2013.ron", &legacy), (Vec::new(), None));
+    let enhanced = legacy.replace(
+        r#"ResourceBarrier([Transition(resource: "shadow", before: "RENDER_TARGET", after: "")]),"#,
+        r#"Barrier(textures: [(resource: "shadow", sync_before: "RENDER_TARGET", sync_after: "", access_before: "RENDER_TARGET", access_after: "NO_ACCESS", layout_before: RenderTarget, layout_after: Common)]),"#,
+    );
+    let (_, err) = codes_of("enhanced-2013.ron", &enhanced);
+    let err = err.unwrap_or_default();
+    assert!(
+        err.contains("console-2013 profile has no enhanced barriers"),
+        "{err}"
+    );
+    // Named by its place in the file (line 17 of the scene, the command's column).
+    assert!(err.contains("enhanced-2013.ron:17:21"), "{err}");
+    // The same script on the 2020 console runs (and is EB-7, another matter).
+    let (_, err) = codes_of(
+        "enhanced-2020.ron",
+        &enhanced.replace("console-2013", "console-2020"),
+    );
+    assert_eq!(err, None);
+}
+
+#[test]
+fn a_split_barrier_orders_at_its_end_what_its_beginning_reached() {
+    // Barrier-spec A4: the twin of the EB-11 split mistake orders the copy before the
+    // dispatch with a split barrier in one list. Without the end half nothing orders them.
+    let path = root().join("tests/data/scripts/eb11_split_crosses_submission.ron");
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(codes_of("split.ron", &text), (Vec::new(), None));
+    let end = r#"Barrier(buffers: [(resource: "particles", sync_before: "SPLIT", sync_after: "COMPUTE_SHADING", access_before: "COPY_DEST", access_after: "SHADER_RESOURCE")]),"#;
+    assert!(text.contains(end));
+    let (found, _) = codes_of("split-unended.ron", &text.replace(end, ""));
+    assert!(found.contains(&"V0501".to_owned()), "{found:?}");
+}

@@ -66,6 +66,27 @@ fn a_release_finding_names_the_release() {
 }
 
 #[test]
+fn a_pass_script_finding_names_its_command() {
+    // The script of a frame-graph pass runs between the planner's barriers: its commands are
+    // located, the barriers around them are not.
+    let scene = "scenes/mistakes/fs8_pass_script_clear_after_set.ron";
+    let indent = " ".repeat(16);
+    let (line, column) = position(scene, &format!("{indent}Draw(draws: 200"));
+    let column = column + indent.len();
+    let text = String::from_utf8_lossy(&check(&[scene]).stdout).to_string();
+    assert!(
+        text.contains(&format!("--> {scene}:{line}:{column}\n")),
+        "{text}"
+    );
+    assert!(text.contains("Draw(draws: 200, vertices: 600000"), "{text}");
+    let out = check(&[scene, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    let first = &v["diagnostics"][0];
+    assert_eq!(first["code"], "V0202", "{v}");
+    assert_eq!(first["location"], format!("{scene}:{line}:{column}"));
+}
+
+#[test]
 fn the_runtimes_own_findings_have_no_file_position() {
     let out = check(&[
         "scenes/deferred.ron",

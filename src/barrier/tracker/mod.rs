@@ -229,15 +229,22 @@ impl<R: Clone + Ord> BarrierTracker<R> {
     /// Close an ExecuteCommandLists scope: buffer and LAYOUT_COMMON splits still open are
     /// reported as warnings (EB-11); other splits may legally stay open.
     pub fn end_submission(&self) -> Vec<BarrierError> {
+        self.crossing_splits().into_iter().map(|(_, e)| e).collect()
+    }
+
+    /// [`end_submission`](Self::end_submission) with the resource of each open split, in
+    /// resource then subresource order.
+    pub fn crossing_splits(&self) -> Vec<(R, BarrierError)> {
         self.subs
             .iter()
-            .filter_map(|((_, i), s)| {
+            .filter_map(|((r, i), s)| {
                 let open = s.open_split?;
                 let common = match open.layouts {
                     None => true,
                     Some((b, a)) => b == Layout::Common || a == Layout::Common,
                 };
-                common.then_some(BarrierError::SplitCrossesSubmission { subresource: *i })
+                let e = BarrierError::SplitCrossesSubmission { subresource: *i };
+                common.then(|| (r.clone(), e))
             })
             .collect()
     }

@@ -74,7 +74,7 @@ impl Serialize for Named {
 }
 
 /// Every barrier of a call with its before and after (EB-12), and what the call lowers to.
-fn barrier_args(device: &Device, queue: QueueId, g: &BarrierGroup<ObjectKey>) -> Value {
+pub fn barrier_args(device: &Device, queue: QueueId, g: &BarrierGroup<ObjectKey>) -> Value {
     let named = g.map(|&key| Named {
         key,
         name: device.memory.name(key),

@@ -32,6 +32,7 @@ use bevy_ecs::prelude::*;
 use std::io::Write;
 
 use crate::device::{Device, Executed};
+pub use detail::barrier_args;
 pub use write::TraceWriter;
 
 /// Most commands a trace writes; later ones are counted and dropped, so a long run cannot

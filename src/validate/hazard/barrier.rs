@@ -4,16 +4,37 @@
 use super::*;
 
 impl HazardTracker {
-    /// Apply a barrier group on `at.queue`: extend ordering and visibility of earlier
-    /// accesses, and check layout transitions as read-modify-writes.
-    /// `part` gives the subresources a texture barrier's range names, when not all.
+    /// Apply a barrier group on `at.queue` (no placed memory shared).
     pub fn barrier(
         &mut self,
         at: At,
         group: &BarrierGroup<ObjectKey>,
         part: impl Fn(&crate::barrier::TextureBarrier<ObjectKey>) -> Option<Part>,
     ) -> Vec<Hazard> {
+        self.barrier_placed(at, group, part, &|_| Vec::new())
+    }
+
+    /// Apply a barrier group on `at.queue`: extend ordering and visibility of earlier
+    /// accesses, and check layout transitions as read-modify-writes.
+    /// `part` gives the subresources a texture barrier's range names, when not all;
+    /// `aliases` the placed resources sharing a resource's memory, whose earlier work a
+    /// barrier orders too and which a transition must follow (EB-5, `memory`).
+    pub fn barrier_placed(
+        &mut self,
+        at: At,
+        group: &BarrierGroup<ObjectKey>,
+        part: impl Fn(&crate::barrier::TextureBarrier<ObjectKey>) -> Option<Part>,
+        aliases: Aliases,
+    ) -> Vec<Hazard> {
         let q = at.queue.index();
+        let named = (group
+            .buffers
+            .iter()
+            .map(|b| (b.resource, b.sync_before, b.sync_after)))
+        .chain((group.textures.iter()).map(|t| (t.resource, t.sync_before, t.sync_after)));
+        for (r, before, after) in named {
+            self.alias_sync(q, &aliases(r), before, after);
+        }
         let clock = self.clocks[q];
         let apply = |r: &mut Record, before: Sync, after: Sync, ab: Access, aa: Access| {
             if r.queue != q {
@@ -23,10 +44,18 @@ impl HazardTracker {
                 }
                 return;
             }
+            // A split barrier (A4) orders at its end what its beginning reached.
+            let (begins, ends) = (after.contains(Sync::SPLIT), before.contains(Sync::SPLIT));
             let before = before.expand();
-            if r.chained.contains(Sync::ALL.expand())
-                || r.stages.union(r.chained).intersects(before)
-            {
+            let reached = match ends {
+                true => r.split_open,
+                false => {
+                    r.chained.contains(Sync::ALL.expand())
+                        || r.stages.union(r.chained).intersects(before)
+                }
+            };
+            if reached {
+                r.split_open = begins;
                 r.chained |= after.expand();
                 // AccessBefore COMMON stands for every write (barrier-spec A1).
                 let writes_back = ab.is_empty() || ab.contains(r.access);
@@ -87,7 +116,8 @@ impl HazardTracker {
                     );
                 }
             }
-            if t.layout_before != t.layout_after {
+            // The end half of a split transition: the beginning made the transition.
+            if t.layout_before != t.layout_after && !t.sync_before.contains(Sync::SPLIT) {
                 // The transition itself writes the texture between the two scopes: it must be
                 // ordered after everything before, and everything after waits on its scope.
                 let touch = Touch {
@@ -99,7 +129,9 @@ impl HazardTracker {
                 };
                 // Even a DISCARD activation writes (metadata) and must wait for earlier users.
                 // One finding per earlier access, however many subresources share it.
-                for h in self.check_only(q, &touch, &slots) {
+                let pos = self.position(at.queue) + 1;
+                let shared = self.alias_hazards(q, pos, &touch, true, &aliases(t.resource));
+                for h in self.check_only(q, &touch, &slots).into_iter().chain(shared) {
                     if !out.contains(&h) {
                         out.push(h);
                     }
@@ -115,9 +147,11 @@ impl HazardTracker {
                         access: t.access_after,
                         write: true,
                         chained: t.sync_after.expand(),
+                        via_alias: Sync::empty(),
                         visible: t.access_after,
                         visible_all: t.access_after.is_empty(),
                         transition: true,
+                        split_open: t.sync_after.contains(Sync::SPLIT),
                         written_back: true,
                         visible_on: 0,
                         label: at.label,
@@ -164,6 +198,7 @@ impl HazardTracker {
                 earlier_queue: QueueId::from_index(r.queue).unwrap_or_default(),
                 earlier_label: r.label,
                 earlier_frame: r.frame,
+                through: None,
             })
             .collect()
     }

@@ -19,12 +19,15 @@
 //!   fence is demanded on every engine, DMA included.
 //!
 //! A texture layout transition counts as a read-modify-write at the barrier (barrier-spec D).
-//! Accesses and barriers that name some subresources of a texture touch only those (`part`).
+//! Accesses and barriers that name some subresources of a texture touch only those (`part`);
+//! placed resources sharing memory meet through their byte ranges (`memory`).
 
 mod barrier;
 mod fences;
+mod memory;
 mod part;
 
+pub use memory::Aliases;
 pub use part::Part;
 
 use hashbrown::HashMap;
@@ -82,6 +85,9 @@ pub struct Hazard {
     pub earlier_queue: QueueId,
     pub earlier_label: u32,
     pub earlier_frame: u64,
+    /// The placed resource sharing `resource`'s memory that the earlier access went through
+    /// (EB-5); `None` when it touched `resource` itself.
+    pub through: Option<ObjectKey>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -93,12 +99,18 @@ struct Record {
     write: bool,
     /// Stages of later work on the same queue that are ordered after this access.
     chained: Sync,
+    /// Stages ordered after this access by barriers on resources sharing its memory, which
+    /// count for accesses through those only (`memory`).
+    via_alias: Sync,
     /// Accesses this write has been made visible to (written back and invalidated); all of
     /// them after a barrier with AccessAfter COMMON.
     visible: Access,
     visible_all: bool,
     /// A layout transition made by a barrier, not an access by work.
     transition: bool,
+    /// Reached by the beginning half of a split barrier whose end has not come (barrier-spec
+    /// A4): the end half orders it as though its SyncBefore had reached it.
+    split_open: bool,
     written_back: bool,
     /// Other queues that invalidated their caches for this write after a fence ordered it
     /// before them (bit per queue index).
@@ -202,14 +214,20 @@ impl HazardTracker {
         self.clocks[q][q]
     }
 
-    /// Check and record the accesses of one command.
+    /// Check and record the accesses of one command (no placed memory shared).
     pub fn access(&mut self, at: At, touches: &[Touch]) -> Vec<Hazard> {
+        self.access_placed(at, touches, &|_| Vec::new())
+    }
+
+    /// Check and record the accesses of one command; `aliases` gives the placed resources
+    /// sharing each resource's memory, whose accesses it meets too (EB-5).
+    pub fn access_placed(&mut self, at: At, touches: &[Touch], aliases: Aliases) -> Vec<Hazard> {
         let q = at.queue.index();
         let pos = self.advance(q);
         let mut out = Vec::new();
         for t in touches {
             // One finding per touch, however many subresources share it.
-            let mut found = Vec::new();
+            let mut found = self.alias_hazards(q, pos, t, false, &aliases(t.resource));
             for slot in self.slots(t.resource, t.part).list() {
                 let mut state = std::mem::take(self.state_mut(t.resource, slot));
                 self.access_state(&mut state, at, pos, t, &mut found);
@@ -237,6 +255,7 @@ impl HazardTracker {
             earlier_queue: QueueId::from_index(e.queue).unwrap_or_default(),
             earlier_label: e.label,
             earlier_frame: e.frame,
+            through: None,
         };
         let mut push = |h: Hazard| {
             if !out.contains(&h) {
@@ -283,9 +302,11 @@ impl HazardTracker {
             access: t.access,
             write: t.write,
             chained: Sync::empty(),
+            via_alias: Sync::empty(),
             visible: Access::empty(),
             visible_all: false,
             transition: false,
+            split_open: false,
             written_back: false,
             visible_on: 0,
             label: at.label,
@@ -328,6 +349,7 @@ impl HazardTracker {
             earlier_queue: QueueId::from_index(w.queue).unwrap_or_default(),
             earlier_label: w.label,
             earlier_frame: w.frame,
+            through: None,
         })
     }
 }

@@ -58,6 +58,9 @@ pub struct Validator {
     /// Where the commands of the next submission (or the next CPU-side call) are in the
     /// scene file, when a script gave them.
     origins: Vec<Arc<str>>,
+    /// The Barrier commands of the next submission that are the driver's translation of a
+    /// legacy `ResourceBarrier` call (EB-10), by command index, with that call's barriers.
+    legacy: Vec<LegacyCall>,
     /// Findings past [`DIAGNOSTICS_KEPT`], counted by severity and rule only.
     dropped: Dropped,
 }
@@ -74,6 +77,11 @@ struct Dropped {
     by_rule: std::collections::BTreeMap<&'static str, u64>,
 }
 
+/// A legacy `ResourceBarrier` call as the application issued it, at the index of the first
+/// Barrier command translating it; a second translated command (an aliasing hand-over's
+/// activation) carries no barriers of its own.
+pub type LegacyCall = (usize, Vec<crate::barrier::LegacyBarrier<ObjectKey>>);
+
 /// Where the command being checked comes from.
 pub(super) struct Ctx<'a> {
     pub device: &'a Device,
@@ -85,6 +93,8 @@ pub(super) struct Ctx<'a> {
     pub list: Option<Semantics>,
     /// Where each command of the submission is in the scene file (empty when unknown).
     pub origins: &'a [Arc<str>],
+    /// The submission's Barrier commands translated from legacy calls (top level only).
+    pub legacy: &'a [LegacyCall],
 }
 
 impl Ctx<'_> {
@@ -92,6 +102,14 @@ impl Ctx<'_> {
     /// context that recorded it), else the device's (CTX-4).
     pub fn semantics(&self) -> Semantics {
         self.list.unwrap_or_else(|| self.device.semantics())
+    }
+
+    /// The legacy call command `i` translates, when it is a driver translation (EB-7, EB-10).
+    pub fn legacy_call(&self, i: usize) -> Option<&[crate::barrier::LegacyBarrier<ObjectKey>]> {
+        let found = self.legacy.iter().find(|(at, _)| *at == i);
+        found
+            .filter(|_| self.list.is_none())
+            .map(|(_, b)| b.as_slice())
     }
 
     /// A finding of command `command` whose code fixes its rule and severity.
@@ -241,6 +259,7 @@ impl Validator {
         }
         self.views.clear();
         let origins = std::mem::take(&mut self.origins);
+        let legacy = std::mem::take(&mut self.legacy);
         // Submitted after whatever the CPU saw complete (FN-2).
         self.sync.submitted_by_cpu(queue);
         let ctx = Ctx {
@@ -251,10 +270,15 @@ impl Validator {
             pass: device.label_name(label).to_owned(),
             list: None,
             origins: &origins,
+            legacy: &legacy,
         };
         let mut first_map: HashSet<ObjectKey> = HashSet::new();
         for (i, cmd) in commands.iter().enumerate() {
             self.observe_one(&ctx, i, cmd, &mut first_map);
+        }
+        if ends_list {
+            let last = commands.len().saturating_sub(1);
+            (self.barriers).list_ended(&ctx, last, &mut self.diagnostics);
         }
         self.keep_bounded();
         if ends_list {
@@ -353,6 +377,7 @@ impl Validator {
             pass: device.label_name(label).to_owned(),
             list: None,
             origins,
+            legacy: &[],
         }
     }
 
@@ -361,6 +386,15 @@ impl Validator {
     pub fn locate_next(&mut self, origins: Vec<Arc<str>>) {
         if self.enabled {
             self.origins = origins;
+        }
+    }
+
+    /// Which Barrier commands of the next submission translate legacy `ResourceBarrier`
+    /// calls (EB-10): their legacy states are tracked for EB-7 instead of checking the
+    /// translation as the application's own enhanced barriers.
+    pub fn legacy_next(&mut self, calls: Vec<LegacyCall>) {
+        if self.enabled {
+            self.legacy = calls;
         }
     }
 }

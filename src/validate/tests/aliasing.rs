@@ -213,3 +213,58 @@ fn a_hand_over_between_queues_waits_for_a_fence_after_the_deactivation() {
     let same = [graphics(false), (QueueId::Graphics, on_compute(false).1)];
     assert!(aliasing_across(&h, &same).is_empty());
 }
+
+#[test]
+fn a_hand_over_on_one_queue_is_ordered_by_its_barriers_syncs() {
+    // The protocol is kept (deactivated, then activated in a later call), but the
+    // deactivation's SyncAfter and the activation's SyncBefore are both NONE: the copy into
+    // `b` may overtake the copy into `a` on the same bytes (EB-5, memory hazards).
+    let h = heap();
+    let with = |before_b: Sync| {
+        let mut off = deactivate(h.a);
+        off.sync_after = Sync::NONE;
+        let mut on = activate(h.b);
+        on.sync_before = before_b;
+        [
+            copy(h.src, h.a),
+            call(vec![off]),
+            call(vec![on]),
+            copy(h.src, h.b),
+        ]
+    };
+    assert_eq!(aliasing(&h, &with(Sync::NONE)), vec![Code::AliasNotOrdered]);
+    assert!(aliasing(&h, &with(Sync::COPY)).is_empty());
+    // `c` shares no bytes with `a`: nothing to order.
+    let apart = [copy(h.src, h.a), copy(h.src, h.c)];
+    assert!(aliasing(&h, &apart).is_empty());
+}
+
+#[test]
+fn a_write_handed_over_across_queues_is_written_back_before_the_fence() {
+    let h = heap();
+    let compute = QueueId::Compute { pipe: 0, index: 0 };
+    let streams = |written_back: bool| {
+        let mut off = deactivate(h.a);
+        if !written_back {
+            off.access_before = Access::NO_ACCESS;
+        }
+        let fence = Command::InsertFence {
+            fence: FenceId(1),
+            kickoff: true,
+        };
+        let graphics = vec![copy(h.src, h.a), call(vec![off]), fence];
+        let wait = Command::WaitFence(FenceId(1));
+        let on_compute = vec![wait, call(vec![activate(h.b)]), copy(h.src, h.b)];
+        let mut v = Validator::new(true);
+        v.observe(&h.device, QueueId::Graphics, 0, 0, &graphics);
+        v.observe(&h.device, compute, 0, 0, &on_compute);
+        (v.diagnostics.iter())
+            .map(|d| (d.code, d.resource.clone()))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(streams(true), vec![]);
+    assert_eq!(
+        streams(false),
+        vec![(Code::WriteNotVisible, "b".to_owned())]
+    );
+}
