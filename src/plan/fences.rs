@@ -35,12 +35,24 @@ fn add_wait(
     }
 }
 
-fn join(a: &mut Known, b: &Known, shift: i64) {
-    for (x, y) in a.iter_mut().zip(b) {
-        if *y > NOTHING {
-            *x = (*x).max(y - shift);
-        }
+/// `a` learns what `b` knows, `b`'s positions moved back by `shift`. Without a branch: an
+/// entry of `b` that knows nothing is NOTHING, which less `shift` stays below every entry of
+/// `a` (none is below NOTHING), so the maximum ignores it.
+/// Only the first `lanes.width` entries are kept: the queues the graph uses, numbered densely.
+fn join(a: &mut Known, b: &Known, shift: i64, lanes: Lanes) {
+    for (x, y) in a[..lanes.width].iter_mut().zip(&b[..lanes.width]) {
+        *x = (*x).max(y - shift);
     }
+}
+
+/// The queues a graph uses, numbered densely: knowledge vectors keep an entry per used queue
+/// only (a graph on graphics and one compute queue joins two entries, not one per queue the
+/// device has).
+#[derive(Clone, Copy)]
+struct Lanes<'a> {
+    /// Per pass: its queue's entry.
+    lane: &'a [u8],
+    width: usize,
 }
 
 /// Each pass's predecessor on its queue: this frame's (false), or the previous frame's last
@@ -67,13 +79,14 @@ fn from_queue(
     prev: &[Option<(usize, bool)>],
     known: &[Known],
     i: usize,
+    lanes: Lanes,
 ) -> Known {
     let n = passes.len() as i64;
-    let q = passes[i].queue.index();
+    let q = lanes.lane[i] as usize;
     let mut k = [NOTHING; QUEUE_COUNT];
     if let Some((j, previous)) = prev[i] {
         let shift = if previous { n } else { 0 };
-        join(&mut k, &known[j], shift);
+        join(&mut k, &known[j], shift, lanes);
         k[q] = k[q].max(j as i64 - shift);
     }
     k
@@ -85,6 +98,7 @@ fn with_waits(
     i: usize,
     mut k: Known,
     skip: Option<(bool, usize)>,
+    lanes: Lanes,
 ) -> Known {
     let n = passes.len() as i64;
     for (previous, list) in [(false, &passes[i].waits), (true, &passes[i].waits_previous)] {
@@ -93,8 +107,8 @@ fn with_waits(
                 continue;
             }
             let shift = if previous { n } else { 0 };
-            join(&mut k, &known[w], shift);
-            let q = passes[w].queue.index();
+            join(&mut k, &known[w], shift, lanes);
+            let q = lanes.lane[w] as usize;
             k[q] = k[q].max(w as i64 - shift);
         }
     }
@@ -112,6 +126,7 @@ pub struct Fences {
     prev: Vec<Option<(usize, bool)>>,
     known: Vec<Known>,
     waited: Vec<bool>,
+    lane: Vec<u8>,
 }
 
 impl Fences {
@@ -182,10 +197,24 @@ impl Fences {
         }
         predecessors(out, &mut self.prev);
         let prev = &self.prev;
+        let mut dense = [u8::MAX; QUEUE_COUNT];
+        let mut width = 0;
+        self.lane.clear();
+        for q in queues.iter() {
+            let d = &mut dense[q.index()];
+            if *d == u8::MAX {
+                (*d, width) = (width as u8, width + 1);
+            }
+            self.lane.push(*d);
+        }
+        let lanes = Lanes {
+            lane: &self.lane,
+            width,
+        };
         // Knowledge in the steady state: two sweeps, the second seeing the first's last
         // passes as the previous frame.
         let known = &mut self.known;
-        sweep(out, prev, known);
+        sweep(out, prev, known, lanes);
         // Drop implied waits, previous-frame ones first; dropping an implied wait changes no
         // pass's knowledge, so the vectors stay valid. A pass waits once per queue, so its
         // waits are distinct.
@@ -194,10 +223,10 @@ impl Fences {
             for previous in [true, false] {
                 let mut k = 0;
                 while let Some(&w) = list(&mut out[i], previous).get(k) {
-                    let base = from_queue(out, prev, known, i);
-                    let rest = with_waits(out, known, i, base, Some((previous, w)));
+                    let base = from_queue(out, prev, known, i, lanes);
+                    let rest = with_waits(out, known, i, base, Some((previous, w)), lanes);
                     let pos = if previous { w as i64 - n } else { w as i64 };
-                    if rest[out[w].queue.index()] >= pos {
+                    if rest[lanes.lane[w] as usize] >= pos {
                         list(&mut out[i], previous).remove(k);
                     } else {
                         k += 1;
@@ -207,9 +236,9 @@ impl Fences {
         }
         // What each pass knows complete of its own queue: only a round trip tells (its queue
         // signalled, another waited on it, and this pass waited on that one).
-        sweep(out, prev, known);
+        sweep(out, prev, known, lanes);
         for (i, pass) in out.iter_mut().enumerate() {
-            let q = pass.queue.index();
+            let q = lanes.lane[i] as usize;
             let through = |w: usize, shift: i64| known[w][q] - shift;
             let best = pass
                 .waits
@@ -244,13 +273,18 @@ fn list(pass: &mut CompiledPass, previous: bool) -> &mut Vec<usize> {
 
 /// What every pass knows complete in the steady state, into `known`: two sweeps, the second
 /// seeing the first's last passes as the previous frame.
-fn sweep(out: &[CompiledPass], prev: &[Option<(usize, bool)>], known: &mut Vec<Known>) {
+fn sweep(
+    out: &[CompiledPass],
+    prev: &[Option<(usize, bool)>],
+    known: &mut Vec<Known>,
+    lanes: Lanes,
+) {
     known.clear();
     known.resize(out.len(), [NOTHING; QUEUE_COUNT]);
     for _ in 0..2 {
         for i in 0..out.len() {
-            let base = from_queue(out, prev, known, i);
-            known[i] = with_waits(out, known, i, base, None);
+            let base = from_queue(out, prev, known, i, lanes);
+            known[i] = with_waits(out, known, i, base, None, lanes);
         }
     }
 }
