@@ -94,6 +94,9 @@ codes! {
     WriteAfterRead = ("V0502", Some("FS-3"), Some(Error)),
     /// V0503 (FS-3): a write after a write on one queue with no barrier ordering them.
     WriteAfterWrite = ("V0503", Some("FS-3"), Some(Error)),
+    /// V0504 (CC-4): a DispatchIndirect on a compute context fetching its argument buffer after
+    /// a write on the same queue with no barrier ordering them.
+    IndirectArgumentsUnordered = ("V0504", Some("CC-4"), Some(Error)),
     /// V0511 (FS-1): a read racing a write on another queue (no fence).
     ReadRacingWrite = ("V0511", Some("FS-1"), Some(Error)),
     /// V0512 (FS-1): a write racing a read on another queue (no fence).
