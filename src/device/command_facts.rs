@@ -18,6 +18,8 @@ impl<R: ReferenceType> Command<R> {
             Command::SetConstantBuffers { .. } => "SetConstantBuffers",
             Command::ClearState => "ClearState",
             Command::GetState => "GetState",
+            Command::SetResourceMinLod { .. } => "SetResourceMinLod",
+            Command::SetShaderResourceViewMinLod { .. } => "SetShaderResourceViewMinLod",
             Command::SetPrimitiveResetIndex(_) => "SetPrimitiveResetIndex",
             Command::SetPrimitiveTopology(_) => "SetPrimitiveTopology",
             Command::SetIndexFormat(_) => "SetIndexFormat",

@@ -159,6 +159,14 @@ impl<R: ReferenceType> Command<R> {
             C::SetPipelineState(p) => C::SetPipelineState(*p),
             C::ClearState => C::ClearState,
             C::GetState => C::GetState,
+            C::SetResourceMinLod { resource, lod } => C::SetResourceMinLod {
+                resource: to.object(Slot::Texture, resource)?,
+                lod: *lod,
+            },
+            C::SetShaderResourceViewMinLod { view, lod } => C::SetShaderResourceViewMinLod {
+                view: to.object(Slot::View, view)?,
+                lod: *lod,
+            },
             C::CSEnableAutomaticGpuFlush(on) => C::CSEnableAutomaticGpuFlush(*on),
             C::CreateDeviceContextState => C::CreateDeviceContextState,
             C::SwapDeviceContextState => C::SwapDeviceContextState,

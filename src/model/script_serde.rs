@@ -33,6 +33,8 @@ const NAMES: &[&str] = &[
     "SetConstantBuffers",
     "ClearState",
     "GetState",
+    "SetResourceMinLod",
+    "SetShaderResourceViewMinLod",
     "SetPrimitiveResetIndex",
     "SetPrimitiveTopology",
     "SetIndexFormat",
