@@ -110,6 +110,13 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         buffers: Vec<R>,
     },
     SetIndexBuffer(R),
+    /// CSSetPlacement…: binds one view at one compute slot, its memory at `base`'s address,
+    /// which overrides the base address stored in the view (CC-3). One slot per call.
+    CSSetPlacementResource {
+        slot: u32,
+        view: R,
+        base: R,
+    },
     SetConstantBuffers {
         stage: ShaderStage,
         buffers: Vec<R>,

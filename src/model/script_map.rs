@@ -64,6 +64,11 @@ impl<R: ReferenceType> Command<R> {
                 buffers: all(Slot::Buffer, buffers, to)?,
             },
             C::SetIndexBuffer(b) => C::SetIndexBuffer(to.object(Slot::Buffer, b)?),
+            C::CSSetPlacementResource { slot, view, base } => C::CSSetPlacementResource {
+                slot: *slot,
+                view: to.object(Slot::View, view)?,
+                base: to.object(Slot::Buffer, base)?,
+            },
             C::CopyResource { src, dst, bytes } => C::CopyResource {
                 src: to.object(Slot::Copy, src)?,
                 dst: to.object(Slot::Copy, dst)?,

@@ -30,6 +30,7 @@ const NAMES: &[&str] = &[
     "SetResources",
     "SetVertexBuffers",
     "SetIndexBuffer",
+    "CSSetPlacementResource",
     "SetConstantBuffers",
     "ClearState",
     "GetState",

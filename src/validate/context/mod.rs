@@ -123,7 +123,7 @@ impl Contexts {
                     }
                 }
             }
-            Command::SetIndexBuffer(b) => {
+            Command::SetIndexBuffer(b) | Command::CSSetPlacementResource { view: b, .. } => {
                 q.stale.remove(b);
                 if !q.bound.contains(b) {
                     q.bound.push(*b);
