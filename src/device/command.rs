@@ -110,6 +110,13 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         buffers: Vec<R>,
     },
     SetIndexBuffer(R),
+    /// CSSetPlacement…: binds one view at one compute slot, its memory at `base`'s address,
+    /// which overrides the base address stored in the view (CC-3). One slot per call.
+    CSSetPlacementResource {
+        slot: u32,
+        view: R,
+        base: R,
+    },
     SetConstantBuffers {
         stage: ShaderStage,
         buffers: Vec<R>,
@@ -119,6 +126,19 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// Read back bound state (a Get* call such as GetRenderTargets): legal on a legacy
     /// context, it fails on a fast one, which shadows no state (FS-7).
     GetState,
+    /// SetResourceMinLOD, in whole mip levels. A shader resource view takes its MinLOD from
+    /// the resource when it is created; a fast context's views ignore later changes, a legacy
+    /// context's defer to the resource, and either way only a rebind applies it (FS-13).
+    SetResourceMinLod {
+        resource: R,
+        lod: u32,
+    },
+    /// SetShaderResourceViewMinLOD, in whole mip levels: the view's own MinLOD, in effect on
+    /// a context only once the view is set there again (FS-13).
+    SetShaderResourceViewMinLod {
+        view: R,
+        lod: u32,
+    },
     /// The primitive-reset (strip-cut) index. Fast contexts default to 0xFFFFFFFF; 16-bit
     /// strips must set 0xFFFF explicitly, a value legacy contexts refuse (FS-14).
     SetPrimitiveResetIndex(u32),

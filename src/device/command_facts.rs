@@ -15,9 +15,12 @@ impl<R: ReferenceType> Command<R> {
             Command::SetResources { .. } => "SetResources",
             Command::SetVertexBuffers { .. } => "SetVertexBuffers",
             Command::SetIndexBuffer(_) => "SetIndexBuffer",
+            Command::CSSetPlacementResource { .. } => "CSSetPlacementResource",
             Command::SetConstantBuffers { .. } => "SetConstantBuffers",
             Command::ClearState => "ClearState",
             Command::GetState => "GetState",
+            Command::SetResourceMinLod { .. } => "SetResourceMinLod",
+            Command::SetShaderResourceViewMinLod { .. } => "SetShaderResourceViewMinLod",
             Command::SetPrimitiveResetIndex(_) => "SetPrimitiveResetIndex",
             Command::SetPrimitiveTopology(_) => "SetPrimitiveTopology",
             Command::SetIndexFormat(_) => "SetIndexFormat",
@@ -126,6 +129,9 @@ impl Command {
             | Command::LzCompress { src, dst, .. }
             | Command::LzDecompress { src, dst, .. } => out.extend([*src, *dst]),
             Command::PlaceSwapChainView { view, buffer } => out.extend([*view, *buffer]),
+            Command::CSSetPlacementResource { view, base, .. } => out.extend([*view, *base]),
+            Command::SetResourceMinLod { resource: k, .. }
+            | Command::SetShaderResourceViewMinLod { view: k, .. } => out.push(*k),
             Command::Map { resource, .. } => out.push(*resource),
             Command::Barrier(g) => {
                 out.extend(g.buffers.iter().map(|b| b.resource));

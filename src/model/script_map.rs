@@ -64,6 +64,11 @@ impl<R: ReferenceType> Command<R> {
                 buffers: all(Slot::Buffer, buffers, to)?,
             },
             C::SetIndexBuffer(b) => C::SetIndexBuffer(to.object(Slot::Buffer, b)?),
+            C::CSSetPlacementResource { slot, view, base } => C::CSSetPlacementResource {
+                slot: *slot,
+                view: to.object(Slot::View, view)?,
+                base: to.object(Slot::Buffer, base)?,
+            },
             C::CopyResource { src, dst, bytes } => C::CopyResource {
                 src: to.object(Slot::Copy, src)?,
                 dst: to.object(Slot::Copy, dst)?,
@@ -159,6 +164,14 @@ impl<R: ReferenceType> Command<R> {
             C::SetPipelineState(p) => C::SetPipelineState(*p),
             C::ClearState => C::ClearState,
             C::GetState => C::GetState,
+            C::SetResourceMinLod { resource, lod } => C::SetResourceMinLod {
+                resource: to.object(Slot::Texture, resource)?,
+                lod: *lod,
+            },
+            C::SetShaderResourceViewMinLod { view, lod } => C::SetShaderResourceViewMinLod {
+                view: to.object(Slot::View, view)?,
+                lod: *lod,
+            },
             C::CSEnableAutomaticGpuFlush(on) => C::CSEnableAutomaticGpuFlush(*on),
             C::CreateDeviceContextState => C::CreateDeviceContextState,
             C::SwapDeviceContextState => C::SwapDeviceContextState,

@@ -66,6 +66,9 @@ codes! {
     ContextStateOnFastContext = ("V0209", Some("FS-7"), Some(Error)),
     /// V0210 (FS-14): stream-output append (SOSetTargets offset -1) on a fast context.
     StreamOutputAppendOnFastContext = ("V0210", Some("FS-14"), Some(Error)),
+    /// V0211 (FS-13): a draw or dispatch through a view whose MinLOD changed after it was
+    /// bound, not set again since (the change takes effect only on rebind).
+    MinLodNotRebound = ("V0211", Some("FS-13"), Some(Error)),
     /// V0301 (FS-10): a dynamic buffer bound without a write-discard map this frame.
     DynamicBufferNotMapped = ("V0301", Some("FS-10"), Some(Error)),
     /// V0302 (CTX-5): the first map of a resource in a list is not write-discard.
@@ -94,6 +97,9 @@ codes! {
     WriteAfterRead = ("V0502", Some("FS-3"), Some(Error)),
     /// V0503 (FS-3): a write after a write on one queue with no barrier ordering them.
     WriteAfterWrite = ("V0503", Some("FS-3"), Some(Error)),
+    /// V0504 (CC-4): a DispatchIndirect on a compute context fetching its argument buffer after
+    /// a write on the same queue with no barrier ordering them.
+    IndirectArgumentsUnordered = ("V0504", Some("CC-4"), Some(Error)),
     /// V0511 (FS-1): a read racing a write on another queue (no fence).
     ReadRacingWrite = ("V0511", Some("FS-1"), Some(Error)),
     /// V0512 (FS-1): a write racing a read on another queue (no fence).

@@ -153,10 +153,13 @@ impl SyncCheck {
         found
     }
 
-    /// The diagnostic for a hazard found by command `i`.
-    pub fn finding(&self, ctx: &Ctx, i: usize, h: &Hazard) -> Diagnostic {
+    /// The diagnostic for a hazard found by command `i`, `cmd`.
+    pub fn finding(&self, ctx: &Ctx, i: usize, cmd: &Command, h: &Hazard) -> Diagnostic {
         if let Some(other) = h.through {
             return alias_finding(ctx, i, h, other);
+        }
+        if let Some(d) = indirect_arguments_finding(ctx, i, cmd, h) {
+            return d;
         }
         let (code, advice) = match h.kind {
             HazardKind::ReadAfterWrite => (
@@ -290,4 +293,34 @@ fn frames_before(now: u64, then: u64) -> String {
         1 => "the frame before".to_owned(),
         n => format!("{n} frames before"),
     }
+}
+
+/// CC-4: a compute context inserts no pipeline flush between dispatches, so the argument
+/// buffer a DispatchIndirect fetches must be ordered after the dispatch that wrote it like any
+/// other read (a barrier into INDIRECT_ARGUMENT, sync EXECUTE_INDIRECT). A missing one on a
+/// compute queue is named as the argument buffer's hazard (V0504) rather than a plain V0501.
+fn indirect_arguments_finding(
+    ctx: &Ctx,
+    i: usize,
+    cmd: &Command,
+    h: &Hazard,
+) -> Option<Diagnostic> {
+    let Command::DispatchIndirect { args, .. } = cmd else {
+        return None;
+    };
+    let compute = matches!(ctx.queue, QueueId::Compute { .. });
+    if !compute || h.kind != HazardKind::ReadAfterWrite || *args != h.resource {
+        return None;
+    }
+    let earlier = ctx.device.label_name(h.earlier_label).to_owned();
+    let message = format!(
+        "READ_AFTER_WRITE: DispatchIndirect fetches its argument buffer, written by pass {earlier} ({}), with nothing ordering them; a compute context inserts no pipeline flush between dispatches: insert a barrier from the write's stages to EXECUTE_INDIRECT (access INDIRECT_ARGUMENT)",
+        frames_before(ctx.frame, h.earlier_frame),
+    );
+    Some(ctx.finding(
+        i,
+        Code::IndirectArgumentsUnordered,
+        Some(h.resource),
+        message,
+    ))
 }

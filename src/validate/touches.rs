@@ -18,6 +18,9 @@ pub struct Bindings {
     pub dsv: Option<ObjectKey>,
     /// Views per stage and slot, each with whether its shaders write it when it is a UAV.
     pub views: BTreeMap<(ShaderStage, u32), (ObjectKey, bool)>,
+    /// Slots bound by a placement call, with the buffer whose address overrides the view's
+    /// (CC-3): what the shaders touch through the slot is that buffer's memory.
+    pub bases: BTreeMap<(ShaderStage, u32), ObjectKey>,
     pub vertex_buffers: Vec<ObjectKey>,
     pub index_buffer: Option<ObjectKey>,
     pub constant_buffers: BTreeMap<ShaderStage, Vec<ObjectKey>>,
@@ -38,9 +41,15 @@ impl Bindings {
                 writes,
             } => {
                 for (i, v) in views.iter().enumerate() {
-                    self.views
-                        .insert((*stage, first_slot + i as u32), (*v, *writes));
+                    let slot = (*stage, first_slot + i as u32);
+                    self.views.insert(slot, (*v, *writes));
+                    self.bases.remove(&slot);
                 }
+            }
+            Command::CSSetPlacementResource { slot, view, base } => {
+                let slot = (ShaderStage::Compute, *slot);
+                self.views.insert(slot, (*view, true));
+                self.bases.insert(slot, *base);
             }
             Command::SetVertexBuffers { buffers } => self.vertex_buffers = buffers.clone(),
             Command::SetIndexBuffer(b) => self.index_buffer = Some(*b),
@@ -58,6 +67,7 @@ impl Bindings {
             .iter()
             .chain(self.dsv.iter())
             .chain(self.views.values().map(|(v, _)| v))
+            .chain(self.bases.values())
             .chain(self.vertex_buffers.iter())
             .chain(self.index_buffer.iter())
             .chain(self.constant_buffers.values().flatten())
@@ -113,8 +123,8 @@ fn touches_of(
     };
     let shader = |stages: &[ShaderStage]| {
         let mut out = Vec::new();
-        for ((stage, _), (v, writes)) in bind.views.iter().filter(|((s, _), _)| stages.contains(s))
-        {
+        for (slot, (v, writes)) in bind.views.iter().filter(|((s, _), _)| stages.contains(s)) {
+            let stage = &slot.0;
             // A UAV is an unordered access whether read or written; only a written one is a
             // write for the hazard checks (barrier-spec D).
             let uav = view_kind(*v) == Some(ViewKind::Uav);
@@ -123,7 +133,12 @@ fn touches_of(
             } else {
                 Access::SHADER_RESOURCE
             };
-            out.push(t(*v, access, stage_sync(*stage), uav && *writes));
+            let mut touch = t(*v, access, stage_sync(*stage), uav && *writes);
+            // A placement binding's base address overrides the view's (CC-3).
+            if let Some(base) = bind.bases.get(slot) {
+                (touch.resource, touch.part) = (*base, None);
+            }
+            out.push(touch);
         }
         for (stage, bufs) in bind
             .constant_buffers

@@ -3,7 +3,8 @@
 //! every barrier strategy, with async compute on and off, each buffer is moved into
 //! INDIRECT_ARGUMENT with sync EXECUTE_INDIRECT (a buffer barrier, or the conservative
 //! strategy's global flush that covers every access) before the indirect command that names it,
-//! the run validates clean, and dropping that barrier is caught as READ_AFTER_WRITE (FS-3).
+//! the run validates clean, and dropping that barrier is caught as READ_AFTER_WRITE (FS-3), on
+//! a compute queue as the DispatchIndirect's unordered argument buffer (CC-4, V0504).
 
 use bevy_ecs::prelude::*;
 use fastframe::Runtime;
@@ -103,8 +104,15 @@ fn dropping_the_argument_barrier_is_caught_under_every_strategy() {
             // A hazard may also end the run (the device refuses what it cannot execute);
             // the diagnostics are what count.
             let _ = rt.run(4);
+            // With async compute the writer and the DispatchIndirect share a compute queue,
+            // which inserts no pipeline flush between dispatches: CC-4 names it (V0504).
+            // Without, both run on the graphics queue: a plain READ_AFTER_WRITE (FS-3).
+            let (code, rule) = match async_compute {
+                true => ("V0504", "CC-4"),
+                false => ("V0501", "FS-3"),
+            };
             let caught = rt.diagnostics().iter().any(|d| {
-                d.code.to_string() == "V0501" && d.rule == "FS-3" && d.resource == "dispatch_args"
+                d.code.to_string() == code && d.rule == rule && d.resource == "dispatch_args"
             });
             let found: Vec<String> = rt.diagnostics().iter().map(|d| d.to_string()).collect();
             assert!(caught, "{what}: {}", found.join("\n"));

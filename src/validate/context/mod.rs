@@ -10,7 +10,11 @@
 //! vertex, index or constant buffer bound directly, must be set again before the next draw
 //! or dispatch (FS-8, V0202). Fast contexts take no UpdateSubresource (V0204) nor
 //! stream-output append (V0210), and only they take the 16-bit primitive-reset index 0xFFFF
-//! (FS-14, V0205). What a draw runs with, piece
+//! (FS-14, V0205). A view's MinLOD changed after it was bound (SetShaderResourceViewMinLod on
+//! a fast context; SetResourceMinLod on a legacy one, whose views defer to their resource) is
+//! in effect only once the view is set again; a draw or dispatch before that is V0211 (FS-13).
+//! A fast context's views ignore SetResourceMinLod once created, so it marks nothing there.
+//! What a draw runs with, piece
 //! by piece, is in [`state`] and checked in [`pipeline`] (FS-12, FS-14). State persists
 //! across command lists (FS-12).
 
@@ -37,6 +41,8 @@ pub(super) struct Context {
     bound: Vec<ObjectKey>,
     /// Bound views invalidated by a clear, map or decompression and not set since (FS-8).
     stale: HashSet<ObjectKey>,
+    /// Bound views whose MinLOD changed since they were bound, not set since (FS-13).
+    min_lod_changed: HashSet<ObjectKey>,
     /// The pipeline state set since the last reset (FS-12, FS-14).
     state: StateShadow,
     /// State the immediate context had set that a fast list then changed, with the list's
@@ -100,6 +106,7 @@ impl Contexts {
                 q.bound.retain(|v| !rtvs.contains(v) && Some(*v) != *dsv);
                 for v in rtvs.iter().chain(dsv) {
                     q.stale.remove(v);
+                    q.min_lod_changed.remove(v);
                     q.bound.push(*v);
                 }
             }
@@ -110,12 +117,13 @@ impl Contexts {
             | Command::SetConstantBuffers { buffers: keys, .. } => {
                 for v in keys {
                     q.stale.remove(v);
+                    q.min_lod_changed.remove(v);
                     if !q.bound.contains(v) {
                         q.bound.push(*v);
                     }
                 }
             }
-            Command::SetIndexBuffer(b) => {
+            Command::SetIndexBuffer(b) | Command::CSSetPlacementResource { view: b, .. } => {
                 q.stale.remove(b);
                 if !q.bound.contains(b) {
                     q.bound.push(*b);
@@ -137,6 +145,16 @@ impl Contexts {
                 let r = views.resolve(device, *r);
                 let stale = (q.bound.iter().copied()).filter(|v| views.resolve(device, *v) == r);
                 q.stale.extend(stale);
+            }
+            Command::SetShaderResourceViewMinLod { view, .. }
+                if q.bound.contains(view) && ctx.semantics() == Semantics::Fast =>
+            {
+                q.min_lod_changed.insert(*view);
+            }
+            Command::SetResourceMinLod { resource, .. } if ctx.semantics() == Semantics::Legacy => {
+                let r = views.resolve(device, *resource);
+                let changed = (q.bound.iter().copied()).filter(|v| views.resolve(device, *v) == r);
+                q.min_lod_changed.extend(changed);
             }
             Command::Draw { .. }
             | Command::Dispatch { .. }
@@ -167,6 +185,14 @@ impl Contexts {
                         Code::StateNotSet,
                         None,
                         "dispatch without a pipeline state set since the last reset",
+                    );
+                }
+                if let Some(v) = (q.bound.iter().copied()).find(|v| q.min_lod_changed.contains(v)) {
+                    q.min_lod_changed.remove(&v);
+                    report(
+                        Code::MinLodNotRebound,
+                        Some(v),
+                        "a view whose MinLOD changed after it was bound, used without being set again: the new MinLOD takes effect only when the view is rebound",
                     );
                 }
                 if let Some(v) = q.bound.iter().copied().find(|v| q.stale.contains(v)) {

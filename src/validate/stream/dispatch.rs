@@ -120,7 +120,7 @@ impl Validator {
             }
         };
         for h in found {
-            let d = self.sync.finding(ctx, i, &h);
+            let d = self.sync.finding(ctx, i, cmd, &h);
             // A hand-over of placed memory the aliasing checker already named (V0811 for a
             // missing activation, V0814 for a missing fence) is not named again by the
             // memory it leaves unordered: one finding for one mistake.

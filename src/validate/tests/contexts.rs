@@ -1,4 +1,5 @@
-//! Context rules: compute contexts (CC-1) and what Resume resets (FS-11).
+//! Context rules: compute contexts (CC-1), what Resume resets (FS-11) and when a MinLOD
+//! change takes effect (FS-13).
 
 use super::*;
 
@@ -65,4 +66,68 @@ fn fs11_resume_resets_state_like_present() {
         "{:?}",
         v.diagnostics
     );
+}
+
+/// FS-13: a MinLOD change reaches a bound view only when the view is set again; which call
+/// changes a view's MinLOD depends on the context's semantics.
+#[test]
+fn fs13_min_lod_takes_effect_on_rebind() {
+    use crate::model::Semantics;
+    let mut f = fixture();
+    let t = Texture::new_2d(
+        Format::Rgba8Unorm,
+        UVec2::new(64, 64),
+        TextureFlags::default(),
+    );
+    let tex = f.device.create("tex", ObjectDesc::Texture(t)).unwrap();
+    let srv = (f.device)
+        .create(
+            "srv",
+            ObjectDesc::View {
+                of: tex,
+                kind: ViewKind::Srv,
+                range: crate::barrier::SubresourceRange::ALL,
+            },
+        )
+        .unwrap();
+    let bind = Command::SetResources {
+        stage: ShaderStage::Compute,
+        first_slot: 0,
+        views: vec![srv],
+        writes: false,
+    };
+    let found = |device: &Device, change: Command, rebind: bool| {
+        let mut cmds = vec![Command::SetPipelineState(2), bind.clone(), change];
+        cmds.extend(rebind.then(|| bind.clone()));
+        cmds.push(Command::Dispatch {
+            dispatches: 1,
+            threads: 64,
+        });
+        let mut v = Validator::new(true);
+        v.observe(device, QueueId::Graphics, 0, 0, &cmds);
+        (v.diagnostics.iter())
+            .filter(|d| d.rule == "FS-13")
+            .map(|d| d.code)
+            .collect::<Vec<_>>()
+    };
+    let view = Command::SetShaderResourceViewMinLod { view: srv, lod: 2 };
+    let resource = Command::SetResourceMinLod {
+        resource: tex,
+        lod: 2,
+    };
+    // Fast: the view's own MinLOD counts, the resource's is ignored once the view exists.
+    assert_eq!(
+        found(&f.device, view.clone(), false),
+        [Code::MinLodNotRebound]
+    );
+    assert!(found(&f.device, view.clone(), true).is_empty());
+    assert!(found(&f.device, resource.clone(), false).is_empty());
+    // Legacy: the view defers to its resource's MinLOD, and ignores the view call.
+    f.device.set_semantics(Semantics::Legacy);
+    assert_eq!(
+        found(&f.device, resource.clone(), false),
+        [Code::MinLodNotRebound]
+    );
+    assert!(found(&f.device, resource, true).is_empty());
+    assert!(found(&f.device, view, false).is_empty());
 }

@@ -265,3 +265,63 @@ fn releases_are_checked_against_fences_and_bindings() {
     v2.observe_release(&h.device, h.tex, t, 1, 0);
     assert!(v2.diagnostics.is_empty(), "{:?}", v2.diagnostics);
 }
+
+/// CC-3: a placement binding's base address overrides the view's, so the dispatch writes
+/// the memory at that address: a later read of it needs the barrier, a read of the view's
+/// own resource does not.
+#[test]
+fn a_placement_binding_touches_the_memory_at_its_base_address() {
+    let mut h = setup();
+    let b = Buffer {
+        size: 4096,
+        usage: BufferUsage::Default,
+        unordered_access: true,
+    };
+    let other = h.device.create("other", ObjectDesc::Buffer(b)).unwrap();
+    let other_srv = (h.device)
+        .create(
+            "other.srv",
+            ObjectDesc::View {
+                of: other,
+                kind: ViewKind::Srv,
+                range: crate::barrier::SubresourceRange::ALL,
+            },
+        )
+        .unwrap();
+    let placed = vec![
+        Command::SetPipelineState(1),
+        Command::CSSetPlacementResource {
+            slot: 0,
+            view: h.uav,
+            base: other,
+        },
+        Command::Dispatch {
+            dispatches: 1,
+            threads: 64,
+        },
+    ];
+    // The view's own buffer was not written: reading it is no hazard.
+    assert!(run(&h, &[(CS, placed.clone()), (CS, read(&h))]).is_empty());
+    // The buffer at the base address was.
+    let mut read_other = read(&h);
+    read_other[1] = Command::SetResources {
+        stage: ShaderStage::Compute,
+        first_slot: 0,
+        views: vec![other_srv],
+        writes: true,
+    };
+    let mut v = Validator::new(true);
+    v.observe(&h.device, CS, 0, 0, &placed);
+    v.observe(&h.device, CS, 0, 0, &read_other);
+    let found: Vec<(Code, &str)> = (v.diagnostics.iter())
+        .map(|d| (d.code, d.resource.as_str()))
+        .collect();
+    assert_eq!(found, [(Code::ReadAfterWrite, "other")]);
+    // Setting the slot again with SetResources drops the override.
+    let mut rebound = placed.clone();
+    rebound.insert(2, write(&h)[1].clone());
+    assert_eq!(
+        run(&h, &[(CS, rebound), (CS, read(&h))]),
+        vec![Code::ReadAfterWrite]
+    );
+}
