@@ -87,6 +87,27 @@ impl From<BindingArg> for crate::model::BindingMode {
     }
 }
 
+/// The order passes run in (issue 19).
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrderArg {
+    /// As the scene declares them.
+    Declaration,
+    /// Fewer cross-queue fences and hand-over barriers: queues meet rarely.
+    FewerBarriers,
+    /// The critical path first; no queue waits for more than it needs.
+    Overlap,
+}
+
+impl From<OrderArg> for crate::model::Order {
+    fn from(o: OrderArg) -> Self {
+        match o {
+            OrderArg::Declaration => crate::model::Order::Declaration,
+            OrderArg::FewerBarriers => crate::model::Order::FewerBarriers,
+            OrderArg::Overlap => crate::model::Order::Overlap,
+        }
+    }
+}
+
 /// On or off.
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Switch {
@@ -130,6 +151,9 @@ pub struct Overrides {
     #[arg(long, value_parser = clap::value_parser!(u32)
         .range(1..=i64::from(crate::scene::MAX_RECORD_THREADS)))]
     pub record_threads: Option<u32>,
+    /// The order passes run in: declaration, fewer-barriers or overlap.
+    #[arg(long, value_enum)]
+    pub order: Option<OrderArg>,
 }
 
 /// Load `scene` and apply the command line's overrides, refusing what the scene format
@@ -181,6 +205,9 @@ pub(super) fn load(
         }
         if let Some(t) = o.record_threads {
             s.record_threads = t;
+        }
+        if let Some(order) = o.order {
+            s.order = order.into();
         }
     }
     Ok(rt)

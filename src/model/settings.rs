@@ -35,6 +35,20 @@ pub enum BindingMode {
     PerSlot,
 }
 
+/// Which valid order of the passes a frame runs in (`plan::schedule`). Every one computes
+/// the same frame; they differ in where fences and hand-overs fall.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Order {
+    /// The passes as the scene declares them (moved only where a late read needs it).
+    #[default]
+    Declaration,
+    /// Queues run as far as they can alone and meet rarely: fewer cross-queue fences and
+    /// hand-over barriers, at the price of some overlap.
+    FewerBarriers,
+    /// The longest remaining path first, and no queue waits for more than it needs now.
+    Overlap,
+}
+
 /// Fast or legacy semantics, chosen per context (CTX-4).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Semantics {
@@ -99,6 +113,8 @@ pub struct Settings {
     pub binding: BindingMode,
     /// CPU threads recording the frame's deferred contexts in parallel (CTX-2, CTX-7).
     pub record_threads: u32,
+    /// The order passes run in (issue 19).
+    pub order: Order,
 }
 
 fn is_true(b: &bool) -> bool {
@@ -123,6 +139,7 @@ impl Default for Settings {
             legacy_barrier_translation: true,
             binding: BindingMode::Batches,
             record_threads: 4,
+            order: Order::Declaration,
         }
     }
 }

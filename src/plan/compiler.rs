@@ -8,7 +8,8 @@
 //!    one);
 //! 2. **split** textures whose uses name different subresources (only when some use does);
 //! 3. **order**: the version rules over the dense numbers ([`Versions`]), which give edges as
-//!    predecessor lists; declaration order is the order unless an edge points backwards;
+//!    predecessor lists; declaration order is the order unless an edge points backwards or
+//!    the `order` setting asks for another ([`Scheduler`], `schedule`);
 //! 4. **cull** backwards from what persists, with flags per number instead of sets;
 //! 5. **emit**: the kept passes, their edges, the resource index the planners read and the
 //!    cross-queue fences, written into the caller's [`CompiledGraph`] in place.
@@ -25,6 +26,7 @@ use super::compile::{TargetInfo, assign_queue, copies_to_self, resolve_use};
 use super::fences::Fences;
 use super::order::{self as graph, GraphNode};
 use super::parts::{Dims, Parts};
+use super::schedule::Scheduler;
 use super::versions::{Preds, Versions, touch};
 use crate::device::QueueId;
 use crate::model::{Lifetime, Pass, Settings};
@@ -74,6 +76,7 @@ pub struct Compiler {
     place: Vec<u32>,
     scratch: Vec<u32>,
     fences: Fences,
+    scheduler: Scheduler,
     /// Passes and culled names the output had no room for, kept for a larger graph.
     spare: Vec<CompiledPass>,
     spare_names: Vec<String>,
@@ -126,6 +129,12 @@ impl Compiler {
             }
         } else {
             self.order.extend(0..n as u32);
+        }
+        if settings.order != crate::model::Order::Declaration {
+            // The order the edges gave becomes the scheduler's input.
+            std::mem::swap(&mut self.order, &mut self.scratch);
+            let (preds, queues, topo) = (&self.preds, &self.queues, &self.scratch);
+            (self.scheduler).schedule(settings.order, preds, queues, topo, &mut self.order);
         }
         self.cull();
         self.emit(passes, out);

@@ -23,6 +23,7 @@ mod fences;
 mod index;
 pub mod order;
 mod parts;
+mod schedule;
 mod split;
 mod versions;
 

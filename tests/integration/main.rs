@@ -28,6 +28,7 @@ mod generated;
 mod hostile;
 mod indirect;
 mod locations;
+mod orders;
 mod pass_costs;
 mod pictures;
 mod planner_memory;

@@ -17,7 +17,7 @@ use std::cell::Cell;
 use bevy_ecs::entity::Entity;
 use fastframe::barrier::Layout;
 use fastframe::model::TextureState;
-use fastframe::model::{Lifetime, Pass, QueueKind, Settings, Use, UseAccess};
+use fastframe::model::{Lifetime, Order, Pass, QueueKind, Settings, Use, UseAccess};
 use fastframe::plan::barriers::EnhancedPlanner;
 use fastframe::plan::{BarrierPlan, CompiledGraph, Compiler};
 use fastframe::plan::{TargetInfo, TextureStart, compile_dispatches};
@@ -187,10 +187,20 @@ fn passes(passes: usize, reads: usize) -> Vec<(Entity, String, Pass)> {
 /// they met before. Graphs on two queues, so that fence planning runs too.
 #[test]
 fn a_warm_compiler_recompiles_without_allocating() {
+    for order in [Order::Declaration, Order::FewerBarriers, Order::Overlap] {
+        warm_recompile(order);
+    }
+}
+
+/// A warm compile and plan in `order` allocates nothing.
+fn warm_recompile(order: Order) {
     let (large, small) = (passes(120, 2), passes(40, 3));
     let (large, small) = (borrow(&large), borrow(&small));
     let target = |_: Entity| TargetInfo::texture(Lifetime::Imported);
-    let settings = Settings::default();
+    let settings = Settings {
+        order,
+        ..Settings::default()
+    };
     let mut compiler = Compiler::default();
     let mut compiled = CompiledGraph::default();
     let mut planner = EnhancedPlanner::on_one_thread();
@@ -212,7 +222,12 @@ fn a_warm_compiler_recompiles_without_allocating() {
     );
     for g in round {
         let n = allocations(|| step(g, &mut compiled));
-        assert_eq!(n, 0, "a warm recompile of {} passes allocated", g.len());
+        assert_eq!(
+            n,
+            0,
+            "a warm {order:?} recompile of {} passes allocated",
+            g.len()
+        );
     }
     assert_eq!(compiled, expected, "the same graph, the same compile");
     let cold = allocations(|| {

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use crate::model::{BarrierMode, BindingMode, Rotation, Semantics, Settings};
+use crate::model::{BarrierMode, BindingMode, Order, Rotation, Semantics, Settings};
 
 /// The settings of a run as the summary reports them (kebab-case names, as the command line
 /// spells them).
@@ -26,6 +26,8 @@ pub struct RunSettings {
     pub binding: &'static str,
     /// Threads recording the deferred contexts (CTX-7).
     pub record_threads: u32,
+    /// `declaration`, `fewer-barriers` or `overlap`: the order passes ran in.
+    pub order: &'static str,
 }
 
 impl RunSettings {
@@ -63,6 +65,11 @@ impl RunSettings {
                 BindingMode::PerSlot => "per-slot",
             },
             record_threads: settings.record_threads,
+            order: match settings.order {
+                Order::Declaration => "declaration",
+                Order::FewerBarriers => "fewer-barriers",
+                Order::Overlap => "overlap",
+            },
         }
     }
 
@@ -74,11 +81,12 @@ impl RunSettings {
             self.rotation.join("+")
         };
         format!(
-            "barriers {}  rotation {}  frames in flight {}  fault {}",
+            "barriers {}  rotation {}  frames in flight {}  fault {}  order {}",
             self.barriers,
             rotation,
             self.frames_in_flight,
-            self.fault.as_deref().unwrap_or("none")
+            self.fault.as_deref().unwrap_or("none"),
+            self.order
         )
     }
 }

@@ -1,0 +1,475 @@
+//! Orderings: which valid order of the passes the frame runs in (issue 19).
+//!
+//! The version rules fix what every use reads and which passes must precede which; any
+//! topological order of those edges computes the same frame (each read still sees the write
+//! declared before it, each rewrite still waits for the readers it replaces, FS-1). Within
+//! that freedom the order decides, per queue, the sequence of passes, and so where the
+//! cross-queue fences go (FN-2): a pass waits on another queue only when it needs a pass
+//! there that its queue does not yet know complete, and one wait makes known everything the
+//! other queue ran before the awaited pass.
+//!
+//! Both orderings here are list schedules over that knowledge. A pass is *ready* when its
+//! predecessors are placed, *free* when, in addition, every predecessor on another queue is
+//! already known complete to its own queue, so it costs no wait. Free passes are placed
+//! first; a wait is chosen only when none is free:
+//!
+//! - [`Order::FewerBarriers`] places free passes in declaration order and, when it must
+//!   wait, takes the ready pass whose wait reaches furthest into the other queue, so the one
+//!   wait covers what the most later passes need. Queues run as far as they can on their own
+//!   and meet rarely: fewer fences, fewer hand-over barriers, at the price of overlap (a queue
+//!   may wait for more than it needs next).
+//! - [`Order::Overlap`] places the pass with the longest path to the end of the frame first
+//!   (critical path first) and, when it must wait, takes the one whose wait reaches least far,
+//!   so no queue waits for more than it needs now.
+//!
+//! Both run in O((passes + edges) log passes): blocked passes sit in one heap per pair of
+//! queues keyed by what they need of the other, and leave it when their queue learns enough.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use super::versions::Preds;
+use crate::device::{QUEUE_COUNT, QueueId};
+use crate::model::Order;
+
+/// Nothing known of a queue yet.
+const NOTHING: i64 = -1;
+
+/// The scheduler's working memory, kept between compiles.
+#[derive(Debug, Default)]
+pub struct Scheduler {
+    /// Successors, as a list per pass (`succ[starts[i]..starts[i + 1]]`).
+    starts: Vec<u32>,
+    succ: Vec<u32>,
+    /// Predecessors not yet placed, per pass.
+    waiting_on: Vec<u32>,
+    /// Per pass: its longest path to the end of the frame, in passes.
+    depth: Vec<u32>,
+    /// Per pass: its queue's lane (queues the graph uses, numbered densely).
+    lane: Vec<u8>,
+    /// Per placed pass: its place in the order.
+    place: Vec<i64>,
+    /// Per lane: the latest place of each lane known complete (`lanes` entries each).
+    known: Vec<i64>,
+    /// Per placed pass: what its lane knew when it was placed (`lanes` entries each).
+    seen: Vec<i64>,
+    /// Per ready pass: the latest place of each lane it needs (`lanes` entries each).
+    need: Vec<i64>,
+    /// Free passes, by the ordering's key.
+    free: BinaryHeap<Reverse<(i64, u32)>>,
+    /// Blocked passes of lane `q` on lane `o` at `q * lanes + o`, by what they need of `o`.
+    blocked: Vec<BinaryHeap<Reverse<(i64, u32)>>>,
+    /// Every blocked pass, by the ordering's choice of wait (stale entries skipped).
+    waits: BinaryHeap<Reverse<(i64, i64, u32)>>,
+    /// Per pass: 0 not ready, 1 blocked, 2 free, 3 placed.
+    state: Vec<u8>,
+}
+
+impl Scheduler {
+    /// Write into `out` the order `order` gives the passes whose predecessors are `preds`
+    /// and whose queues are `queues`; `topo` is an order the edges allow (what
+    /// `Declaration` keeps).
+    pub fn schedule(
+        &mut self,
+        order: Order,
+        preds: &Preds,
+        queues: &[QueueId],
+        topo: &[u32],
+        out: &mut Vec<u32>,
+    ) {
+        let n = queues.len();
+        out.clear();
+        if order == Order::Declaration || n == 0 {
+            out.extend_from_slice(topo);
+            return;
+        }
+        let lanes = self.lanes(queues);
+        self.successors(preds, n);
+        if order == Order::Overlap {
+            self.depths(topo);
+        }
+        self.place.clear();
+        self.place.resize(n, NOTHING);
+        self.known.clear();
+        self.known.resize(lanes * lanes, NOTHING);
+        self.seen.clear();
+        self.seen.resize(n * lanes, NOTHING);
+        self.need.clear();
+        self.need.resize(n * lanes, NOTHING);
+        self.state.clear();
+        self.state.resize(n, 0);
+        self.free.clear();
+        self.waits.clear();
+        self.blocked.iter_mut().for_each(BinaryHeap::clear);
+        self.blocked.resize_with(lanes * lanes, BinaryHeap::new);
+        self.waiting_on.clear();
+        self.waiting_on
+            .extend((0..n).map(|i| preds.of(i).len() as u32));
+        for i in 0..n {
+            if self.waiting_on[i] == 0 {
+                self.ready(order, preds, i as u32, lanes);
+            }
+        }
+        while out.len() < n {
+            let next = match self.free.pop() {
+                Some(Reverse((_, p))) if self.state[p as usize] == 2 => p,
+                Some(_) => continue,
+                None => match self.waits.pop() {
+                    Some(Reverse((_, _, p))) if self.state[p as usize] == 1 => {
+                        self.learn(p as usize, lanes, out);
+                        p
+                    }
+                    Some(_) => continue,
+                    // Every pass is placed or ready once its predecessors are: with passes
+                    // left and none ready the edges had a cycle, which compile refused.
+                    None => unreachable!("a graph compile ordered has no cycle"),
+                },
+            };
+            self.put(order, preds, next as usize, lanes, out);
+        }
+        // A greedy choice can lose to the declared order on a small graph: keep whichever
+        // needs fewer waits, so this ordering never adds fences.
+        if order == Order::FewerBarriers
+            && self.waits(out, preds, lanes) >= self.waits(topo, preds, lanes)
+        {
+            out.clear();
+            out.extend_from_slice(topo);
+        }
+    }
+
+    /// The waits `order` needs within a frame, counted as compile's fence plan counts them
+    /// (FN-2: a wait makes known what the awaited pass's queue knew).
+    fn waits(&mut self, order: &[u32], preds: &Preds, lanes: usize) -> usize {
+        for (k, &p) in order.iter().enumerate() {
+            self.place[p as usize] = k as i64;
+        }
+        self.known.clear();
+        self.known.resize(lanes * lanes, NOTHING);
+        let mut count = 0;
+        for &p in order {
+            let (p, q) = (p as usize, usize::from(self.lane[p as usize]));
+            self.need[p * lanes..(p + 1) * lanes].fill(NOTHING);
+            for &a in preds.of(p) {
+                let l = usize::from(self.lane[a as usize]);
+                let need = &mut self.need[p * lanes + l];
+                *need = (*need).max(self.place[a as usize]);
+            }
+            for o in (0..lanes).filter(|&o| o != q) {
+                let at = self.need[p * lanes + o];
+                if at > self.known[q * lanes + o] {
+                    count += 1;
+                    self.known[q * lanes + o] = at;
+                    let awaited = order[at as usize] as usize;
+                    for l in 0..lanes {
+                        let k = self.seen[awaited * lanes + l];
+                        let mine = &mut self.known[q * lanes + l];
+                        *mine = (*mine).max(k);
+                    }
+                }
+            }
+            self.known[q * lanes + q] = self.place[p];
+            let row = q * lanes;
+            self.seen[p * lanes..(p + 1) * lanes].copy_from_slice(&self.known[row..row + lanes]);
+        }
+        count
+    }
+
+    /// Number the queues the graph uses densely; the count.
+    fn lanes(&mut self, queues: &[QueueId]) -> usize {
+        let mut of = [u8::MAX; QUEUE_COUNT];
+        let mut lanes = 0u8;
+        self.lane.clear();
+        for q in queues {
+            let l = &mut of[q.index()];
+            if *l == u8::MAX {
+                *l = lanes;
+                lanes += 1;
+            }
+            self.lane.push(*l);
+        }
+        usize::from(lanes)
+    }
+
+    /// Successor lists from the predecessor lists.
+    fn successors(&mut self, preds: &Preds, n: usize) {
+        self.starts.clear();
+        self.starts.resize(n + 1, 0);
+        for b in 0..n {
+            for &a in preds.of(b) {
+                self.starts[a as usize + 1] += 1;
+            }
+        }
+        for i in 1..=n {
+            self.starts[i] += self.starts[i - 1];
+        }
+        self.succ.clear();
+        self.succ.resize(self.starts[n] as usize, 0);
+        // Filled through `waiting_on` as a cursor per pass, reset by the caller.
+        self.waiting_on.clear();
+        self.waiting_on.extend_from_slice(&self.starts[..n]);
+        for b in 0..n {
+            for &a in preds.of(b) {
+                let at = &mut self.waiting_on[a as usize];
+                self.succ[*at as usize] = b as u32;
+                *at += 1;
+            }
+        }
+    }
+
+    /// Longest path to the end of the frame, in passes, walking a topological order back.
+    fn depths(&mut self, topo: &[u32]) {
+        self.depth.clear();
+        self.depth.resize(topo.len(), 1);
+        for &a in topo.iter().rev() {
+            let a = a as usize;
+            let succ = &self.succ[self.starts[a] as usize..self.starts[a + 1] as usize];
+            self.depth[a] = 1 + succ
+                .iter()
+                .map(|&b| self.depth[b as usize])
+                .max()
+                .unwrap_or(0);
+        }
+    }
+
+    /// Pass `p`'s predecessors are all placed: note what it needs and file it as free or
+    /// blocked.
+    fn ready(&mut self, order: Order, preds: &Preds, p: u32, lanes: usize) {
+        let (pi, q) = (p as usize, usize::from(self.lane[p as usize]));
+        let need = &mut self.need[pi * lanes..(pi + 1) * lanes];
+        for &a in preds.of(pi) {
+            let l = usize::from(self.lane[a as usize]);
+            need[l] = need[l].max(self.place[a as usize]);
+        }
+        let mut furthest = NOTHING;
+        let mut blocked_on = None;
+        for o in (0..lanes).filter(|&o| o != q) {
+            if need[o] > self.known[q * lanes + o] {
+                blocked_on.get_or_insert(o);
+                furthest = furthest.max(need[o]);
+            }
+        }
+        match blocked_on {
+            None => self.make_free(order, p),
+            Some(o) => {
+                self.state[pi] = 1;
+                self.blocked[q * lanes + o].push(Reverse((need[o], p)));
+                let key = match order {
+                    Order::FewerBarriers => (-furthest, i64::from(p)),
+                    _ => (furthest, -i64::from(self.depth[pi])),
+                };
+                self.waits.push(Reverse((key.0, key.1, p)));
+            }
+        }
+    }
+
+    fn make_free(&mut self, order: Order, p: u32) {
+        self.state[p as usize] = 2;
+        let key = match order {
+            Order::Overlap => -i64::from(self.depth[p as usize]),
+            _ => i64::from(p),
+        };
+        self.free.push(Reverse((key, p)));
+    }
+
+    /// Blocked pass `p` is chosen to wait: its lane learns what its needs' passes knew.
+    fn learn(&mut self, p: usize, lanes: usize, placed: &[u32]) {
+        let q = usize::from(self.lane[p]);
+        for o in (0..lanes).filter(|&o| o != q) {
+            let at = self.need[p * lanes + o];
+            if at <= self.known[q * lanes + o] {
+                continue;
+            }
+            self.known[q * lanes + o] = at;
+            // A wait makes known what the awaited pass's queue knew (FN-2).
+            let awaited = placed[at as usize] as usize;
+            for l in 0..lanes {
+                let k = self.seen[awaited * lanes + l];
+                let mine = &mut self.known[q * lanes + l];
+                *mine = (*mine).max(k);
+            }
+        }
+    }
+
+    /// Place pass `p`: its lane knows itself complete up to here, its successors may become
+    /// ready, and passes of its lane that its knowledge unblocks become free.
+    fn put(&mut self, order: Order, preds: &Preds, p: usize, lanes: usize, out: &mut Vec<u32>) {
+        let at = out.len() as i64;
+        let q = usize::from(self.lane[p]);
+        out.push(p as u32);
+        self.state[p] = 3;
+        self.place[p] = at;
+        self.known[q * lanes + q] = at;
+        let row = q * lanes;
+        self.seen[p * lanes..(p + 1) * lanes].copy_from_slice(&self.known[row..row + lanes]);
+        for i in self.starts[p] as usize..self.starts[p + 1] as usize {
+            let s = self.succ[i];
+            self.waiting_on[s as usize] -= 1;
+            if self.waiting_on[s as usize] == 0 {
+                self.ready(order, preds, s, lanes);
+            }
+        }
+        self.unblock(order, q, lanes);
+    }
+
+    /// Move the passes of lane `q` that what `q` knows now covers to the free heap.
+    fn unblock(&mut self, order: Order, q: usize, lanes: usize) {
+        for o in (0..lanes).filter(|&o| o != q) {
+            let known = self.known[q * lanes + o];
+            while let Some(&Reverse((need, p))) = self.blocked[q * lanes + o].peek() {
+                if need > known {
+                    break;
+                }
+                self.blocked[q * lanes + o].pop();
+                if self.state[p as usize] != 1 {
+                    continue;
+                }
+                let pi = p as usize;
+                let other = (0..lanes)
+                    .find(|&x| x != q && self.need[pi * lanes + x] > self.known[q * lanes + x]);
+                match other {
+                    Some(x) => {
+                        self.blocked[q * lanes + x].push(Reverse((self.need[pi * lanes + x], p)))
+                    }
+                    None => self.make_free(order, p),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Predecessor lists from (before, after) edges.
+    fn preds(n: usize, edges: &[(u32, u32)]) -> Preds {
+        let mut p = Preds::default();
+        p.starts.push(0);
+        for b in 0..n as u32 {
+            p.list
+                .extend(edges.iter().filter(|e| e.1 == b).map(|e| e.0));
+            p.starts.push(p.list.len() as u32);
+        }
+        p
+    }
+
+    /// Waits a two-queue order needs: a pass waits when it needs a pass of the other queue
+    /// placed after the latest its queue has waited for.
+    fn waits(order: &[u32], queues: &[QueueId], p: &Preds) -> usize {
+        let mut place = vec![0i64; order.len()];
+        for (k, &i) in order.iter().enumerate() {
+            place[i as usize] = k as i64;
+        }
+        let mut known = [[-1i64; 2]; 2];
+        let lane = |q: QueueId| usize::from(q != QueueId::Graphics);
+        let mut count = 0;
+        for &b in order {
+            let q = lane(queues[b as usize]);
+            let need = (p.of(b as usize).iter())
+                .filter(|&&a| lane(queues[a as usize]) != q)
+                .map(|&a| place[a as usize])
+                .max()
+                .unwrap_or(-1);
+            if need > known[q][1 - q] {
+                known[q][1 - q] = need;
+                count += 1;
+            }
+        }
+        count
+    }
+
+    fn topological(order: &[u32], p: &Preds) -> bool {
+        let mut seen = vec![false; order.len()];
+        order.iter().all(|&b| {
+            let ok = p.of(b as usize).iter().all(|&a| seen[a as usize]);
+            seen[b as usize] = true;
+            ok
+        }) && seen.iter().all(|&s| s)
+    }
+
+    const G: QueueId = QueueId::Graphics;
+
+    fn compute() -> QueueId {
+        QueueId::Compute { pipe: 0, index: 0 }
+    }
+
+    #[test]
+    fn declaration_keeps_the_order_it_is_given() {
+        let p = preds(3, &[(0, 1)]);
+        let mut out = Vec::new();
+        let topo = [2, 0, 1];
+        Scheduler::default().schedule(Order::Declaration, &p, &[G; 3], &topo, &mut out);
+        assert_eq!(out, topo);
+    }
+
+    /// Graphics passes 0 and 2 feed compute passes 1 and 3. In declaration order each
+    /// compute pass waits; fewer-barriers runs graphics ahead and waits once for both.
+    #[test]
+    fn fewer_barriers_covers_two_needs_with_one_wait() {
+        let p = preds(4, &[(0, 1), (2, 3)]);
+        let queues = [G, compute(), G, compute()];
+        let mut s = Scheduler::default();
+        let mut out = Vec::new();
+        s.schedule(Order::FewerBarriers, &p, &queues, &[0, 1, 2, 3], &mut out);
+        assert_eq!(out, [0, 2, 3, 1]);
+        assert_eq!(
+            (waits(&[0, 1, 2, 3], &queues, &p), waits(&out, &queues, &p)),
+            (2, 1)
+        );
+        s.schedule(Order::Overlap, &p, &queues, &[0, 1, 2, 3], &mut out);
+        assert_eq!(out, [0, 2, 1, 3], "overlap waits for no more than it needs");
+    }
+
+    /// The pass with the longest path after it goes first.
+    #[test]
+    fn overlap_puts_the_critical_path_first() {
+        // 0 alone; 1 -> 2 -> 3 a chain.
+        let p = preds(4, &[(1, 2), (2, 3)]);
+        let mut out = Vec::new();
+        Scheduler::default().schedule(Order::Overlap, &p, &[G; 4], &[0, 1, 2, 3], &mut out);
+        assert_eq!(out, [1, 2, 0, 3], "ties keep declaration order");
+    }
+
+    /// Random graphs on two queues: every order is topological, and fewer-barriers never
+    /// needs more waits than declaration order.
+    #[test]
+    fn every_order_is_topological_and_fewer_barriers_waits_least() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = |m: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % m
+        };
+        let mut s = Scheduler::default();
+        let (mut declared, mut fewer) = (0, 0);
+        for _ in 0..200 {
+            let n = 2 + next(60) as usize;
+            let edges: Vec<(u32, u32)> = (0..n as u32 * 2)
+                .filter_map(|_| {
+                    let b = 1 + next(n as u64 - 1) as u32;
+                    let a = next(u64::from(b)) as u32;
+                    (a < b).then_some((a, b))
+                })
+                .collect();
+            let p = preds(n, &edges);
+            let queues: Vec<QueueId> = (0..n)
+                .map(|_| if next(4) == 0 { compute() } else { G })
+                .collect();
+            let topo: Vec<u32> = (0..n as u32).collect();
+            let mut out = Vec::new();
+            for order in [Order::FewerBarriers, Order::Overlap] {
+                s.schedule(order, &p, &queues, &topo, &mut out);
+                assert!(topological(&out, &p), "{order:?} {edges:?} -> {out:?}");
+            }
+            s.schedule(Order::FewerBarriers, &p, &queues, &topo, &mut out);
+            let (d, f) = (waits(&topo, &queues, &p), waits(&out, &queues, &p));
+            assert!(f <= d, "{edges:?} {queues:?}: {f} waits, declaration {d}");
+            (declared, fewer) = (declared + d, fewer + f);
+        }
+        assert!(
+            fewer * 10 < declared * 8,
+            "fewer-barriers {fewer}, declaration {declared}"
+        );
+    }
+}
