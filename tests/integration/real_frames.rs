@@ -105,6 +105,14 @@ fn a_texture_read_by_two_queues_is_not_transitioned_under_a_reader() {
     clean_everywhere("shared_read.ron");
 }
 
+/// EB-11 (A9, V0801): a DMA engine writes a texture every frame and the graphics queue
+/// samples it. A DMA engine issues no texture barrier, so the graphics queue's next barrier
+/// names as AccessBefore only what its own last barrier declared, not the copy's access.
+#[test]
+fn a_dma_upload_read_by_graphics_follows_the_readers_declared_access() {
+    clean_everywhere("dma_upload_read.ron");
+}
+
 /// A scene whose timeline enables, at frame 2, a pass that makes a dependency cycle.
 const CYCLE_AT_FRAME_2: &str = r#"Scene(
     entities: [

@@ -187,7 +187,13 @@ pub fn plan_conservative(
                     bb.texture(i, false, transition(e, (want, before), to, false));
                     declare(t, p.queue, access);
                 }
-                t.access = to.1;
+                // A DMA engine issues no barrier on a texture (barrier-spec A5: it cannot
+                // transition one), so the next barrier's AccessBefore is still what the last
+                // barrier declared (EB-11, A9); the copy's write is written back by the full
+                // flush before its fence (FS-2).
+                if !matches!(p.queue, QueueId::Dma { .. }) {
+                    t.access = to.1;
+                }
                 t.last = Some(i);
                 continue;
             }
