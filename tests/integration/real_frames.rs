@@ -113,6 +113,15 @@ fn a_dma_upload_read_by_graphics_follows_the_readers_declared_access() {
     clean_everywhere("dma_upload_read.ron");
 }
 
+/// FS-1, FS-2, barrier-spec A5 (V0512, V0403, V0521): a texture a DMA copy and a compute
+/// pass read at once is read by both in COMMON, which the writer moves it into, so no reader
+/// transitions it under the copy; the history the copy rewrites is written back for the next
+/// frame's reader on another queue.
+#[test]
+fn a_read_shared_with_a_dma_engine_stays_in_common() {
+    clean_everywhere("dma_shared_read.ron");
+}
+
 /// A scene whose timeline enables, at frame 2, a pass that makes a dependency cycle.
 const CYCLE_AT_FRAME_2: &str = r#"Scene(
     entities: [

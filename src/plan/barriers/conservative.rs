@@ -9,8 +9,9 @@
 //! Textures shared between queues are parked in COMMON at the end of the frame so that any
 //! queue can pick them up next frame. A read phase several queues share is entered by its
 //! writer, before its fence, and each reading queue declares its own access (EB-11) without
-//! changing the layout under another queue's read (FS-1). No access is ever barrier-free
-//! (EB-8a).
+//! changing the layout under another queue's read (FS-1); one a DMA engine shares is read in
+//! COMMON, the only layout a copy engine may use (barrier-spec A5). No access is ever
+//! barrier-free (EB-8a).
 
 use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
@@ -97,6 +98,41 @@ fn shared_read(graph: &CompiledGraph, i: usize, e: Entity) -> bool {
         .any(|k| passes[k].queue != passes[i].queue && layout(k) == layout(i))
 }
 
+/// Per pass, true when it reads `e` in a read phase a DMA engine shares with another queue:
+/// the phase stays in COMMON, the one layout a DMA engine may use and cannot leave
+/// (barrier-spec A5), which serves shader and copy reads on every queue (A6), so no reader
+/// changes the layout under the copy's read (FS-1).
+fn dma_shared_reads(graph: &CompiledGraph, e: Entity) -> Vec<bool> {
+    let mut out = vec![false; graph.passes.len()];
+    let mut run: Vec<usize> = Vec::new();
+    let close = |run: &mut Vec<usize>, out: &mut Vec<bool>| {
+        let dma = |k: &usize| matches!(graph.passes[*k].queue, QueueId::Dma { .. });
+        let common = run.iter().all(|&k| {
+            (graph.passes[k].uses.iter().filter(|u| u.key == e))
+                .all(|u| layout_allows(Layout::Common).contains(u.access.access()))
+        });
+        if common && run.iter().any(dma) && !run.iter().all(dma) {
+            for &k in run.iter() {
+                out[k] = true;
+            }
+        }
+        run.clear();
+    };
+    for (i, p) in graph.passes.iter().enumerate() {
+        let mut uses = p.uses.iter().filter(|u| u.key == e).peekable();
+        if uses.peek().is_none() {
+            continue;
+        }
+        if uses.any(|u| u.access.is_write()) {
+            close(&mut run, &mut out);
+        } else {
+            run.push(i);
+        }
+    }
+    close(&mut run, &mut out);
+    out
+}
+
 /// Plan conservative barriers for a compiled graph, starting from `start` per texture.
 pub fn plan_conservative(
     graph: &CompiledGraph,
@@ -139,9 +175,14 @@ pub fn plan_conservative(
         None => t.declared.push((q, access)),
     };
     let mut tracks: Vec<(Entity, Track)> = Vec::new();
+    let mut dma_shared: HashMap<Entity, Vec<bool>> = HashMap::new();
     for (i, p) in graph.passes.iter().enumerate() {
         for u in &p.uses {
             let Some(want) = u.layout else { continue };
+            let in_common = dma_shared
+                .entry(u.key)
+                .or_insert_with(|| dma_shared_reads(graph, u.key))[i];
+            let want = if in_common { Layout::Common } else { want };
             let pos = match tracks.iter().position(|(e, _)| *e == u.key) {
                 Some(pos) => pos,
                 None => {

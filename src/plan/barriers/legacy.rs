@@ -13,8 +13,10 @@
 //! queues go back to COMMON after their last use in the frame, the state every queue may
 //! start from, unless the frame ends in such a shared read phase that the next frame's first
 //! use can leave; a transient of one queue stays as its last use left it, since its next
-//! activation discards it (EB-5). A handover from a copy engine, which writes in COMMON, is
-//! flushed with an aliasing barrier. The back buffer is left to the present stage.
+//! activation discards it (EB-5). A read phase a DMA engine shares is COMMON, the one state
+//! a copy engine may use (barrier-spec A5), which serves shader reads too. A handover from a
+//! copy engine, which writes in COMMON, is flushed with an aliasing barrier, also when the
+//! next frame's first use takes it. The back buffer is left to the present stage.
 
 use bevy_ecs::prelude::*;
 
@@ -86,7 +88,13 @@ fn shared_phases(graph: &CompiledGraph, e: Entity) -> Vec<Option<S>> {
     let mut run: Vec<(usize, QueueId, S)> = Vec::new();
     let close = |run: &mut Vec<(usize, QueueId, S)>, out: &mut Vec<Option<S>>| {
         let shared = run.iter().any(|r| r.1 != run[0].1);
-        let combined = run.iter().fold(S::COMMON, |a, r| a | r.2);
+        let mut combined = run.iter().fold(S::COMMON, |a, r| a | r.2);
+        // A DMA engine reads only in COMMON (barrier-spec A5) and cannot leave it; COMMON
+        // serves the other queues' shader and copy reads too (A6), so the phase is COMMON.
+        let dma = run.iter().any(|r| matches!(r.1, QueueId::Dma { .. }));
+        if dma && (S::ALL_SHADER_RESOURCE | S::COPY_SOURCE).contains(combined) {
+            combined = S::COMMON;
+        }
         if shared && S::GENERIC_READ.contains(combined) {
             for r in run.iter() {
                 out[r.0] = Some(combined);
@@ -287,7 +295,23 @@ fn walk(
             fp.end
                 .push((e, Layout::RenderTarget, Access::RENDER_TARGET));
         }
-        if let Some((j, lq, _)) = last {
+        if let Some((j, lq, la)) = last {
+            // A copy engine's write in COMMON that the next frame's first use takes on
+            // another queue: as within the frame, only the aliasing barrier's flush writes it
+            // back before the fence (FS-2); the reader's transition invalidates its caches.
+            let next_queue = (graph.passes.iter())
+                .find(|p| p.uses.iter().any(|u| u.key == e))
+                .map(|p| p.queue);
+            if la.is_write()
+                && !s.transient
+                && *state == S::COMMON
+                && next_queue.is_some_and(|fq| fq != lq)
+            {
+                fp.legacy_after[j].push(LegacyBarrier::Aliasing {
+                    before: Some(e),
+                    after: None,
+                });
+            }
             // Resources shared between queues go back to COMMON, the state every queue may
             // start from. A transient of one queue stays as it is: its next frame activates it
             // with an aliasing barrier and discards what it held, so a transition now would
