@@ -98,38 +98,46 @@ fn shared_read(graph: &CompiledGraph, i: usize, e: Entity) -> bool {
         .any(|k| passes[k].queue != passes[i].queue && layout(k) == layout(i))
 }
 
-/// Per pass, true when it reads `e` in a read phase a DMA engine shares with another queue:
-/// the phase stays in COMMON, the one layout a DMA engine may use and cannot leave
-/// (barrier-spec A5), which serves shader and copy reads on every queue (A6), so no reader
-/// changes the layout under the copy's read (FS-1).
-fn dma_shared_reads(graph: &CompiledGraph, e: Entity) -> Vec<bool> {
+/// Per pass, true when it reads `e` in a read phase in COMMON: one a DMA engine shares with
+/// another queue, or one several queues share that a DMA engine's write follows (in the next
+/// frame too, when the texture keeps its contents: `wraps`). COMMON is the one layout a DMA
+/// engine may use and it cannot leave it (barrier-spec A5), and it serves shader and copy
+/// reads on every queue (A6), so no reader changes the layout under another's read (FS-1).
+fn common_reads(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<bool> {
     let mut out = vec![false; graph.passes.len()];
-    let mut run: Vec<usize> = Vec::new();
-    let close = |run: &mut Vec<usize>, out: &mut Vec<bool>| {
-        let dma = |k: &usize| matches!(graph.passes[*k].queue, QueueId::Dma { .. });
-        let common = run.iter().all(|&k| {
-            (graph.passes[k].uses.iter().filter(|u| u.key == e))
-                .all(|u| layout_allows(Layout::Common).contains(u.access.access()))
-        });
-        if common && run.iter().any(dma) && !run.iter().all(dma) {
-            for &k in run.iter() {
-                out[k] = true;
+    let dma = |k: usize| matches!(graph.passes[k].queue, QueueId::Dma { .. });
+    let uses: Vec<(usize, bool, bool)> = (graph.passes.iter().enumerate())
+        .filter_map(|(i, p)| {
+            let mut uses = p.uses.iter().filter(|u| u.key == e).peekable();
+            uses.peek()?;
+            let (mut write, mut common) = (false, true);
+            for u in uses {
+                write |= u.access.is_write();
+                common &= layout_allows(Layout::Common).contains(u.access.access());
             }
-        }
-        run.clear();
-    };
-    for (i, p) in graph.passes.iter().enumerate() {
-        let mut uses = p.uses.iter().filter(|u| u.key == e).peekable();
-        if uses.peek().is_none() {
+            Some((i, write, common))
+        })
+        .collect();
+    let mut k = 0;
+    while k < uses.len() {
+        if uses[k].1 {
+            k += 1;
             continue;
         }
-        if uses.any(|u| u.access.is_write()) {
-            close(&mut run, &mut out);
-        } else {
-            run.push(i);
+        let end = (k..uses.len()).find(|&x| uses[x].1).unwrap_or(uses.len());
+        let run = &uses[k..end];
+        let next = uses.get(end).or(uses.first().filter(|_| wraps));
+        let queue = |r: &(usize, bool, bool)| graph.passes[r.0].queue;
+        let shared = run.iter().any(|r| queue(r) != queue(&run[0]));
+        let dma_reads = run.iter().any(|r| dma(r.0));
+        let dma_writes_next = next.is_some_and(|n| n.1 && dma(n.0));
+        if run.iter().all(|r| r.2) && shared && (dma_reads || dma_writes_next) {
+            for r in run {
+                out[r.0] = true;
+            }
         }
+        k = end;
     }
-    close(&mut run, &mut out);
     out
 }
 
@@ -175,14 +183,15 @@ pub fn plan_conservative(
         None => t.declared.push((q, access)),
     };
     let mut tracks: Vec<(Entity, Track)> = Vec::new();
-    let mut dma_shared: HashMap<Entity, Vec<bool>> = HashMap::new();
+    let mut in_common: HashMap<Entity, Vec<bool>> = HashMap::new();
     for (i, p) in graph.passes.iter().enumerate() {
         for u in &p.uses {
             let Some(want) = u.layout else { continue };
-            let in_common = dma_shared
-                .entry(u.key)
-                .or_insert_with(|| dma_shared_reads(graph, u.key))[i];
-            let want = if in_common { Layout::Common } else { want };
+            let common = in_common.entry(u.key).or_insert_with(|| {
+                let s = start(u.key);
+                common_reads(graph, u.key, !s.transient && !s.chain)
+            })[i];
+            let want = if common { Layout::Common } else { want };
             let pos = match tracks.iter().position(|(e, _)| *e == u.key) {
                 Some(pos) => pos,
                 None => {

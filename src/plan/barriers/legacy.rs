@@ -13,10 +13,12 @@
 //! queues go back to COMMON after their last use in the frame, the state every queue may
 //! start from, unless the frame ends in such a shared read phase that the next frame's first
 //! use can leave; a transient of one queue stays as its last use left it, since its next
-//! activation discards it (EB-5). A read phase a DMA engine shares is COMMON, the one state
-//! a copy engine may use (barrier-spec A5), which serves shader reads too. A handover from a
-//! copy engine, which writes in COMMON, is flushed with an aliasing barrier, also when the
-//! next frame's first use takes it. The back buffer is left to the present stage.
+//! activation discards it (EB-5). A read phase a DMA engine shares, or that several queues
+//! share before a DMA engine's write, is COMMON, the one state a copy engine may use
+//! (barrier-spec A5), which serves shader reads too. A handover from a copy engine, which
+//! writes in COMMON, is flushed with an aliasing barrier, also when the next frame's first use
+//! takes it, and a reader on another queue that makes no transition after it flushes its own
+//! caches with one (FS-2). The back buffer is left to the present stage.
 
 use bevy_ecs::prelude::*;
 
@@ -82,38 +84,47 @@ fn pass_state<'a>(
 /// Per pass, the combined read state of the read phase it belongs to when that phase spans
 /// several queues (barrier-spec B: read states combine), `None` elsewhere. A read phase is a
 /// run of passes using `e` that only read it; one state for all of it means no queue changes
-/// the state while another reads.
-fn shared_phases(graph: &CompiledGraph, e: Entity) -> Vec<Option<S>> {
+/// the state while another reads. A phase a DMA engine reads in, or that a DMA engine's write
+/// follows (in the next frame too, when the resource keeps its contents: `wraps`), is COMMON
+/// when COMMON serves its reads: a copy engine uses only COMMON and cannot leave it
+/// (barrier-spec A5), and COMMON serves shader and copy reads on every queue (A6), so nothing
+/// transitions the resource under a reader.
+fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Option<S>> {
     let mut out = vec![None; graph.passes.len()];
-    let mut run: Vec<(usize, QueueId, S)> = Vec::new();
-    let close = |run: &mut Vec<(usize, QueueId, S)>, out: &mut Vec<Option<S>>| {
+    let uses: Vec<(usize, QueueId, UseAccess, S)> = (graph.passes.iter().enumerate())
+        .filter_map(|(i, p)| {
+            let (access, state) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)?;
+            Some((i, p.queue, access, state))
+        })
+        .collect();
+    let dma = |q: QueueId| matches!(q, QueueId::Dma { .. });
+    let mut k = 0;
+    while k < uses.len() {
+        if uses[k].2.is_write() {
+            k += 1;
+            continue;
+        }
+        let end = (k..uses.len())
+            .find(|&x| uses[x].2.is_write())
+            .unwrap_or(uses.len());
+        let run = &uses[k..end];
+        let next = uses.get(end).or(uses.first().filter(|_| wraps));
         let shared = run.iter().any(|r| r.1 != run[0].1);
-        let mut combined = run.iter().fold(S::COMMON, |a, r| a | r.2);
-        // A DMA engine reads only in COMMON (barrier-spec A5) and cannot leave it; COMMON
-        // serves the other queues' shader and copy reads too (A6), so the phase is COMMON.
-        let dma = run.iter().any(|r| matches!(r.1, QueueId::Dma { .. }));
-        if dma && (S::ALL_SHADER_RESOURCE | S::COPY_SOURCE).contains(combined) {
+        let mut combined = run.iter().fold(S::COMMON, |a, r| a | r.3);
+        let dma_reads = run.iter().any(|r| dma(r.1));
+        let dma_writes_next = next.is_some_and(|n| n.2.is_write() && dma(n.1));
+        if (dma_reads || (shared && dma_writes_next))
+            && (S::ALL_SHADER_RESOURCE | S::COPY_SOURCE).contains(combined)
+        {
             combined = S::COMMON;
         }
         if shared && S::GENERIC_READ.contains(combined) {
-            for r in run.iter() {
+            for r in run {
                 out[r.0] = Some(combined);
             }
         }
-        run.clear();
-    };
-    for (i, p) in graph.passes.iter().enumerate() {
-        let Some((access, state)) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)
-        else {
-            continue;
-        };
-        if access.is_write() {
-            close(&mut run, &mut out);
-        } else {
-            run.push((i, p.queue, state));
-        }
+        k = end;
     }
-    close(&mut run, &mut out);
     out
 }
 
@@ -164,11 +175,20 @@ fn walk(
         let s = start(e);
         let mut last: Option<(usize, QueueId, UseAccess)> = None;
         let mut queues: Vec<QueueId> = Vec::new();
-        let phases = shared_phases(graph, e);
+        let phases = shared_phases(graph, e, !s.transient && !s.chain);
         // In a shared read phase the writer moved into its state: the writer's queue, and the
         // other queues whose caches were invalidated for it since.
         let mut phase_writer: Option<QueueId> = None;
         let mut invalidated: Vec<QueueId> = Vec::new();
+        // The queue of the last write a reader must see: at the frame's start, the previous
+        // frame's last write when the resource keeps its contents.
+        let mut writer: Option<QueueId> = (!s.transient && !s.chain)
+            .then(|| {
+                (graph.passes.iter().rev())
+                    .find(|p| (p.uses.iter()).any(|u| u.key == e && u.access.is_write()))
+                    .map(|p| p.queue)
+            })
+            .flatten();
         for (i, p) in graph.passes.iter().enumerate() {
             let Some((access, want)) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)
             else {
@@ -287,6 +307,24 @@ fn walk(
                 }
                 fp.legacy_before[i].push(transition(e, *state, want));
                 *state = want;
+                invalidated.push(q);
+            } else if !access.is_write()
+                && writer.is_some_and(|w| w != q)
+                && !matches!(q, QueueId::Dma { .. })
+                && !invalidated.contains(&q)
+            {
+                // A read of another queue's write with no transition on this queue, as in a
+                // COMMON phase after a copy engine's write: nothing would invalidate this
+                // queue's caches after its fence wait, so an aliasing barrier does (FS-2).
+                fp.legacy_before[i].push(LegacyBarrier::Aliasing {
+                    before: None,
+                    after: None,
+                });
+                invalidated.push(q);
+            }
+            if access.is_write() {
+                writer = Some(q);
+                invalidated.clear();
             }
             last = Some((i, q, access));
         }
