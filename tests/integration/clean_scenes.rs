@@ -13,16 +13,10 @@ const LEGACY_REFUSES: &[(&str, &str)] = &[("eb9c_copy_to_self.ron", "EB-9c")];
 /// clean, with what still fails. They are left out of the clean check until it can; each
 /// must still show a diagnostic somewhere in the configurations the clean check runs, so
 /// that one which becomes clean is noticed and moved into it.
-const NOT_YET_CLEAN: &[(&str, &str)] = &[
-    (
-        "doom2016_idtech6.ron",
-        "clean under enhanced barriers; copies on a DMA queue under conservative and legacy barriers (tests/data/real_frames/dma_*.ron); legacy with async compute: a compute queue cannot move a texture into a read state naming PIXEL_SHADER_RESOURCE (compute_then_pixel_read.ron)",
-    ),
-    (
-        "rottr_foundation.ron",
-        "clean under enhanced and conservative barriers and legacy without async compute; legacy with async compute: a depth buffer read on both queues is transitioned under the compute reader (depth_read_on_two_queues.ron)",
-    ),
-];
+const NOT_YET_CLEAN: &[(&str, &str)] = &[(
+    "rottr_foundation.ron",
+    "clean under enhanced and conservative barriers and legacy without async compute; legacy with async compute: a depth buffer read on both queues is transitioned under the compute reader (depth_read_on_two_queues.ron)",
+)];
 
 fn not_yet_clean(scene: &std::path::Path) -> bool {
     NOT_YET_CLEAN

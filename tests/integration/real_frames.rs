@@ -247,16 +247,11 @@ fn history_and_uploads_read_by_two_queues_are_never_transitioned_under_a_reader(
 
 /// Bug 4 and subresource ranges (EB-6): a depth pyramid built mip by mip, shadow cascades in
 /// the slices of one array and a bloom chain, each use naming its subresources through a view.
-/// Planned per subresource, every strategy validates clean (legacy with async compute is the
-/// exception: a compute write read by pixel shaders needs a combined legacy state the compute
-/// queue cannot name, an open limitation of the legacy planner).
+/// Planned per subresource, every strategy validates clean.
 #[test]
 fn passes_that_read_one_mip_and_write_another_are_planned_per_subresource() {
     for barriers in STRATEGIES {
         for async_compute in [true, false] {
-            if barriers == BarrierMode::Legacy && async_compute {
-                continue;
-            }
             let found = diagnostics("subresources.ron", barriers, async_compute, 6);
             assert!(
                 found.is_empty(),
@@ -310,20 +305,71 @@ fn passes_that_read_one_mip_and_write_another_are_planned_per_subresource() {
     );
 }
 
-/// A legacy planning error names the resource it could not move, not only the pass (EB-10).
-/// The case is an open limitation: a compute queue cannot name the combined legacy read state
-/// a pixel shader shares (`compute_then_pixel_read.ron`).
+/// Barrier-spec A5, B, FS-1: a texture async compute writes and reads, then a pixel shader
+/// reads on the graphics queue. A compute queue cannot name PIXEL_SHADER_RESOURCE, so the
+/// compute writer moves it into NON_PIXEL_SHADER_RESOURCE before its fence, and the graphics
+/// reader widens that to PIXEL_SHADER_RESOURCE after its wait, in the same SHADER_RESOURCE
+/// layout, so no transition is a write under the compute read. Legacy refused to plan it
+/// with async compute.
 #[test]
-fn a_legacy_planning_error_names_the_resource() {
+fn a_compute_write_read_by_pixel_shaders_is_widened_on_the_graphics_queue() {
+    clean_everywhere("compute_then_pixel_read.ron");
     let mut rt =
         Runtime::from_scene("tests/data/real_frames/compute_then_pixel_read.ron").expect("loads");
     rt.settings_mut().barriers = BarrierMode::Legacy;
+    rt.run(2).expect("legacy plans it");
+    use fastframe::barrier::{LegacyBarrier, ResourceStates as S};
+    let g = rt.graph();
+    let at = |name: &str| g.passes.iter().position(|p| p.name == name).expect(name);
+    let plan = rt.world.resource::<fastframe::plan::BarrierPlan>();
+    let steady = plan.frames.last().expect("a plan");
+    let states = |list: &[LegacyBarrier<bevy_ecs::entity::Entity>]| -> Vec<(S, S)> {
+        (list.iter())
+            .filter_map(|b| match b {
+                LegacyBarrier::Transition { before, after, .. } => Some((*before, *after)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(
+        states(&steady.legacy_after[at("blur")])
+            .contains(&(S::UNORDERED_ACCESS, S::NON_PIXEL_SHADER_RESOURCE)),
+        "{:?}",
+        steady.legacy_after[at("blur")]
+    );
+    assert!(
+        states(&steady.legacy_before[at("tonemap")])
+            .contains(&(S::NON_PIXEL_SHADER_RESOURCE, S::PIXEL_SHADER_RESOURCE)),
+        "{:?}",
+        steady.legacy_before[at("tonemap")]
+    );
+}
+
+/// A scene whose timeline hands a texture a graphics pass left in RENDER_TARGET to a compute
+/// pass at frame 2: the new plan starts from the old plan's states, and a compute queue
+/// cannot leave RENDER_TARGET (barrier-spec A5).
+const COMPUTE_TAKES_A_RENDER_TARGET: &str = r#"Scene(
+    entities: [
+        (name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
+        (name: "canvas", texture: (format: Rgba16Float, extent: (64, 64), flags: (render_target: true, unordered_access: true))),
+        (name: "paint", pass: (uses: [(target: "canvas", access: RenderTarget)])),
+        (name: "splat", pass: (queue: Compute, uses: [(target: "canvas", access: UnorderedAccess)], work: Dispatch(threads: 4096)), disabled: true),
+        (name: "show", pass: (uses: [(target: "swapchain", access: RenderTarget)])),
+    ],
+    timeline: [(frame: 2, event: Disable("paint")), (frame: 2, event: Enable("splat"))],
+)"#;
+
+/// A legacy planning error names the resource it could not move, not only the pass (EB-10).
+#[test]
+fn a_legacy_planning_error_names_the_resource() {
+    let mut rt = Runtime::from_str(COMPUTE_TAKES_A_RENDER_TARGET, "take.ron").expect("loads");
+    rt.settings_mut().barriers = BarrierMode::Legacy;
     let err = rt
-        .run(2)
-        .expect_err("legacy cannot plan it yet")
+        .run(4)
+        .expect_err("compute cannot leave RENDER_TARGET")
         .to_string();
     assert!(
-        err.contains(r#"pass luminance on compute0.0 cannot move "colour" from"#),
+        err.contains(r#"pass splat on compute0.0 cannot move "canvas" from"#),
         "{err}"
     );
 }

@@ -9,7 +9,11 @@
 //! activate a transient at its first use each frame. A pass's uses of one resource give it one
 //! state, its read states combined. A read phase several queues share is entered by its
 //! writer, in the phase's combined read state, before the fences that order the readers, so
-//! no reader transitions it under another queue's read (FS-1). Resources shared between
+//! no reader transitions it under another queue's read (FS-1). A compute writer cannot name
+//! PIXEL_SHADER_RESOURCE (barrier-spec A5): it enters the part of the state it can name, and a
+//! graphics reader that needs more widens it after its fence wait within the same layout
+//! (NON_PIXEL_ and PIXEL_SHADER_RESOURCE are both SHADER_RESOURCE, barrier-spec B), which no
+//! other queue's read can race, and gives it back if another queue reads on. Resources shared between
 //! queues go back to COMMON after their last use in the frame, the state every queue may
 //! start from, unless the frame ends in such a shared read phase that the next frame's first
 //! use can leave; a transient of one queue stays as its last use left it, since its next
@@ -27,6 +31,10 @@ use crate::barrier::{Access, Layout, LegacyBarrier, LegacySplit, ResourceStates 
 use crate::device::QueueId;
 use crate::model::UseAccess;
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlanError};
+
+mod phases;
+
+use phases::shared_phases;
 
 /// The legacy state a use needs on a queue, given the stages that perform it (barrier-spec B:
 /// shader reads outside the pixel shader are NON_PIXEL_SHADER_RESOURCE).
@@ -61,7 +69,7 @@ pub fn legacy_state(access: UseAccess, queue: QueueId, stages: crate::barrier::S
 /// stands for them (a write if there is one): read states combine (barrier-spec B: a
 /// resource may be in several read states at once, as an index buffer that is also the
 /// indirect arguments of the draw), a write's state stands alone.
-fn pass_state<'a>(
+pub(super) fn pass_state<'a>(
     mut uses: impl Iterator<Item = &'a crate::plan::PlannedUse>,
     queue: QueueId,
 ) -> Option<(UseAccess, S)> {
@@ -81,53 +89,6 @@ fn pass_state<'a>(
     Some(out)
 }
 
-/// Per pass, the combined read state of the read phase it belongs to when that phase spans
-/// several queues (barrier-spec B: read states combine), `None` elsewhere. A read phase is a
-/// run of passes using `e` that only read it; one state for all of it means no queue changes
-/// the state while another reads. A phase a DMA engine reads in, or that a DMA engine's write
-/// follows (in the next frame too, when the resource keeps its contents: `wraps`), is COMMON
-/// when COMMON serves its reads: a copy engine uses only COMMON and cannot leave it
-/// (barrier-spec A5), and COMMON serves shader and copy reads on every queue (A6), so nothing
-/// transitions the resource under a reader.
-fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Option<S>> {
-    let mut out = vec![None; graph.passes.len()];
-    let uses: Vec<(usize, QueueId, UseAccess, S)> = (graph.passes.iter().enumerate())
-        .filter_map(|(i, p)| {
-            let (access, state) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)?;
-            Some((i, p.queue, access, state))
-        })
-        .collect();
-    let dma = |q: QueueId| matches!(q, QueueId::Dma { .. });
-    let mut k = 0;
-    while k < uses.len() {
-        if uses[k].2.is_write() {
-            k += 1;
-            continue;
-        }
-        let end = (k..uses.len())
-            .find(|&x| uses[x].2.is_write())
-            .unwrap_or(uses.len());
-        let run = &uses[k..end];
-        let next = uses.get(end).or(uses.first().filter(|_| wraps));
-        let shared = run.iter().any(|r| r.1 != run[0].1);
-        let mut combined = run.iter().fold(S::COMMON, |a, r| a | r.3);
-        let dma_reads = run.iter().any(|r| dma(r.1));
-        let dma_writes_next = next.is_some_and(|n| n.2.is_write() && dma(n.1));
-        if (dma_reads || (shared && dma_writes_next))
-            && (S::ALL_SHADER_RESOURCE | S::COPY_SOURCE).contains(combined)
-        {
-            combined = S::COMMON;
-        }
-        if shared && S::GENERIC_READ.contains(combined) {
-            for r in run {
-                out[r.0] = Some(combined);
-            }
-        }
-        k = end;
-    }
-    out
-}
-
 /// States a compute queue may transition (no render-target, depth or index states).
 fn compute_may(s: S) -> bool {
     !s.intersects(
@@ -139,7 +100,7 @@ fn compute_may(s: S) -> bool {
     )
 }
 
-fn may(queue: QueueId, from: S, to: S) -> bool {
+pub(super) fn may(queue: QueueId, from: S, to: S) -> bool {
     match queue {
         QueueId::Graphics => true,
         QueueId::Compute { .. } => compute_may(from) && compute_may(to),
@@ -194,7 +155,7 @@ fn walk(
             else {
                 continue;
             };
-            let want = phases[i].unwrap_or(want);
+            let (base, want) = phases[i].map_or((want, want), |ph| (ph.base, ph.want));
             let q = p.queue;
             // The first read of a phase several queues share, after a write: the writer moves
             // the resource into the phase's combined read state at the end of its pass, before
@@ -203,17 +164,20 @@ fn walk(
             if let Some((j, lq, la)) = last
                 && la.is_write()
                 && phases[i].is_some()
-                && *state != want
-                && may(lq, *state, want)
+                && *state != base
+                && may(lq, *state, base)
             {
-                fp.legacy_after[j].push(transition(e, *state, want));
-                *state = want;
+                fp.legacy_after[j].push(transition(e, *state, base));
+                *state = base;
                 phase_writer = Some(lq);
                 invalidated.clear();
             }
             if phases[i].is_none() {
                 phase_writer = None;
-            } else if phase_writer.is_some_and(|w| w != q) && !invalidated.contains(&q) {
+            } else if phase_writer.is_some_and(|w| w != q)
+                && !invalidated.contains(&q)
+                && *state == want
+            {
                 // The reader's queue keeps no state change of its own to invalidate its caches
                 // with after the fence, so a flush does it (FS-2; legacy barriers cannot name a
                 // cache, and an aliasing barrier is the one that flushes them all).
@@ -242,15 +206,15 @@ fn walk(
                 && !s.chain
                 && !s.transient
                 && phases[i].is_some()
-                && *state != want
+                && *state != base
             {
                 // A read phase several queues share before anything in the plan wrote the
                 // resource: no writer moves it before the readers' fences, and a reader's
                 // transition would race the other queue's reads (FS-1). The plan's first frame
                 // moves it in its prologue on the graphics queue, which the others wait for;
                 // their caches are flushed after the wait (FS-2).
-                fp.legacy_prologue.push(transition(e, *state, want));
-                *state = want;
+                fp.legacy_prologue.push(transition(e, *state, base));
+                *state = base;
                 phase_writer = Some(QueueId::Graphics);
                 if q != QueueId::Graphics {
                     fp.legacy_before[i].push(LegacyBarrier::Aliasing {
@@ -268,7 +232,11 @@ fn walk(
                         before: Some(e),
                         after: None,
                     });
-                } else if lq != q && *state != S::COMMON && *state != want {
+                } else if lq != q
+                    && *state != S::COMMON
+                    && *state != want
+                    && !(phases[i].is_some() && *state == base)
+                {
                     // Hand over through COMMON, written back by the producer (EB-10).
                     if !may(lq, *state, S::COMMON) {
                         return Err(PlanError::LegacyRelease {
@@ -308,6 +276,18 @@ fn walk(
                 fp.legacy_before[i].push(transition(e, *state, want));
                 *state = want;
                 invalidated.push(q);
+                // A reader that widened a shared phase's state gives it back, in the same
+                // layout, when another queue reads on in the phase: that queue may not name the
+                // wider state (barrier-spec A5).
+                let reads_on = (i + 1..n)
+                    .take_while(|&k| {
+                        phases[k].is_some() || !graph.passes[k].uses.iter().any(|u| u.key == e)
+                    })
+                    .any(|k| phases[k].is_some() && graph.passes[k].queue != q);
+                if want != base && reads_on {
+                    fp.legacy_after[i].push(transition(e, want, base));
+                    *state = base;
+                }
             } else if !access.is_write()
                 && writer.is_some_and(|w| w != q)
                 && !matches!(q, QueueId::Dma { .. })
@@ -360,7 +340,7 @@ fn walk(
             // (FS-1); the next frame's writer waits for them before its own transition.
             let first = (graph.passes.iter().enumerate()).find_map(|(i, p)| {
                 let (_, want) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)?;
-                Some((p.queue, phases[i].unwrap_or(want)))
+                Some((p.queue, phases[i].map_or(want, |ph| ph.want)))
             });
             let stays = phases[j].is_some()
                 && first.is_some_and(|(fq, fw)| *state == fw || may(fq, *state, fw));
