@@ -3,8 +3,10 @@
 //! and then written in one pass (FS-3), a texture a vertex shader reads (FS-3), a dispatch on
 //! the graphics queue with its stages left to the default (barrier-spec A1), a buffer that is
 //! both index buffer and indirect arguments (barrier-spec B), transients that nothing should
-//! decompress after their last use (EB-4, EB-5), and a texture read by two queues at once
-//! (FS-1). `scenes/gpu_driven.ron` puts them together in one frame.
+//! decompress after their last use (EB-4, EB-5), textures and depth buffers read by two
+//! queues at once (FS-1), reads shared with and rewrites by a DMA engine (barrier-spec A5), and
+//! a compute write read by pixel shaders (barrier-spec B). `scenes/gpu_driven.ron` puts the
+//! first of them together in one frame.
 
 use fastframe::Runtime;
 use fastframe::model::BarrierMode;
@@ -129,6 +131,49 @@ fn a_read_shared_with_a_dma_engine_stays_in_common() {
 #[test]
 fn history_two_queues_read_before_a_dma_rewrite_is_read_in_common() {
     clean_everywhere("dma_history_store.ron");
+}
+
+/// FS-1, barrier-spec B (V0511, V0512, V0513): a depth buffer a graphics-queue dispatch and
+/// async compute read through shaders, then bound read-only for depth testing. Legacy: the
+/// writer enters the phase's combined NON_PIXEL_SHADER_RESOURCE | DEPTH_READ state before
+/// its fence, and no reader transitions it while the other queue reads.
+#[test]
+fn a_depth_buffer_read_on_two_queues_is_entered_once_by_its_writer() {
+    clean_everywhere("depth_read_on_two_queues.ron");
+    let mut rt =
+        Runtime::from_scene("tests/data/real_frames/depth_read_on_two_queues.ron").expect("loads");
+    rt.settings_mut().barriers = BarrierMode::Legacy;
+    rt.run(2).expect("runs");
+    use fastframe::barrier::{LegacyBarrier, ResourceStates as S};
+    let depth = rt
+        .world
+        .query::<(bevy_ecs::entity::Entity, &bevy_ecs::name::Name)>()
+        .iter(&rt.world)
+        .find(|(_, n)| n.as_str() == "depth")
+        .map(|(e, _)| e)
+        .expect("depth");
+    let g = rt.graph();
+    let at = |name: &str| g.passes.iter().position(|p| p.name == name).expect(name);
+    let plan = rt.world.resource::<fastframe::plan::BarrierPlan>();
+    let steady = plan.frames.last().expect("a plan");
+    let combined = S::NON_PIXEL_SHADER_RESOURCE | S::DEPTH_READ;
+    assert!(
+        (steady.legacy_after[at("prepass")].iter()).any(|b| matches!(
+            b,
+            LegacyBarrier::Transition { before: S::DEPTH_WRITE, after, .. } if *after == combined
+        )),
+        "{:?}",
+        steady.legacy_after[at("prepass")]
+    );
+    for reader in ["reduce", "ao_pass", "shade"] {
+        assert!(
+            !(steady.legacy_before[at(reader)].iter()).any(
+                |b| matches!(b, LegacyBarrier::Transition { resource, .. } if *resource == depth)
+            ),
+            "{reader}: {:?}",
+            steady.legacy_before[at(reader)]
+        );
+    }
 }
 
 /// A scene whose timeline enables, at frame 2, a pass that makes a dependency cycle.

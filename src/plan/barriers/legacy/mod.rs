@@ -345,7 +345,21 @@ fn walk(
             let stays = phases[j].is_some()
                 && first.is_some_and(|(fq, fw)| *state == fw || may(fq, *state, fw));
             let shared = queues.len() > 1 && !stays;
-            if !s.chain && shared && *state != S::COMMON && may(lq, *state, S::COMMON) {
+            // A frame that begins with a read phase several queues share (history read before
+            // the frame rewrites it) is entered by the frame's last writer, as a phase within
+            // the frame is, so no reader of the next frame transitions it under another queue's
+            // read (FS-1), and a queue that cannot make the transition need not (A5).
+            let wrap_base = (graph.passes.iter().enumerate())
+                .find(|(_, p)| p.uses.iter().any(|u| u.key == e))
+                .and_then(|(i, _)| phases[i])
+                .map(|ph| ph.base)
+                .filter(|&base| la.is_write() && !s.transient && !s.chain && may(lq, *state, base));
+            if let Some(base) = wrap_base {
+                if *state != base {
+                    fp.legacy_after[j].push(transition(e, *state, base));
+                    *state = base;
+                }
+            } else if !s.chain && shared && *state != S::COMMON && may(lq, *state, S::COMMON) {
                 fp.legacy_after[j].push(transition(e, *state, S::COMMON));
                 *state = S::COMMON;
             }

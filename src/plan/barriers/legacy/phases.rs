@@ -1,10 +1,14 @@
 //! Read phases several queues share, in legacy states: one state for the whole phase, entered
 //! by its writer before the fences that order the readers, so that no reader transitions the
 //! resource under another queue's read (FS-1; a transition is a write). The state is the
-//! readers' states combined (barrier-spec B), COMMON when a DMA engine reads in the phase or
+//! readers' states combined (barrier-spec B: read states, DEPTH_READ among them, combine; a
+//! depth buffer read through shaders and tested read-only is NON_PIXEL_SHADER_RESOURCE |
+//! DEPTH_READ, in the compute-accessible generic read layout), COMMON when a DMA engine reads in the phase or
 //! writes after it (a copy engine uses only COMMON, barrier-spec A5), and, when the writer's
 //! queue cannot name the combined state (a compute queue and PIXEL_SHADER_RESOURCE), the part
-//! it can name, which a reader on another queue widens within the same layout.
+//! it can name, which a reader on another queue widens within the same layout. A phase at the
+//! start of the frame (history read before the frame rewrites it) is entered by the frame's
+//! last writer, for the next frame.
 
 use bevy_ecs::prelude::*;
 
@@ -51,7 +55,7 @@ pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Ve
         {
             combined = S::COMMON;
         }
-        if !(shared && S::GENERIC_READ.contains(combined)) {
+        if !(shared && (S::GENERIC_READ | S::DEPTH_READ).contains(combined)) {
             k = end;
             continue;
         }
