@@ -3,8 +3,10 @@
 //! and then written in one pass (FS-3), a texture a vertex shader reads (FS-3), a dispatch on
 //! the graphics queue with its stages left to the default (barrier-spec A1), a buffer that is
 //! both index buffer and indirect arguments (barrier-spec B), transients that nothing should
-//! decompress after their last use (EB-4, EB-5), and a texture read by two queues at once
-//! (FS-1). `scenes/gpu_driven.ron` puts them together in one frame.
+//! decompress after their last use (EB-4, EB-5), textures and depth buffers read by two
+//! queues at once (FS-1), reads shared with and rewrites by a DMA engine (barrier-spec A5), and
+//! a compute write read by pixel shaders (barrier-spec B). `scenes/gpu_driven.ron` puts the
+//! first of them together in one frame.
 
 use fastframe::Runtime;
 use fastframe::model::BarrierMode;
@@ -105,6 +107,75 @@ fn a_texture_read_by_two_queues_is_not_transitioned_under_a_reader() {
     clean_everywhere("shared_read.ron");
 }
 
+/// EB-11 (A9, V0801): a DMA engine writes a texture every frame and the graphics queue
+/// samples it. A DMA engine issues no texture barrier, so the graphics queue's next barrier
+/// names as AccessBefore only what its own last barrier declared, not the copy's access.
+#[test]
+fn a_dma_upload_read_by_graphics_follows_the_readers_declared_access() {
+    clean_everywhere("dma_upload_read.ron");
+}
+
+/// FS-1, FS-2, barrier-spec A5 (V0512, V0403, V0521): a texture a DMA copy and a compute
+/// pass read at once is read by both in COMMON, which the writer moves it into, so no reader
+/// transitions it under the copy; the history the copy rewrites is written back for the next
+/// frame's reader on another queue.
+#[test]
+fn a_read_shared_with_a_dma_engine_stays_in_common() {
+    clean_everywhere("dma_shared_read.ron");
+}
+
+/// FS-1, FS-2 (V0511, V0512, V0513, V0521, V0403): history both queues read at the start of
+/// the frame, then rewritten by a copy on a DMA engine. The readers share COMMON, which the
+/// copy needs and no reader changes under the other; the copy's write is written back before
+/// its fence and invalidated by each reader's queue in the next frame.
+#[test]
+fn history_two_queues_read_before_a_dma_rewrite_is_read_in_common() {
+    clean_everywhere("dma_history_store.ron");
+}
+
+/// FS-1, barrier-spec B (V0511, V0512, V0513): a depth buffer a graphics-queue dispatch and
+/// async compute read through shaders, then bound read-only for depth testing. Legacy: the
+/// writer enters the phase's combined NON_PIXEL_SHADER_RESOURCE | DEPTH_READ state before
+/// its fence, and no reader transitions it while the other queue reads.
+#[test]
+fn a_depth_buffer_read_on_two_queues_is_entered_once_by_its_writer() {
+    clean_everywhere("depth_read_on_two_queues.ron");
+    let mut rt =
+        Runtime::from_scene("tests/data/real_frames/depth_read_on_two_queues.ron").expect("loads");
+    rt.settings_mut().barriers = BarrierMode::Legacy;
+    rt.run(2).expect("runs");
+    use fastframe::barrier::{LegacyBarrier, ResourceStates as S};
+    let depth = rt
+        .world
+        .query::<(bevy_ecs::entity::Entity, &bevy_ecs::name::Name)>()
+        .iter(&rt.world)
+        .find(|(_, n)| n.as_str() == "depth")
+        .map(|(e, _)| e)
+        .expect("depth");
+    let g = rt.graph();
+    let at = |name: &str| g.passes.iter().position(|p| p.name == name).expect(name);
+    let plan = rt.world.resource::<fastframe::plan::BarrierPlan>();
+    let steady = plan.frames.last().expect("a plan");
+    let combined = S::NON_PIXEL_SHADER_RESOURCE | S::DEPTH_READ;
+    assert!(
+        (steady.legacy_after[at("prepass")].iter()).any(|b| matches!(
+            b,
+            LegacyBarrier::Transition { before: S::DEPTH_WRITE, after, .. } if *after == combined
+        )),
+        "{:?}",
+        steady.legacy_after[at("prepass")]
+    );
+    for reader in ["reduce", "ao_pass", "shade"] {
+        assert!(
+            !(steady.legacy_before[at(reader)].iter()).any(
+                |b| matches!(b, LegacyBarrier::Transition { resource, .. } if *resource == depth)
+            ),
+            "{reader}: {:?}",
+            steady.legacy_before[at(reader)]
+        );
+    }
+}
+
 /// A scene whose timeline enables, at frame 2, a pass that makes a dependency cycle.
 const CYCLE_AT_FRAME_2: &str = r#"Scene(
     entities: [
@@ -197,27 +268,16 @@ fn a_read_before_the_first_write_reads_the_previous_frame() {
     // dependencies already imply here; `plan::compile`'s unit tests check the wait itself.
 }
 
-/// FS-1 (V0511, V0512): history read by two queues before the frame rewrites it, and a
-/// texture two queues read before a DMA upload. The plan's first frame moves the history into
-/// its shared read layout in a prologue every queue is ordered after; the readers before the
-/// upload share the DMA's COMMON layout, which no reader changes under the other. The
-/// enhanced strategy only: legacy and conservative do not plan these patterns yet (issue 15
-/// is open on it).
+/// FS-1, FS-2 (V0511, V0512, V0521): history read by two queues before the frame rewrites it,
+/// and a texture two queues read before a DMA upload, under every strategy. Enhanced: the
+/// plan's first frame moves the history into its shared read layout in a prologue every queue
+/// is ordered after. Before the upload the readers share the DMA's COMMON layout (state), which
+/// no reader changes under the other and a DMA engine needs (barrier-spec A5); a reader that
+/// makes no transition after the upload's fence invalidates its caches with a barrier of its
+/// own (legacy: an aliasing barrier).
 #[test]
 fn history_and_uploads_read_by_two_queues_are_never_transitioned_under_a_reader() {
-    for async_compute in [true, false] {
-        let found = diagnostics(
-            "shared_history.ron",
-            BarrierMode::Enhanced,
-            async_compute,
-            6,
-        );
-        assert!(
-            found.is_empty(),
-            "async={async_compute}:\n{}",
-            found.join("\n")
-        );
-    }
+    clean_everywhere("shared_history.ron");
     let mut rt = Runtime::from_scene("tests/data/real_frames/shared_history.ron").expect("loads");
     rt.run(1).expect("runs");
     let plan = rt.world.resource::<fastframe::plan::BarrierPlan>();
@@ -232,16 +292,11 @@ fn history_and_uploads_read_by_two_queues_are_never_transitioned_under_a_reader(
 
 /// Bug 4 and subresource ranges (EB-6): a depth pyramid built mip by mip, shadow cascades in
 /// the slices of one array and a bloom chain, each use naming its subresources through a view.
-/// Planned per subresource, every strategy validates clean (legacy with async compute is the
-/// exception: a compute write read by pixel shaders needs a combined legacy state the compute
-/// queue cannot name, an open limitation of the legacy planner).
+/// Planned per subresource, every strategy validates clean.
 #[test]
 fn passes_that_read_one_mip_and_write_another_are_planned_per_subresource() {
     for barriers in STRATEGIES {
         for async_compute in [true, false] {
-            if barriers == BarrierMode::Legacy && async_compute {
-                continue;
-            }
             let found = diagnostics("subresources.ron", barriers, async_compute, 6);
             assert!(
                 found.is_empty(),
@@ -295,20 +350,71 @@ fn passes_that_read_one_mip_and_write_another_are_planned_per_subresource() {
     );
 }
 
-/// A legacy planning error names the resource it could not move, not only the pass (EB-10).
-/// The case is an open limitation: a compute queue cannot name the combined legacy read state
-/// a pixel shader shares (`compute_then_pixel_read.ron`).
+/// Barrier-spec A5, B, FS-1: a texture async compute writes and reads, then a pixel shader
+/// reads on the graphics queue. A compute queue cannot name PIXEL_SHADER_RESOURCE, so the
+/// compute writer moves it into NON_PIXEL_SHADER_RESOURCE before its fence, and the graphics
+/// reader widens that to PIXEL_SHADER_RESOURCE after its wait, in the same SHADER_RESOURCE
+/// layout, so no transition is a write under the compute read. Legacy refused to plan it
+/// with async compute.
 #[test]
-fn a_legacy_planning_error_names_the_resource() {
+fn a_compute_write_read_by_pixel_shaders_is_widened_on_the_graphics_queue() {
+    clean_everywhere("compute_then_pixel_read.ron");
     let mut rt =
         Runtime::from_scene("tests/data/real_frames/compute_then_pixel_read.ron").expect("loads");
     rt.settings_mut().barriers = BarrierMode::Legacy;
+    rt.run(2).expect("legacy plans it");
+    use fastframe::barrier::{LegacyBarrier, ResourceStates as S};
+    let g = rt.graph();
+    let at = |name: &str| g.passes.iter().position(|p| p.name == name).expect(name);
+    let plan = rt.world.resource::<fastframe::plan::BarrierPlan>();
+    let steady = plan.frames.last().expect("a plan");
+    let states = |list: &[LegacyBarrier<bevy_ecs::entity::Entity>]| -> Vec<(S, S)> {
+        (list.iter())
+            .filter_map(|b| match b {
+                LegacyBarrier::Transition { before, after, .. } => Some((*before, *after)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert!(
+        states(&steady.legacy_after[at("blur")])
+            .contains(&(S::UNORDERED_ACCESS, S::NON_PIXEL_SHADER_RESOURCE)),
+        "{:?}",
+        steady.legacy_after[at("blur")]
+    );
+    assert!(
+        states(&steady.legacy_before[at("tonemap")])
+            .contains(&(S::NON_PIXEL_SHADER_RESOURCE, S::PIXEL_SHADER_RESOURCE)),
+        "{:?}",
+        steady.legacy_before[at("tonemap")]
+    );
+}
+
+/// A scene whose timeline hands a texture a graphics pass left in RENDER_TARGET to a compute
+/// pass at frame 2: the new plan starts from the old plan's states, and a compute queue
+/// cannot leave RENDER_TARGET (barrier-spec A5).
+const COMPUTE_TAKES_A_RENDER_TARGET: &str = r#"Scene(
+    entities: [
+        (name: "swapchain", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
+        (name: "canvas", texture: (format: Rgba16Float, extent: (64, 64), flags: (render_target: true, unordered_access: true))),
+        (name: "paint", pass: (uses: [(target: "canvas", access: RenderTarget)])),
+        (name: "splat", pass: (queue: Compute, uses: [(target: "canvas", access: UnorderedAccess)], work: Dispatch(threads: 4096)), disabled: true),
+        (name: "show", pass: (uses: [(target: "swapchain", access: RenderTarget)])),
+    ],
+    timeline: [(frame: 2, event: Disable("paint")), (frame: 2, event: Enable("splat"))],
+)"#;
+
+/// A legacy planning error names the resource it could not move, not only the pass (EB-10).
+#[test]
+fn a_legacy_planning_error_names_the_resource() {
+    let mut rt = Runtime::from_str(COMPUTE_TAKES_A_RENDER_TARGET, "take.ron").expect("loads");
+    rt.settings_mut().barriers = BarrierMode::Legacy;
     let err = rt
-        .run(2)
-        .expect_err("legacy cannot plan it yet")
+        .run(4)
+        .expect_err("compute cannot leave RENDER_TARGET")
         .to_string();
     assert!(
-        err.contains(r#"pass luminance on compute0.0 cannot move "colour" from"#),
+        err.contains(r#"pass splat on compute0.0 cannot move "canvas" from"#),
         "{err}"
     );
 }

@@ -9,8 +9,9 @@
 //! Textures shared between queues are parked in COMMON at the end of the frame so that any
 //! queue can pick them up next frame. A read phase several queues share is entered by its
 //! writer, before its fence, and each reading queue declares its own access (EB-11) without
-//! changing the layout under another queue's read (FS-1). No access is ever barrier-free
-//! (EB-8a).
+//! changing the layout under another queue's read (FS-1); one a DMA engine shares is read in
+//! COMMON, the only layout a copy engine may use (barrier-spec A5). No access is ever
+//! barrier-free (EB-8a).
 
 use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
@@ -97,6 +98,49 @@ fn shared_read(graph: &CompiledGraph, i: usize, e: Entity) -> bool {
         .any(|k| passes[k].queue != passes[i].queue && layout(k) == layout(i))
 }
 
+/// Per pass, true when it reads `e` in a read phase in COMMON: one a DMA engine shares with
+/// another queue, or one several queues share that a DMA engine's write follows (in the next
+/// frame too, when the texture keeps its contents: `wraps`). COMMON is the one layout a DMA
+/// engine may use and it cannot leave it (barrier-spec A5), and it serves shader and copy
+/// reads on every queue (A6), so no reader changes the layout under another's read (FS-1).
+fn common_reads(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<bool> {
+    let mut out = vec![false; graph.passes.len()];
+    let dma = |k: usize| matches!(graph.passes[k].queue, QueueId::Dma { .. });
+    let uses: Vec<(usize, bool, bool)> = (graph.passes.iter().enumerate())
+        .filter_map(|(i, p)| {
+            let mut uses = p.uses.iter().filter(|u| u.key == e).peekable();
+            uses.peek()?;
+            let (mut write, mut common) = (false, true);
+            for u in uses {
+                write |= u.access.is_write();
+                common &= layout_allows(Layout::Common).contains(u.access.access());
+            }
+            Some((i, write, common))
+        })
+        .collect();
+    let mut k = 0;
+    while k < uses.len() {
+        if uses[k].1 {
+            k += 1;
+            continue;
+        }
+        let end = (k..uses.len()).find(|&x| uses[x].1).unwrap_or(uses.len());
+        let run = &uses[k..end];
+        let next = uses.get(end).or(uses.first().filter(|_| wraps));
+        let queue = |r: &(usize, bool, bool)| graph.passes[r.0].queue;
+        let shared = run.iter().any(|r| queue(r) != queue(&run[0]));
+        let dma_reads = run.iter().any(|r| dma(r.0));
+        let dma_writes_next = next.is_some_and(|n| n.1 && dma(n.0));
+        if run.iter().all(|r| r.2) && shared && (dma_reads || dma_writes_next) {
+            for r in run {
+                out[r.0] = true;
+            }
+        }
+        k = end;
+    }
+    out
+}
+
 /// Plan conservative barriers for a compiled graph, starting from `start` per texture.
 pub fn plan_conservative(
     graph: &CompiledGraph,
@@ -139,9 +183,15 @@ pub fn plan_conservative(
         None => t.declared.push((q, access)),
     };
     let mut tracks: Vec<(Entity, Track)> = Vec::new();
+    let mut in_common: HashMap<Entity, Vec<bool>> = HashMap::new();
     for (i, p) in graph.passes.iter().enumerate() {
         for u in &p.uses {
             let Some(want) = u.layout else { continue };
+            let common = in_common.entry(u.key).or_insert_with(|| {
+                let s = start(u.key);
+                common_reads(graph, u.key, !s.transient && !s.chain)
+            })[i];
+            let want = if common { Layout::Common } else { want };
             let pos = match tracks.iter().position(|(e, _)| *e == u.key) {
                 Some(pos) => pos,
                 None => {
@@ -187,7 +237,13 @@ pub fn plan_conservative(
                     bb.texture(i, false, transition(e, (want, before), to, false));
                     declare(t, p.queue, access);
                 }
-                t.access = to.1;
+                // A DMA engine issues no barrier on a texture (barrier-spec A5: it cannot
+                // transition one), so the next barrier's AccessBefore is still what the last
+                // barrier declared (EB-11, A9); the copy's write is written back by the full
+                // flush before its fence (FS-2).
+                if !matches!(p.queue, QueueId::Dma { .. }) {
+                    t.access = to.1;
+                }
                 t.last = Some(i);
                 continue;
             }

@@ -9,12 +9,20 @@
 //! activate a transient at its first use each frame. A pass's uses of one resource give it one
 //! state, its read states combined. A read phase several queues share is entered by its
 //! writer, in the phase's combined read state, before the fences that order the readers, so
-//! no reader transitions it under another queue's read (FS-1). Resources shared between
+//! no reader transitions it under another queue's read (FS-1). A compute writer cannot name
+//! PIXEL_SHADER_RESOURCE (barrier-spec A5): it enters the part of the state it can name, and a
+//! graphics reader that needs more widens it after its fence wait within the same layout
+//! (NON_PIXEL_ and PIXEL_SHADER_RESOURCE are both SHADER_RESOURCE, barrier-spec B), which no
+//! other queue's read can race, and gives it back if another queue reads on. Resources shared between
 //! queues go back to COMMON after their last use in the frame, the state every queue may
 //! start from, unless the frame ends in such a shared read phase that the next frame's first
 //! use can leave; a transient of one queue stays as its last use left it, since its next
-//! activation discards it (EB-5). A handover from a copy engine, which writes in COMMON, is
-//! flushed with an aliasing barrier. The back buffer is left to the present stage.
+//! activation discards it (EB-5). A read phase a DMA engine shares, or that several queues
+//! share before a DMA engine's write, is COMMON, the one state a copy engine may use
+//! (barrier-spec A5), which serves shader reads too. A handover from a copy engine, which
+//! writes in COMMON, is flushed with an aliasing barrier, also when the next frame's first use
+//! takes it, and a reader on another queue that makes no transition after it flushes its own
+//! caches with one (FS-2). The back buffer is left to the present stage.
 
 use bevy_ecs::prelude::*;
 
@@ -23,6 +31,10 @@ use crate::barrier::{Access, Layout, LegacyBarrier, LegacySplit, ResourceStates 
 use crate::device::QueueId;
 use crate::model::UseAccess;
 use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlanError};
+
+mod phases;
+
+use phases::shared_phases;
 
 /// The legacy state a use needs on a queue, given the stages that perform it (barrier-spec B:
 /// shader reads outside the pixel shader are NON_PIXEL_SHADER_RESOURCE).
@@ -57,7 +69,7 @@ pub fn legacy_state(access: UseAccess, queue: QueueId, stages: crate::barrier::S
 /// stands for them (a write if there is one): read states combine (barrier-spec B: a
 /// resource may be in several read states at once, as an index buffer that is also the
 /// indirect arguments of the draw), a write's state stands alone.
-fn pass_state<'a>(
+pub(super) fn pass_state<'a>(
     mut uses: impl Iterator<Item = &'a crate::plan::PlannedUse>,
     queue: QueueId,
 ) -> Option<(UseAccess, S)> {
@@ -77,38 +89,6 @@ fn pass_state<'a>(
     Some(out)
 }
 
-/// Per pass, the combined read state of the read phase it belongs to when that phase spans
-/// several queues (barrier-spec B: read states combine), `None` elsewhere. A read phase is a
-/// run of passes using `e` that only read it; one state for all of it means no queue changes
-/// the state while another reads.
-fn shared_phases(graph: &CompiledGraph, e: Entity) -> Vec<Option<S>> {
-    let mut out = vec![None; graph.passes.len()];
-    let mut run: Vec<(usize, QueueId, S)> = Vec::new();
-    let close = |run: &mut Vec<(usize, QueueId, S)>, out: &mut Vec<Option<S>>| {
-        let shared = run.iter().any(|r| r.1 != run[0].1);
-        let combined = run.iter().fold(S::COMMON, |a, r| a | r.2);
-        if shared && S::GENERIC_READ.contains(combined) {
-            for r in run.iter() {
-                out[r.0] = Some(combined);
-            }
-        }
-        run.clear();
-    };
-    for (i, p) in graph.passes.iter().enumerate() {
-        let Some((access, state)) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)
-        else {
-            continue;
-        };
-        if access.is_write() {
-            close(&mut run, &mut out);
-        } else {
-            run.push((i, p.queue, state));
-        }
-    }
-    close(&mut run, &mut out);
-    out
-}
-
 /// States a compute queue may transition (no render-target, depth or index states).
 fn compute_may(s: S) -> bool {
     !s.intersects(
@@ -120,7 +100,7 @@ fn compute_may(s: S) -> bool {
     )
 }
 
-fn may(queue: QueueId, from: S, to: S) -> bool {
+pub(super) fn may(queue: QueueId, from: S, to: S) -> bool {
     match queue {
         QueueId::Graphics => true,
         QueueId::Compute { .. } => compute_may(from) && compute_may(to),
@@ -156,17 +136,26 @@ fn walk(
         let s = start(e);
         let mut last: Option<(usize, QueueId, UseAccess)> = None;
         let mut queues: Vec<QueueId> = Vec::new();
-        let phases = shared_phases(graph, e);
+        let phases = shared_phases(graph, e, !s.transient && !s.chain);
         // In a shared read phase the writer moved into its state: the writer's queue, and the
         // other queues whose caches were invalidated for it since.
         let mut phase_writer: Option<QueueId> = None;
         let mut invalidated: Vec<QueueId> = Vec::new();
+        // The queue of the last write a reader must see: at the frame's start, the previous
+        // frame's last write when the resource keeps its contents.
+        let mut writer: Option<QueueId> = (!s.transient && !s.chain)
+            .then(|| {
+                (graph.passes.iter().rev())
+                    .find(|p| (p.uses.iter()).any(|u| u.key == e && u.access.is_write()))
+                    .map(|p| p.queue)
+            })
+            .flatten();
         for (i, p) in graph.passes.iter().enumerate() {
             let Some((access, want)) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)
             else {
                 continue;
             };
-            let want = phases[i].unwrap_or(want);
+            let (base, want) = phases[i].map_or((want, want), |ph| (ph.base, ph.want));
             let q = p.queue;
             // The first read of a phase several queues share, after a write: the writer moves
             // the resource into the phase's combined read state at the end of its pass, before
@@ -175,17 +164,20 @@ fn walk(
             if let Some((j, lq, la)) = last
                 && la.is_write()
                 && phases[i].is_some()
-                && *state != want
-                && may(lq, *state, want)
+                && *state != base
+                && may(lq, *state, base)
             {
-                fp.legacy_after[j].push(transition(e, *state, want));
-                *state = want;
+                fp.legacy_after[j].push(transition(e, *state, base));
+                *state = base;
                 phase_writer = Some(lq);
                 invalidated.clear();
             }
             if phases[i].is_none() {
                 phase_writer = None;
-            } else if phase_writer.is_some_and(|w| w != q) && !invalidated.contains(&q) {
+            } else if phase_writer.is_some_and(|w| w != q)
+                && !invalidated.contains(&q)
+                && *state == want
+            {
                 // The reader's queue keeps no state change of its own to invalidate its caches
                 // with after the fence, so a flush does it (FS-2; legacy barriers cannot name a
                 // cache, and an aliasing barrier is the one that flushes them all).
@@ -214,15 +206,15 @@ fn walk(
                 && !s.chain
                 && !s.transient
                 && phases[i].is_some()
-                && *state != want
+                && *state != base
             {
                 // A read phase several queues share before anything in the plan wrote the
                 // resource: no writer moves it before the readers' fences, and a reader's
                 // transition would race the other queue's reads (FS-1). The plan's first frame
                 // moves it in its prologue on the graphics queue, which the others wait for;
                 // their caches are flushed after the wait (FS-2).
-                fp.legacy_prologue.push(transition(e, *state, want));
-                *state = want;
+                fp.legacy_prologue.push(transition(e, *state, base));
+                *state = base;
                 phase_writer = Some(QueueId::Graphics);
                 if q != QueueId::Graphics {
                     fp.legacy_before[i].push(LegacyBarrier::Aliasing {
@@ -240,7 +232,11 @@ fn walk(
                         before: Some(e),
                         after: None,
                     });
-                } else if lq != q && *state != S::COMMON && *state != want {
+                } else if lq != q
+                    && *state != S::COMMON
+                    && *state != want
+                    && !(phases[i].is_some() && *state == base)
+                {
                     // Hand over through COMMON, written back by the producer (EB-10).
                     if !may(lq, *state, S::COMMON) {
                         return Err(PlanError::LegacyRelease {
@@ -279,6 +275,36 @@ fn walk(
                 }
                 fp.legacy_before[i].push(transition(e, *state, want));
                 *state = want;
+                invalidated.push(q);
+                // A reader that widened a shared phase's state gives it back, in the same
+                // layout, when another queue reads on in the phase: that queue may not name the
+                // wider state (barrier-spec A5).
+                let reads_on = (i + 1..n)
+                    .take_while(|&k| {
+                        phases[k].is_some() || !graph.passes[k].uses.iter().any(|u| u.key == e)
+                    })
+                    .any(|k| phases[k].is_some() && graph.passes[k].queue != q);
+                if want != base && reads_on {
+                    fp.legacy_after[i].push(transition(e, want, base));
+                    *state = base;
+                }
+            } else if !access.is_write()
+                && writer.is_some_and(|w| w != q)
+                && !matches!(q, QueueId::Dma { .. })
+                && !invalidated.contains(&q)
+            {
+                // A read of another queue's write with no transition on this queue, as in a
+                // COMMON phase after a copy engine's write: nothing would invalidate this
+                // queue's caches after its fence wait, so an aliasing barrier does (FS-2).
+                fp.legacy_before[i].push(LegacyBarrier::Aliasing {
+                    before: None,
+                    after: None,
+                });
+                invalidated.push(q);
+            }
+            if access.is_write() {
+                writer = Some(q);
+                invalidated.clear();
             }
             last = Some((i, q, access));
         }
@@ -287,7 +313,23 @@ fn walk(
             fp.end
                 .push((e, Layout::RenderTarget, Access::RENDER_TARGET));
         }
-        if let Some((j, lq, _)) = last {
+        if let Some((j, lq, la)) = last {
+            // A copy engine's write in COMMON that the next frame's first use takes on
+            // another queue: as within the frame, only the aliasing barrier's flush writes it
+            // back before the fence (FS-2); the reader's transition invalidates its caches.
+            let next_queue = (graph.passes.iter())
+                .find(|p| p.uses.iter().any(|u| u.key == e))
+                .map(|p| p.queue);
+            if la.is_write()
+                && !s.transient
+                && *state == S::COMMON
+                && next_queue.is_some_and(|fq| fq != lq)
+            {
+                fp.legacy_after[j].push(LegacyBarrier::Aliasing {
+                    before: Some(e),
+                    after: None,
+                });
+            }
             // Resources shared between queues go back to COMMON, the state every queue may
             // start from. A transient of one queue stays as it is: its next frame activates it
             // with an aliasing barrier and discards what it held, so a transition now would
@@ -298,12 +340,26 @@ fn walk(
             // (FS-1); the next frame's writer waits for them before its own transition.
             let first = (graph.passes.iter().enumerate()).find_map(|(i, p)| {
                 let (_, want) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)?;
-                Some((p.queue, phases[i].unwrap_or(want)))
+                Some((p.queue, phases[i].map_or(want, |ph| ph.want)))
             });
             let stays = phases[j].is_some()
                 && first.is_some_and(|(fq, fw)| *state == fw || may(fq, *state, fw));
             let shared = queues.len() > 1 && !stays;
-            if !s.chain && shared && *state != S::COMMON && may(lq, *state, S::COMMON) {
+            // A frame that begins with a read phase several queues share (history read before
+            // the frame rewrites it) is entered by the frame's last writer, as a phase within
+            // the frame is, so no reader of the next frame transitions it under another queue's
+            // read (FS-1), and a queue that cannot make the transition need not (A5).
+            let wrap_base = (graph.passes.iter().enumerate())
+                .find(|(_, p)| p.uses.iter().any(|u| u.key == e))
+                .and_then(|(i, _)| phases[i])
+                .map(|ph| ph.base)
+                .filter(|&base| la.is_write() && !s.transient && !s.chain && may(lq, *state, base));
+            if let Some(base) = wrap_base {
+                if *state != base {
+                    fp.legacy_after[j].push(transition(e, *state, base));
+                    *state = base;
+                }
+            } else if !s.chain && shared && *state != S::COMMON && may(lq, *state, S::COMMON) {
                 fp.legacy_after[j].push(transition(e, *state, S::COMMON));
                 *state = S::COMMON;
             }
