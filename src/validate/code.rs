@@ -91,6 +91,8 @@ codes! {
     PresentInWrongLayout = ("V0402", Some("RL-1"), Some(Error)),
     /// V0403 (EB-1): a texture accessed in a layout that does not allow the access.
     LayoutDisallowsAccess = ("V0403", Some("EB-1"), Some(Error)),
+    /// V0404 (FS-4): a surface read or copied on a fast context while still compressed.
+    ReadCompressed = ("V0404", Some("FS-4"), Some(Error)),
     /// V0501 (FS-3): a read after a write on one queue with no barrier ordering them.
     ReadAfterWrite = ("V0501", Some("FS-3"), Some(Error)),
     /// V0502 (FS-3): a write after a read on one queue with no barrier ordering them.

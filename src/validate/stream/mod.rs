@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use super::aliasing::Aliasing;
 use super::barriers::BarrierCalls;
+use super::compression::Compressed;
 use super::context::Contexts;
 use super::layouts::Layouts;
 use super::lists::Playback;
@@ -35,8 +36,10 @@ pub struct Validator {
     frame: u64,
     /// Views re-pointed in the current submission (RL-7).
     views: Views,
-    /// FS-5, RL-2, FS-9, FS-4.
+    /// FS-5, RL-2, FS-9.
     swap_chain: SwapChain,
+    /// FS-4: surfaces that may still hold compression metadata.
+    compressed: Compressed,
     /// FS-3, FS-7, FS-8, FS-11, FS-12, FS-14.
     contexts: Contexts,
     /// FS-10, CTX-5, CC-1.
