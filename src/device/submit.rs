@@ -40,6 +40,7 @@ impl Device {
                 .then(|| (cmd.clone(), self.present.back_buffers()));
             let mut refs = Vec::new();
             cmd.objects(&mut refs);
+            super::fast::check_counter_views(&cmd, &refs, semantics, &self.memory)?;
             for i in 0..refs.len() {
                 let resource = self.memory.resource_of(refs[i])?;
                 if resource != refs[i] {

@@ -69,6 +69,8 @@ codes! {
     /// V0211 (FS-13): a draw or dispatch through a view whose MinLOD changed after it was
     /// bound, not set again since (the change takes effect only on rebind).
     MinLodNotRebound = ("V0211", Some("FS-13"), Some(Error)),
+    /// V0212 (FS-14): an append or counter UAV of a buffer bound on a fast context.
+    CounterUavOnFastContext = ("V0212", Some("FS-14"), Some(Error)),
     /// V0301 (FS-10): a dynamic buffer bound without a write-discard map this frame.
     DynamicBufferNotMapped = ("V0301", Some("FS-10"), Some(Error)),
     /// V0302 (CTX-5): the first map of a resource in a list is not write-discard.
