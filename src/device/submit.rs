@@ -221,6 +221,7 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::CopyTextureRegion { .. }
             | Command::Map { .. }
             | Command::Unmap(_)
+            | Command::ReadMapped { .. }
             | Command::InsertFence { .. }
             | Command::WaitFence(_)
             | Command::Kickoff

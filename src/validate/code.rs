@@ -87,6 +87,8 @@ codes! {
     DynamicNotMappedInContext = ("V0308", Some("FS-10"), Some(Error)),
     /// V0309 (FS-10): a dynamic buffer a fast list mapped write-discard, used by another context.
     DynamicSharedAcrossContexts = ("V0309", Some("FS-10"), Some(Error)),
+    /// V0310 (FS-15): the CPU reads a write-combined dynamic buffer (slow, uncached).
+    ReadWriteCombined = ("V0310", Some("FS-15"), Some(Warning)),
     /// V0401 (FS-4): a buffer presented without a decompression since it was last written.
     PresentCompressed = ("V0401", Some("FS-4"), Some(Error)),
     /// V0402 (RL-1): a buffer presented while not in the PRESENT/COMMON layout.

@@ -15,7 +15,7 @@
 //! |---|---|---|
 //! | `swap_chain` | FS-5, RL-2, FS-9 | V0101-V0103 |
 //! | `context` (state and bindings) | FS-3, FS-7, FS-8, FS-11, FS-12, FS-13, FS-14 | V0201-V0212 |
-//! | `memory` (dynamic buffers) | FS-10, CTX-5, CC-1 | V0301-V0303, V0307-V0309 |
+//! | `memory` (dynamic buffers) | FS-10, CTX-5, CC-1, FS-15 | V0301-V0303, V0307-V0310 |
 //! | `copies` | CC-6, EB-9c | V0305, V0306, V0813 |
 //! | `layouts` | EB-1, RL-1 | V0402, V0403 |
 //! | `compression` | FS-4 | V0401, V0404 |

@@ -180,6 +180,10 @@ impl Validator {
             }
             Command::SetIndexBuffer(b) => self.dynamic.bound(ctx, i, &[*b], views, first_map, out),
             Command::Decompress(r) => self.compressed.decompressed(resolve(views, *r)),
+            Command::ReadMapped { resource, .. } => {
+                let r = resolve(views, *resource);
+                self.dynamic.read_mapped(ctx, i, r, out);
+            }
             Command::Map { resource, mode } => {
                 let r = resolve(views, *resource);
                 self.dynamic.map(ctx, i, r, *mode, first_map, out);
