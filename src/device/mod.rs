@@ -103,6 +103,8 @@ pub struct Device {
     /// The immediate context's semantics (CTX-4): a property of the context, whatever
     /// barriers the runtime plans.
     semantics: Semantics,
+    /// Between a Suspend and its Resume on the CPU: compute and DMA calls fail (CC-8).
+    suspended: bool,
     /// The device creation flags asked for (FS-15); [`Device::flags`] gives those in effect.
     flags: crate::model::DeviceFlags,
     /// Barriers are legacy ones translated by the driver (EB-10), priced as such.
@@ -149,6 +151,7 @@ impl Device {
             compression: Compression::default(),
             semantics: Semantics::Fast,
             flags: Default::default(),
+            suspended: false,
             legacy_barriers: false,
             api: Api::D3d11x,
             fence_sequence: [0; QUEUE_COUNT],

@@ -118,6 +118,8 @@ codes! {
     PresentAfterWrite = ("V0531", Some("RL-1"), Some(Error)),
     /// V0601 (FN-3): a wait on a fence that was never inserted.
     WaitOnUninsertedFence = ("V0601", Some("FN-3"), Some(Error)),
+    /// V0602 (CC-8): a compute or DMA context called between Suspend and Resume.
+    CallWhileSuspended = ("V0602", Some("CC-8"), Some(Error)),
     /// V0701 (RL-3): an object released while still bound.
     ReleasedWhileBound = ("V0701", Some("RL-3"), Some(Error)),
     /// V0702 (FS-6): an object released before a fence covering its GPU use has passed.

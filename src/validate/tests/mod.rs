@@ -468,3 +468,32 @@ fn rl1_present_in_a_layout_other_than_present() {
     });
     assert_eq!(rules(&f, &bad), vec!["RL-1"]);
 }
+
+#[test]
+fn cc8_compute_and_dma_calls_between_suspend_and_resume() {
+    let f = fixture();
+    let cs = QueueId::Compute { pipe: 0, index: 0 };
+    let dma = QueueId::Dma { engine: 0 };
+    let run = |order: &[(QueueId, Command)]| {
+        let mut v = Validator::new(true);
+        for (q, cmd) in order {
+            v.observe(&f.device, *q, 0, 0, std::slice::from_ref(cmd));
+        }
+        v.diagnostics.iter().map(|d| d.code).collect::<Vec<_>>()
+    };
+    let locked = run(&[
+        (QueueId::Graphics, Command::Suspend),
+        (cs, Command::Kickoff),
+        (dma, Command::Kickoff),
+        (QueueId::Graphics, Command::Resume),
+    ]);
+    assert_eq!(locked, vec![Code::CallWhileSuspended; 2]);
+    // Before Suspend and after Resume the contexts take calls; graphics may be called too.
+    let clean = run(&[
+        (cs, Command::Kickoff),
+        (QueueId::Graphics, Command::Suspend),
+        (QueueId::Graphics, Command::Resume),
+        (cs, Command::Kickoff),
+    ]);
+    assert!(clean.is_empty(), "{clean:?}");
+}
