@@ -27,6 +27,7 @@ fn configure_device(
     // Semantics belongs to the context (CTX-4): legacy barriers are priced as legacy (EB-10)
     // on a context that stays fast, so fast-context rules (FS-7, FS-14) hold under them too.
     device.set_semantics(settings.semantics);
+    device.set_flags(settings.device_flags);
     device.set_legacy_barriers(settings.barriers == BarrierMode::Legacy);
     device.set_api(settings.api);
     // Pipe-0 queues start at 4 CUs (CC-2); unless the scene says otherwise the runtime lets

@@ -44,13 +44,15 @@ pub fn present_frame(
             .iter()
             .find(|(t, _, _)| *t == e)
             .map_or((state.layout, state.access), |(_, l, a)| (*l, *a));
-        // RL-1, FS-4: the display cannot read a compressed surface.
-        let mut cmds = if settings.fault == Some(Fault::SkipDecompress) {
+        // RL-1, FS-4: the display cannot read a compressed surface. The fault skips the whole
+        // decompress stage: the barrier into PRESENT would decompress the buffer too.
+        let skip = settings.fault == Some(Fault::SkipDecompress);
+        let mut cmds = if skip {
             Vec::new()
         } else {
             vec![Command::Decompress(buffer)]
         };
-        if layout != Layout::PRESENT {
+        if layout != Layout::PRESENT && !skip {
             let mut group = BarrierGroup::default();
             // Nothing on this queue touches the buffer after it until the next frame's wait on
             // present: SyncAfter NONE, AccessAfter NO_ACCESS (barrier-spec A3.1).

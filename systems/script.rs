@@ -105,8 +105,17 @@ impl Batches<'_, '_> {
         (self.sink).locate(origins);
         (self.sink).legacy(std::mem::take(&mut self.legacy));
         // Queuing the commands and playing lists back costs the CPU (CTX-7): the batch goes
-        // to the GPU as it is queued, the CPU moves on once it is.
-        let cost: u64 = commands.iter().map(cpu_cost::record_ns).sum();
+        // to the GPU as it is queued, the CPU moves on once it is. The immediate context's
+        // kickoffs, command writes and mapped reads cost what the device flags make them
+        // (FS-15).
+        let flags = match queue {
+            QueueId::Graphics => device.flags(),
+            _ => crate::model::DeviceFlags::ALL,
+        };
+        let cost: u64 = commands
+            .iter()
+            .map(|c| cpu_cost::immediate_ns(c, flags))
+            .sum();
         let at = self.cpu_ns;
         self.cpu_ns = self.cpu_ns.saturating_add(cost);
         self.sink.stats().cpu_submit_ns += cost;

@@ -8,7 +8,7 @@ use bevy_ecs::prelude::*;
 
 use super::submitter::Submitter;
 use crate::barrier::{BarrierGroup, LegacyBarrier, TextureBarrier, translate};
-use crate::device::cpu_cost::{self, playback_ns, record_ns};
+use crate::device::cpu_cost::{self, playback_ns};
 use crate::device::{Command, QueueId};
 use crate::device::{Device, ObjectKey};
 use crate::error::RuntimeError;
@@ -73,7 +73,9 @@ pub fn submit_passes(
         ];
         let label = submitter.device().label("prologue");
         work.queue(QueueId::Graphics);
-        cpu = cpu.saturating_add(commands.iter().map(record_ns).sum::<u64>());
+        let flags = submitter.device().flags();
+        let queued = commands.iter().map(|c| cpu_cost::immediate_ns(c, flags));
+        cpu = cpu.saturating_add(queued.sum::<u64>());
         submitter.submit(QueueId::Graphics, label, commands, cpu)?;
         prologue_fence = Some(fence);
     }
@@ -108,13 +110,19 @@ pub fn submit_passes(
                 work.used.push((b, p.queue));
             }
         }
-        let queued = commands.iter().map(record_ns).sum::<u64>();
+        // The immediate context's writes and kickoffs cost what its flags make them (FS-15).
+        let flags = match p.queue {
+            QueueId::Graphics => submitter.device().flags(),
+            _ => crate::model::DeviceFlags::ALL,
+        };
+        let queued = (commands.iter().map(|c| cpu_cost::immediate_ns(c, flags))).sum::<u64>();
         cpu = cpu.saturating_add(queued + playback_ns(list.commands.len()));
         let before = commands.len();
         let listed = list.commands.len();
         commands.extend(list.commands);
         if p.signals {
-            cpu = cpu.saturating_add(cpu_cost::COMMAND_NS);
+            let kickoff: Command = Command::Kickoff;
+            cpu = cpu.saturating_add(cpu_cost::immediate_ns(&kickoff, flags));
             let fence = submitter.device().next_fence(p.queue);
             commands.push(Command::InsertFence {
                 fence,

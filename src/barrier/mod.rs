@@ -52,7 +52,7 @@ pub use call::{
     validate_texture,
 };
 pub use compat::{access_requires, layout_allows, unserved_access};
-pub use compression::{CompressionState, Metadata};
+pub use compression::{CompressionState, Metadata, layout_keeps, metadata_of};
 pub use copy::{CopyRegion, check_self_copy};
 pub use error::{BarrierError, BarrierSeverity, Side, partition};
 pub use hardware::{

@@ -369,6 +369,13 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// the snippet, with the objects it named when it was built.
     #[serde(skip)]
     SetFastResourcesFromBatch(SharedBatch<R>),
+    /// The CPU reads `bytes` of a mapped dynamic buffer (between Map and Unmap). Dynamic
+    /// buffers are write-combined on a fast immediate context (FS-15): the read bypasses the
+    /// caches and costs far more CPU time than the same read of cached memory.
+    ReadMapped {
+        resource: R,
+        bytes: u64,
+    },
 }
 
 fn one() -> u32 {

@@ -47,6 +47,7 @@ impl<R: ReferenceType> Command<R> {
             Command::Resume => "Resume",
             Command::Map { .. } => "Map",
             Command::Unmap(_) => "Unmap",
+            Command::ReadMapped { .. } => "ReadMapped",
             Command::Present(_) => "Present",
             Command::BeginCommandListExecution => "BeginCommandListExecution",
             Command::EndCommandListExecution => "EndCommandListExecution",
@@ -116,6 +117,7 @@ impl Command {
             | Command::WaitOnPresent(k)
             | Command::Decompress(k)
             | Command::Unmap(k)
+            | Command::ReadMapped { resource: k, .. }
             | Command::UpdateSubresource { resource: k, .. }
             | Command::RawFill { dst: k, .. }
             | Command::DmaFill { dst: k, .. }

@@ -10,10 +10,18 @@
 //! copies a pre-compiled snippet, a quarter of a nanosecond a dword. Building the batch
 //! ([`into_batch_ns`]) costs what the call it replaces would, once.
 //!
+//! The device creation flags change what the immediate context pays (FS-15, [`flags_ns`]): a
+//! kickoff without fast kickoffs makes a kernel round trip; a command written to a cached
+//! command buffer pollutes the caches the title's own data lives in; a CPU read of a
+//! write-combined dynamic buffer bypasses the caches, uncached loads that cost many times a
+//! cached read. A fast immediate context has all three flags, so its kickoffs and command
+//! writes are the cheap ones and its dynamic buffers are the slow ones to read.
+//!
 //! The numbers are the model's, in the proportions the seeds give (a fast call is "the
 //! fastest way", a list "plays back much more cheaply"), not measurements of a console.
 
 use super::{Command, FastBatch, ReferenceType, binding_dwords, legacy_slots};
+use crate::model::DeviceFlags;
 
 /// Queue one command on a context: the driver's entry and its packet.
 pub const COMMAND_NS: u64 = 120;
@@ -29,6 +37,44 @@ pub const COPY_DWORD_PS: u64 = 250;
 pub const PLAYBACK_LIST_NS: u64 = 1000;
 /// Play back one command of a list.
 pub const PLAYBACK_COMMAND_NS: u64 = 4;
+
+/// A kickoff without `D3D11_CREATE_DEVICE_FAST_KICKOFFS`: the kernel round trip (FS-15).
+pub const SLOW_KICKOFF_NS: u64 = 6_000;
+/// A command written to a cached (not write-combined) command buffer: the cache lines it
+/// evicts and writes back (FS-15).
+pub const CACHED_COMMAND_NS: u64 = 15;
+/// CPU read of cached memory, bytes per ns.
+pub const CACHED_READ_BYTES_PER_NS: u64 = 16;
+/// CPU read of write-combined memory, ns per byte: uncached loads (FS-15).
+pub const WRITE_COMBINED_READ_NS_PER_BYTE: u64 = 4;
+
+/// What the device creation flags add to queuing `cmd` on the immediate context, and what
+/// a CPU read of mapped memory costs (FS-15).
+pub fn flags_ns<R: ReferenceType>(cmd: &Command<R>, flags: DeviceFlags) -> u64 {
+    let kickoff = matches!(
+        cmd,
+        Command::Kickoff | Command::Present(_) | Command::InsertFence { kickoff: true, .. }
+    );
+    let mut ns = 0;
+    if kickoff && !flags.fast_kickoffs {
+        ns += SLOW_KICKOFF_NS;
+    }
+    if !flags.write_combined_command_buffers {
+        ns += CACHED_COMMAND_NS;
+    }
+    if let Command::ReadMapped { bytes, .. } = cmd {
+        ns += match flags.write_combined_dynamic_buffers {
+            true => bytes.saturating_mul(WRITE_COMBINED_READ_NS_PER_BYTE),
+            false => bytes.div_ceil(CACHED_READ_BYTES_PER_NS),
+        };
+    }
+    ns
+}
+
+/// CPU time to queue `cmd` on the immediate context of a device with `flags` (FS-15).
+pub fn immediate_ns<R: ReferenceType>(cmd: &Command<R>, flags: DeviceFlags) -> u64 {
+    record_ns(cmd) + flags_ns(cmd, flags)
+}
 
 /// CPU time to queue `cmd` on a context (immediate or deferred), in ns.
 pub fn record_ns<R: ReferenceType>(cmd: &Command<R>) -> u64 {
@@ -111,6 +157,36 @@ mod tests {
         )));
         assert!(copy < call && call < per_slot, "{copy} {call} {per_slot}");
         assert_eq!(into_batch_ns(&batch), COMMAND_NS + call - ROOM_CHECK_NS);
+    }
+
+    #[test]
+    fn the_device_flags_price_kickoffs_command_writes_and_mapped_reads() {
+        let fast = DeviceFlags::ALL;
+        let legacy = DeviceFlags::default();
+        // A fast immediate context's kickoffs and command writes cost what queuing does.
+        let kickoff: Command = Command::Kickoff;
+        assert_eq!(immediate_ns(&kickoff, fast), record_ns(&kickoff));
+        assert_eq!(
+            immediate_ns(&kickoff, legacy),
+            record_ns(&kickoff) + SLOW_KICKOFF_NS + CACHED_COMMAND_NS
+        );
+        let clear: Command = Command::ClearState;
+        assert_eq!(
+            immediate_ns(&clear, legacy) - immediate_ns(&clear, fast),
+            15
+        );
+        // Reading 64 KiB back from a write-combined buffer costs 64 times the cached read.
+        let read: Command = Command::ReadMapped {
+            resource: ObjectKey::default(),
+            bytes: 65_536,
+        };
+        let uncached = flags_ns(&read, fast);
+        let cached = flags_ns(&read, legacy) - CACHED_COMMAND_NS;
+        assert_eq!((uncached, cached), (262_144, 4_096));
+        // The flags a scene asks for hold on a legacy immediate context only.
+        use crate::model::Semantics;
+        assert_eq!(legacy.effective(Semantics::Fast), fast);
+        assert_eq!(legacy.effective(Semantics::Legacy), legacy);
     }
 
     #[test]

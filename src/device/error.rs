@@ -55,6 +55,12 @@ pub enum DeviceError {
         "CC-8: queue {queue} is locked by Suspend and no Resume follows; fence {fence} never passes"
     )]
     Suspended { queue: QueueId, fence: FenceId },
+    /// A compute or DMA context called between Suspend and Resume on the graphics immediate
+    /// context: Suspend locks them, no API may be called on them until Resume (CC-8).
+    #[error(
+        "CC-8: queue {queue} is locked by Suspend: no call on a compute or DMA context until Resume"
+    )]
+    LockedBySuspend { queue: QueueId },
     /// A placed resource names a heap the device does not have.
     #[error("EB-9d: heap {heap} does not exist")]
     NoSuchHeap { heap: u32 },

@@ -3,8 +3,9 @@
 //! A fast context shadows no state and flushes nothing by itself, so the calls that would
 //! need it fail on the device, not only under validation: a Get* call and creating or
 //! swapping a device context state (FS-7), and turning on automatic compute flushes
-//! (CSEnableAutomaticGpuFlush, FS-3), and appending to stream-output targets (an SOSetTargets
-//! offset of -1, FS-14). Only a legacy context's work updates resource fences,
+//! (CSEnableAutomaticGpuFlush, FS-3), appending to stream-output targets (an SOSetTargets
+//! offset of -1, FS-14) and naming an append or counter UAV of a buffer (FS-14: the hidden
+//! counter is state a fast context does not keep). Only a legacy context's work updates resource fences,
 //! which the resource-pending query reads: a fast context updates none (FS-1) and an
 //! asynchronous compute context none either (CC-1), so IsResourcePending does not reflect
 //! compute work (CC-5). Compute and DMA contexts count as fast here.
@@ -38,6 +39,27 @@ pub(super) fn check_semantics(cmd: &Command, semantics: Semantics) -> Result<(),
         }),
         Semantics::Legacy => Ok(()),
     }
+}
+
+/// Refuse, on a fast context, a command naming an append or counter UAV (FS-14). `refs` are
+/// the objects the command names.
+pub(super) fn check_counter_views(
+    cmd: &Command,
+    refs: &[super::ObjectKey],
+    semantics: Semantics,
+    memory: &super::Memory,
+) -> Result<(), DeviceError> {
+    let counter = |k: &super::ObjectKey| {
+        matches!(memory.get(*k).map(|o| &o.desc),
+            Ok(super::ObjectDesc::View { kind, .. }) if *kind == crate::model::ViewKind::UavCounter)
+    };
+    if semantics == Semantics::Fast && refs.iter().any(counter) {
+        return Err(DeviceError::FastContextRefuses {
+            command: cmd.name(),
+            rule: "FS-14",
+        });
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -78,6 +100,51 @@ mod tests {
             };
             assert!(d.submit(QueueId::Graphics, 0, 0, [list], 0).is_err());
         }
+    }
+
+    #[test]
+    fn a_fast_context_refuses_an_append_or_counter_uav() {
+        use crate::device::ObjectDesc;
+        use crate::device::ShaderStage;
+        use crate::model::{Buffer, BufferUsage, ViewKind};
+        let mut d = Device::default();
+        let desc = ObjectDesc::Buffer(Buffer {
+            size: 4096,
+            usage: BufferUsage::Default,
+            unordered_access: true,
+        });
+        let list = d.create("list", desc).unwrap();
+        let mut view = |kind| {
+            let range = crate::barrier::SubresourceRange::ALL;
+            let desc = ObjectDesc::View {
+                of: list,
+                kind,
+                range,
+            };
+            d.create("list_uav", desc).unwrap()
+        };
+        let (counter, plain) = (view(ViewKind::UavCounter), view(ViewKind::Uav));
+        let bind = |v| Command::SetResources {
+            stage: ShaderStage::Compute,
+            first_slot: 0,
+            views: vec![v],
+            writes: true,
+        };
+        let err = d.submit(QueueId::Graphics, 0, 0, [bind(counter)], 0);
+        assert!(
+            matches!(
+                err,
+                Err(DeviceError::FastContextRefuses { rule: "FS-14", .. })
+            ),
+            "{err:?}"
+        );
+        d.submit(QueueId::Graphics, 0, 0, [bind(plain)], 0).unwrap();
+        // An asynchronous compute context counts as fast; a legacy immediate context takes it.
+        let cs = QueueId::Compute { pipe: 0, index: 0 };
+        assert!(d.submit(cs, 0, 0, [bind(counter)], 0).is_err());
+        d.set_semantics(Semantics::Legacy);
+        d.submit(QueueId::Graphics, 0, 0, [bind(counter)], 0)
+            .unwrap();
     }
 
     #[test]

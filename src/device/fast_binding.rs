@@ -257,6 +257,9 @@ pub fn binding_dwords<R: ReferenceType>(cmd: &Command<R>) -> Option<u32> {
         }
         Command::SetFastResources(sets) => sets.iter().map(FastSet::dwords).sum(),
         Command::SetFastResourcesFromBatch(b) => b.dwords(),
+        // A placement call sets one compute slot (CC-3): its own packet, a view descriptor
+        // whose base address the call overrides.
+        Command::CSSetPlacementResource { .. } => per_slot(1, 8),
         _ => return None,
     })
 }
@@ -268,6 +271,7 @@ pub fn legacy_slots<R: ReferenceType>(cmd: &Command<R>) -> u32 {
         Command::SetVertexBuffers { buffers } | Command::SetConstantBuffers { buffers, .. } => {
             buffers.len() as u32
         }
+        Command::CSSetPlacementResource { .. } => 1,
         _ => 0,
     }
 }
@@ -296,6 +300,29 @@ mod tests {
 
     fn keys(n: usize) -> Vec<ObjectKey> {
         vec![ObjectKey::default(); n]
+    }
+
+    #[test]
+    fn a_placement_call_is_priced_as_one_slot() {
+        // CC-3: one slot a call, so binding four slots by placement costs four per-slot
+        // packets, the front end and the CPU alike.
+        let k = ObjectKey::default();
+        let place: Command = Command::CSSetPlacementResource {
+            slot: 0,
+            view: k,
+            base: k,
+        };
+        let one: Command = Command::SetResources {
+            stage: ShaderStage::Compute,
+            first_slot: 0,
+            views: keys(1),
+            writes: true,
+        };
+        assert_eq!(binding_dwords(&place), binding_dwords(&one));
+        assert_eq!(front_ns(&place, 100), front_ns(&one, 100));
+        let cpu = crate::device::cpu_cost::record_ns(&place);
+        assert_eq!(cpu, crate::device::cpu_cost::record_ns(&one));
+        assert!(cpu > crate::device::cpu_cost::COMMAND_NS);
     }
 
     #[test]

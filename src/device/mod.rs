@@ -103,6 +103,10 @@ pub struct Device {
     /// The immediate context's semantics (CTX-4): a property of the context, whatever
     /// barriers the runtime plans.
     semantics: Semantics,
+    /// Between a Suspend and its Resume on the CPU: compute and DMA calls fail (CC-8).
+    suspended: bool,
+    /// The device creation flags asked for (FS-15); [`Device::flags`] gives those in effect.
+    flags: crate::model::DeviceFlags,
     /// Barriers are legacy ones translated by the driver (EB-10), priced as such.
     legacy_barriers: bool,
     /// The API the streams are written to (which rules the validation layer applies).
@@ -146,6 +150,8 @@ impl Device {
             present: PresentEngine::default(),
             compression: Compression::default(),
             semantics: Semantics::Fast,
+            flags: Default::default(),
+            suspended: false,
             legacy_barriers: false,
             api: Api::D3d11x,
             fence_sequence: [0; QUEUE_COUNT],
@@ -197,6 +203,16 @@ impl Device {
     /// The immediate context's semantics (CTX-4), for the validation layer (FS-7, FS-14).
     pub fn semantics(&self) -> Semantics {
         self.semantics
+    }
+
+    /// The device creation flags asked for (FS-15).
+    pub fn set_flags(&mut self, flags: crate::model::DeviceFlags) {
+        self.flags = flags;
+    }
+
+    /// The device creation flags in effect: every one with a fast immediate context (FS-15).
+    pub fn flags(&self) -> crate::model::DeviceFlags {
+        self.flags.effective(self.semantics)
     }
 
     /// Whether barriers are legacy ones the driver translates (EB-10): they hold the whole

@@ -27,6 +27,11 @@ impl Device {
         if !queue.is_valid() {
             return Err(DeviceError::NoSuchQueue { queue });
         }
+        // Suspend on the graphics immediate context locks the compute and DMA contexts on the
+        // CPU until Resume (CC-8): their calls fail, they are not held.
+        if self.suspended && queue != QueueId::Graphics {
+            return Err(DeviceError::LockedBySuspend { queue });
+        }
         let mut dont_sync_on_copy = false;
         let issuing = super::fast::issuing(queue, self.semantics);
         let commands = flatten(commands, label, issuing);
@@ -40,6 +45,7 @@ impl Device {
                 .then(|| (cmd.clone(), self.present.back_buffers()));
             let mut refs = Vec::new();
             cmd.objects(&mut refs);
+            super::fast::check_counter_views(&cmd, &refs, semantics, &self.memory)?;
             for i in 0..refs.len() {
                 let resource = self.memory.resource_of(refs[i])?;
                 if resource != refs[i] {
@@ -63,10 +69,14 @@ impl Device {
                     self.bound_pipeline[queue.index()] = None;
                 }
                 Command::DontSyncOnCopy(on) => dont_sync_on_copy = *on,
+                Command::Suspend => self.suspended = true,
                 Command::SetPipelineState(id) => self.bound_pipeline[queue.index()] = Some(*id),
                 Command::ClearState => self.bound_pipeline[queue.index()] = None,
                 // Resume resets every context's state (FS-11).
-                Command::Resume => self.bound_pipeline = [None; super::QUEUE_COUNT],
+                Command::Resume => {
+                    self.bound_pipeline = [None; super::QUEUE_COUNT];
+                    self.suspended = false;
+                }
                 _ => {}
             }
             let shader = self.bound_pipeline[queue.index()]
@@ -220,6 +230,7 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::CopyTextureRegion { .. }
             | Command::Map { .. }
             | Command::Unmap(_)
+            | Command::ReadMapped { .. }
             | Command::InsertFence { .. }
             | Command::WaitFence(_)
             | Command::Kickoff

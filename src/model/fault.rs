@@ -22,7 +22,8 @@ pub enum Fault {
     DropFenceWait(Option<String>),
     /// A resource used this frame is released without waiting for its fence (FS-6).
     EarlyRelease,
-    /// The back buffer is presented without decompression (FS-4).
+    /// The back buffer is presented without decompression (FS-4): neither `Decompress` nor
+    /// the barrier into PRESENT, which decompresses too (so RL-1's layout is wrong as well).
     SkipDecompress,
     /// Render targets are not set again after a clear (FS-8).
     SkipRebind,

@@ -39,7 +39,9 @@ pub use script::{
 };
 pub use script_command::{LegacyScriptBarrier, ScriptCall, ScriptCommand, ScriptRef};
 pub use script_map::Rename;
-pub use settings::{Api, BarrierMode, BindingMode, FrameIndex, Order, Semantics, Settings};
+pub use settings::{
+    Api, BarrierMode, BindingMode, DeviceFlags, FrameIndex, Order, Semantics, Settings,
+};
 pub use swapchain::{BackBuffer, GpuChain, ResizeRequest, Rotation, SwapChain, SwapChainBuffer};
 pub use timeline::{Dormant, Timeline, TimelineEvent};
 pub use view::{View, ViewKind};

@@ -143,6 +143,10 @@ impl<R: ReferenceType> Command<R> {
                 mode: *mode,
             },
             C::Unmap(r) => C::Unmap(to.object(Slot::Buffer, r)?),
+            C::ReadMapped { resource, bytes } => C::ReadMapped {
+                resource: to.object(Slot::Buffer, resource)?,
+                bytes: *bytes,
+            },
             C::Present(c) => C::Present(to.chain(c)?),
             C::BeginQuery(q) => C::BeginQuery(to.query(q)?),
             C::EndQuery(q) => C::EndQuery(to.query(q)?),

@@ -91,6 +91,7 @@ const NAMES: &[&str] = &[
     "SetFastResources",
     "SetFastResourcesIntoBatch",
     "SetFastResourcesFromBatch",
+    "ReadMapped",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.

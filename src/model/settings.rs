@@ -57,6 +57,39 @@ pub enum Semantics {
     Legacy,
 }
 
+/// The device creation flags a fast immediate context implies (FS-15, seed 000:
+/// `D3D11_CREATE_DEVICE_FAST_KICKOFFS`, `_WRITE_COMBINED_COMMAND_BUFFERS`,
+/// `_WRITE_COMBINED_DYNAMIC_BUFFERS`). A legacy immediate context has only those the scene
+/// asks for; a fast one always has all three ([`DeviceFlags::effective`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct DeviceFlags {
+    /// Kickoffs skip the kernel round trip a legacy kickoff makes.
+    pub fast_kickoffs: bool,
+    /// Command buffers are write-combined: the driver's stores stream past the CPU caches.
+    pub write_combined_command_buffers: bool,
+    /// Dynamic buffers are write-combined: writes stream, CPU reads are uncached and slow.
+    pub write_combined_dynamic_buffers: bool,
+}
+
+impl DeviceFlags {
+    /// All three flags.
+    pub const ALL: DeviceFlags = DeviceFlags {
+        fast_kickoffs: true,
+        write_combined_command_buffers: true,
+        write_combined_dynamic_buffers: true,
+    };
+
+    /// The flags a device created with `self` has when its immediate context has
+    /// `semantics`: a fast immediate context always uses all three (FS-15).
+    pub fn effective(self, semantics: Semantics) -> DeviceFlags {
+        match semantics {
+            Semantics::Fast => DeviceFlags::ALL,
+            Semantics::Legacy => self,
+        }
+    }
+}
+
 /// Which API's rules a stream is written to, and so checked by (scripts and command lists;
 /// the runtime's own streams keep every rule of the strictest, `D3d11x`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -115,6 +148,14 @@ pub struct Settings {
     pub record_threads: u32,
     /// The order passes run in (issue 19).
     pub order: Order,
+    /// Device creation flags (FS-15): what a legacy immediate context uses; a fast one uses
+    /// all of them whatever this says.
+    #[serde(skip_serializing_if = "is_default_flags")]
+    pub device_flags: DeviceFlags,
+}
+
+fn is_default_flags(f: &DeviceFlags) -> bool {
+    *f == DeviceFlags::default()
 }
 
 fn is_true(b: &bool) -> bool {
@@ -140,6 +181,7 @@ impl Default for Settings {
             binding: BindingMode::Batches,
             record_threads: 4,
             order: Order::Declaration,
+            device_flags: DeviceFlags::default(),
         }
     }
 }

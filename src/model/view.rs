@@ -4,7 +4,7 @@ use crate::barrier::SubresourceRange;
 use bevy_ecs::prelude::*;
 use serde::{Deserialize, Serialize};
 
-/// The four view kinds of the seeds.
+/// The view kinds of the seeds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ViewKind {
     /// Render-target view.
@@ -18,6 +18,16 @@ pub enum ViewKind {
     Srv,
     /// Unordered-access view.
     Uav,
+    /// Unordered-access view of a buffer with an append or a hidden counter
+    /// (`D3D11_BUFFER_UAV_FLAG_APPEND` / `_COUNTER`): legacy contexts only (FS-14).
+    UavCounter,
+}
+
+impl ViewKind {
+    /// Whether the view binds unordered access (a UAV with or without a counter).
+    pub fn is_uav(self) -> bool {
+        matches!(self, ViewKind::Uav | ViewKind::UavCounter)
+    }
 }
 
 /// A view entity: what it views (a resource or a swap chain's current back buffer),

@@ -26,8 +26,14 @@ pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
                 a(kind)
             ))
         }
-        (Resource::Buffer(b), ViewKind::Uav) if !b.unordered_access => Some(format!(
-            "a Uav of {what} needs `unordered_access: true` on the buffer"
+        (Resource::Buffer(b), ViewKind::Uav | ViewKind::UavCounter) if !b.unordered_access => {
+            Some(format!(
+                "{} of {what} needs `unordered_access: true` on the buffer",
+                a(kind)
+            ))
+        }
+        (Resource::Texture(_), ViewKind::UavCounter) => Some(format!(
+            "a UavCounter cannot view {what}: append and counter UAVs are buffer views"
         )),
         (Resource::Texture(t), ViewKind::Dsv | ViewKind::DsvReadOnly) if !t.format.is_depth() => {
             Some(format!(
@@ -91,6 +97,7 @@ fn a(kind: ViewKind) -> &'static str {
         ViewKind::DsvReadOnly => "a DsvReadOnly",
         ViewKind::Srv => "an Srv",
         ViewKind::Uav => "a Uav",
+        ViewKind::UavCounter => "a UavCounter",
     }
 }
 
@@ -199,14 +206,14 @@ pub fn view_access(kind: ViewKind, access: UseAccess, view: &str) -> Option<Stri
         ViewKind::Dsv => matches!(access, UseAccess::DepthWrite | UseAccess::DepthRead),
         ViewKind::DsvReadOnly => access == UseAccess::DepthRead,
         ViewKind::Srv => access == UseAccess::ShaderRead,
-        ViewKind::Uav => access == UseAccess::UnorderedAccess,
+        ViewKind::Uav | ViewKind::UavCounter => access == UseAccess::UnorderedAccess,
     };
     let binds = match kind {
         ViewKind::Rtv => "RenderTarget",
         ViewKind::Dsv => "DepthWrite or DepthRead",
         ViewKind::DsvReadOnly => "DepthRead",
         ViewKind::Srv => "ShaderRead",
-        ViewKind::Uav => "UnorderedAccess",
+        ViewKind::Uav | ViewKind::UavCounter => "UnorderedAccess",
     };
     (!fits).then(|| format!("{kind:?} view {view:?} is bound for {binds}, not {access:?}"))
 }

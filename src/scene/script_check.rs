@@ -264,13 +264,17 @@ fn command(
             want(rtvs, &[ViewKind::Rtv])?;
             want(dsv.as_slice(), &[ViewKind::Dsv, ViewKind::DsvReadOnly])
         }
-        S::Device(C::SetResources { views, .. }) => want(views, &[ViewKind::Srv, ViewKind::Uav]),
+        S::Device(C::SetResources { views, .. }) => {
+            want(views, &[ViewKind::Srv, ViewKind::Uav, ViewKind::UavCounter])
+        }
         S::Device(C::SetFastResources(sets))
         | S::Call(Call::SetFastResourcesIntoBatch { sets, .. }) => {
             for set in sets {
                 match set {
                     FastSet::Srv { views, .. } => want(views, &[ViewKind::Srv])?,
-                    FastSet::Uav { views, .. } => want(views, &[ViewKind::Uav])?,
+                    FastSet::Uav { views, .. } => {
+                        want(views, &[ViewKind::Uav, ViewKind::UavCounter])?
+                    }
                     _ => {}
                 }
             }
@@ -278,7 +282,10 @@ fn command(
         }
         S::Device(C::ClearRenderTarget(v)) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),
         S::Device(C::ClearDepthStencil(v)) => want(std::slice::from_ref(v), &[ViewKind::Dsv]),
-        S::Device(C::ClearUnorderedAccess(v)) => want(std::slice::from_ref(v), &[ViewKind::Uav]),
+        S::Device(C::ClearUnorderedAccess(v)) => want(
+            std::slice::from_ref(v),
+            &[ViewKind::Uav, ViewKind::UavCounter],
+        ),
         S::Device(C::WaitFence(name)) if !names.fences.contains(name.as_str()) => {
             Err(SceneError::UnknownName {
                 location: location(c, scope, name),

@@ -69,6 +69,8 @@ codes! {
     /// V0211 (FS-13): a draw or dispatch through a view whose MinLOD changed after it was
     /// bound, not set again since (the change takes effect only on rebind).
     MinLodNotRebound = ("V0211", Some("FS-13"), Some(Error)),
+    /// V0212 (FS-14): an append or counter UAV of a buffer bound on a fast context.
+    CounterUavOnFastContext = ("V0212", Some("FS-14"), Some(Error)),
     /// V0301 (FS-10): a dynamic buffer bound without a write-discard map this frame.
     DynamicBufferNotMapped = ("V0301", Some("FS-10"), Some(Error)),
     /// V0302 (CTX-5): the first map of a resource in a list is not write-discard.
@@ -85,12 +87,16 @@ codes! {
     DynamicNotMappedInContext = ("V0308", Some("FS-10"), Some(Error)),
     /// V0309 (FS-10): a dynamic buffer a fast list mapped write-discard, used by another context.
     DynamicSharedAcrossContexts = ("V0309", Some("FS-10"), Some(Error)),
+    /// V0310 (FS-15): the CPU reads a write-combined dynamic buffer (slow, uncached).
+    ReadWriteCombined = ("V0310", Some("FS-15"), Some(Warning)),
     /// V0401 (FS-4): a buffer presented without a decompression since it was last written.
     PresentCompressed = ("V0401", Some("FS-4"), Some(Error)),
     /// V0402 (RL-1): a buffer presented while not in the PRESENT/COMMON layout.
     PresentInWrongLayout = ("V0402", Some("RL-1"), Some(Error)),
     /// V0403 (EB-1): a texture accessed in a layout that does not allow the access.
     LayoutDisallowsAccess = ("V0403", Some("EB-1"), Some(Error)),
+    /// V0404 (FS-4): a surface read or copied on a fast context while still compressed.
+    ReadCompressed = ("V0404", Some("FS-4"), Some(Error)),
     /// V0501 (FS-3): a read after a write on one queue with no barrier ordering them.
     ReadAfterWrite = ("V0501", Some("FS-3"), Some(Error)),
     /// V0502 (FS-3): a write after a read on one queue with no barrier ordering them.
@@ -112,6 +118,8 @@ codes! {
     PresentAfterWrite = ("V0531", Some("RL-1"), Some(Error)),
     /// V0601 (FN-3): a wait on a fence that was never inserted.
     WaitOnUninsertedFence = ("V0601", Some("FN-3"), Some(Error)),
+    /// V0602 (CC-8): a compute or DMA context called between Suspend and Resume.
+    CallWhileSuspended = ("V0602", Some("CC-8"), Some(Error)),
     /// V0701 (RL-3): an object released while still bound.
     ReleasedWhileBound = ("V0701", Some("RL-3"), Some(Error)),
     /// V0702 (FS-6): an object released before a fence covering its GPU use has passed.

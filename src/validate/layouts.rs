@@ -11,6 +11,7 @@
 use hashbrown::HashMap;
 use std::collections::BTreeMap;
 
+use super::compression::Compressed;
 use super::hazard::Touch;
 use super::stream::Ctx;
 use super::{Code, Diagnostic};
@@ -61,7 +62,15 @@ impl Layouts {
     }
 
     /// Every texture access must be one its current layout admits (EB-1).
-    pub fn check_access(&self, ctx: &Ctx, i: usize, touches: &[Touch], out: &mut Vec<Diagnostic>) {
+    /// A read of a surface still compressed is FS-4's finding rather than this one's.
+    pub fn check_access(
+        &self,
+        ctx: &Ctx,
+        i: usize,
+        touches: &[Touch],
+        compressed: &Compressed,
+        out: &mut Vec<Diagnostic>,
+    ) {
         for t in touches {
             let total = match ctx.device.memory.get(t.resource).map(|o| &o.desc) {
                 Ok(ObjectDesc::Texture(tex)) => tex.subresources() as usize,
@@ -81,6 +90,9 @@ impl Layouts {
                     .find(|l| !layout_allows(*l).contains(t.access)),
             };
             if let Some(layout) = wrong {
+                if compressed.check_read(ctx, i, t, layout, out) {
+                    continue;
+                }
                 let message = format!(
                     "accessed as {:?} while in layout {}: transition it with a texture barrier first",
                     t.access,

@@ -7,6 +7,8 @@
 //! bind it that frame (V0309). On a deferred context Map is for dynamic resources only, and
 //! the first Map of a resource in a list is write-discard (CTX-5, V0307, V0302). Dynamic
 //! buffers live in CPU-writable memory, which compute contexts cannot bind (CC-1, V0303).
+//! On a fast immediate context that memory is write-combined (FS-15): a CPU read of a
+//! mapped dynamic buffer is uncached and slow, a warning (V0310).
 
 use hashbrown::{HashMap, HashSet};
 
@@ -46,6 +48,15 @@ impl DynamicMemory {
         self.mapped.clear();
         self.immediate.clear();
         self.owner.clear();
+    }
+
+    /// A CPU read of mapped `resource` (FS-15, V0310): slow when the device's dynamic
+    /// buffers are write-combined, as a fast immediate context's always are, and the
+    /// buffer is a dynamic one.
+    pub fn read_mapped(&self, ctx: &Ctx, i: usize, resource: ObjectKey, out: &mut Vec<Diagnostic>) {
+        if ctx.device.flags().write_combined_dynamic_buffers && is_dynamic(ctx, resource) {
+            out.push(ctx.finding(i, Code::ReadWriteCombined, Some(resource), "the CPU reads a mapped dynamic buffer, which is write-combined on a fast immediate context: uncached loads, many times slower than a cached read; keep a CPU-side copy of what you write instead".into()));
+        }
     }
 
     /// Another context than the fast list that owns `resource` this frame uses it (V0309).

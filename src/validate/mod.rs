@@ -13,11 +13,12 @@
 //!
 //! | checker | rules | codes |
 //! |---|---|---|
-//! | `swap_chain` | FS-5, RL-2, FS-9, FS-4 | V0101-V0103, V0401 |
-//! | `context` (state and bindings) | FS-3, FS-7, FS-8, FS-11, FS-12, FS-14 | V0201-V0210 |
-//! | `memory` (dynamic buffers) | FS-10, CTX-5, CC-1 | V0301-V0303, V0307-V0309 |
+//! | `swap_chain` | FS-5, RL-2, FS-9 | V0101-V0103 |
+//! | `context` (state and bindings) | FS-3, FS-7, FS-8, FS-11, FS-12, FS-13, FS-14 | V0201-V0212 |
+//! | `memory` (dynamic buffers) | FS-10, CTX-5, CC-1, FS-15 | V0301-V0303, V0307-V0310 |
 //! | `copies` | CC-6, EB-9c | V0305, V0306, V0813 |
 //! | `layouts` | EB-1, RL-1 | V0402, V0403 |
+//! | `compression` | FS-4 | V0401, V0404 |
 //! | `sync` (hazards, lifetime) | FS-1-3, RL-1, FN-3, RL-3, FS-6 | V05xx, V0601, V0701, V0702 |
 //! | `barriers` | EB-6, EB-7, EB-9, EB-11 | V0801, V0804 |
 //! | `aliasing` (protocol), `hazard::memory` (bytes) | EB-5, EB-9d | V0811, V0812, V0814, V0815 |
@@ -32,6 +33,7 @@ mod aliasing;
 mod barriers;
 mod binding;
 mod code;
+mod compression;
 mod context;
 mod copies;
 mod diagnostic;

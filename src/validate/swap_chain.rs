@@ -1,5 +1,5 @@
 //! The swap chain's rules: waits on present (FS-5, RL-2), view rotation (FS-9) and
-//! decompression before Present (FS-4).
+//! decompression before Present (FS-4, judged by `compression`).
 //!
 //! A back buffer may be written only after a wait on present since it was last presented
 //! (FS-5, V0101): the GPU may otherwise write a buffer still queued for or being scanned
@@ -13,6 +13,7 @@
 
 use hashbrown::HashSet;
 
+use super::compression::Compressed;
 use super::hazard::Touch;
 use super::stream::Ctx;
 use super::{Code, Diagnostic};
@@ -32,8 +33,6 @@ pub(super) struct SwapChain {
     waited: HashSet<ObjectKey>,
     /// Buffers presented this frame (RL-2).
     presented: HashSet<ObjectKey>,
-    /// Back buffers written since their last decompression (FS-4).
-    dirty: HashSet<ObjectKey>,
 }
 
 impl SwapChain {
@@ -60,7 +59,6 @@ impl SwapChain {
         if self.waited.insert(resource) && !presenter_waits(ctx) {
             out.push(ctx.finding(i, Code::BackBufferWriteWithoutWait, Some(resource), "back buffer written without a wait on present since it was last presented: insert InsertWaitOnPresent before setting it".into()));
         }
-        self.dirty.insert(resource);
     }
 
     /// The writes of one command, by any means (FS-5).
@@ -95,20 +93,22 @@ impl SwapChain {
         self.waited.insert(buffer);
     }
 
-    /// `Decompress` of `resource` (FS-4).
-    pub fn decompressed(&mut self, resource: ObjectKey) {
-        self.dirty.remove(&resource);
-    }
-
     /// `Present` of `chain`: the buffer at index 0 is shown (FS-4), and needs a new wait
     /// before it is written again (FS-5).
-    pub fn present(&mut self, ctx: &Ctx, i: usize, chain: SwapChainKey, out: &mut Vec<Diagnostic>) {
+    pub fn present(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        chain: SwapChainKey,
+        compressed: &Compressed,
+        out: &mut Vec<Diagnostic>,
+    ) {
         let shown = (ctx.device.present.chain(chain)).and_then(|c| c.buffers.first().copied());
         let Some(b) = shown else {
             return;
         };
-        if self.dirty.contains(&b) {
-            out.push(ctx.finding(i, Code::PresentCompressed, Some(b), "presenting a buffer that may still be compressed: decompress it before Present".into()));
+        if compressed.holds(b) {
+            out.push(ctx.finding(i, Code::PresentCompressed, Some(b), "presenting a buffer that may still be compressed: decompress it (or transition it to PRESENT) before Present".into()));
         }
         self.waited.remove(&b);
         self.presented.insert(b);

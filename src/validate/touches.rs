@@ -24,6 +24,8 @@ pub struct Bindings {
     pub vertex_buffers: Vec<ObjectKey>,
     pub index_buffer: Option<ObjectKey>,
     pub constant_buffers: BTreeMap<ShaderStage, Vec<ObjectKey>>,
+    /// Stream-output targets: a draw writes them (FS-14's SOSetTargets).
+    pub stream_outputs: Vec<ObjectKey>,
 }
 
 impl Bindings {
@@ -52,6 +54,7 @@ impl Bindings {
                 self.bases.insert(slot, *base);
             }
             Command::SetVertexBuffers { buffers } => self.vertex_buffers = buffers.clone(),
+            Command::SOSetTargets { buffers, .. } => self.stream_outputs = buffers.clone(),
             Command::SetIndexBuffer(b) => self.index_buffer = Some(*b),
             Command::SetConstantBuffers { stage, buffers } => {
                 self.constant_buffers.insert(*stage, buffers.clone());
@@ -71,6 +74,7 @@ impl Bindings {
             .chain(self.vertex_buffers.iter())
             .chain(self.index_buffer.iter())
             .chain(self.constant_buffers.values().flatten())
+            .chain(self.stream_outputs.iter())
             .copied()
     }
 }
@@ -127,7 +131,7 @@ fn touches_of(
             let stage = &slot.0;
             // A UAV is an unordered access whether read or written; only a written one is a
             // write for the hazard checks (barrier-spec D).
-            let uav = view_kind(*v) == Some(ViewKind::Uav);
+            let uav = view_kind(*v).is_some_and(ViewKind::is_uav);
             let access = if uav {
                 Access::UNORDERED_ACCESS
             } else {
@@ -220,6 +224,13 @@ fn touches_of(
                 bind.index_buffer
                     .iter()
                     .map(|b| t(*b, Access::INDEX_BUFFER, Sync::INDEX_INPUT, false)),
+            );
+            // The geometry stages write the stream-output targets (barrier-spec: STREAM_OUT
+            // is synchronised with VERTEX_SHADING).
+            out.extend(
+                bind.stream_outputs
+                    .iter()
+                    .map(|b| t(*b, Access::STREAM_OUTPUT, Sync::VERTEX_SHADING, true)),
             );
             out
         }

@@ -45,15 +45,36 @@ fn expect(scene: &str, d3d11x: &[&str], d3d12x: &[&str], d3d12_pc: &[&str]) {
 }
 
 #[test]
-fn present_needs_an_explicit_decompress_only_under_d3d11x() {
-    // FS-4: D3D11.X presents only what Decompress decompressed; D3D12's barrier into
-    // COMMON/PRESENT decompresses (the device does that work either way).
-    expect(
-        "scenes/mistakes/fs4_present_compressed.ron",
-        &["V0401"],
-        &[],
-        &[],
-    );
+fn a_barrier_that_decompresses_counts_as_the_decompression_under_every_api() {
+    // FS-4: the barrier into COMMON/PRESENT decompresses (the device does that work), so it
+    // needs no explicit Decompress after it, under D3D11.X as under D3D12.
+    let scene = "tests/data/api/present_after_barrier_to_common.ron";
+    expect(scene, &[], &[], &[]);
+    // Neither decompressed nor transitioned: compressed (V0401) and in the wrong layout.
+    let scene = "scenes/mistakes/fs4_present_compressed.ron";
+    for api in [Api::D3d11x, Api::D3d12x, Api::D3d12Pc] {
+        let found = codes(scene, api);
+        for code in ["V0401", "V0402"] {
+            assert!(found.contains(&code.to_owned()), "{api:?}: {found:?}");
+        }
+    }
+}
+
+#[test]
+fn reading_a_render_target_still_compressed_is_fs4_on_a_d3d11x_fast_context_only() {
+    // D3D11.X fast semantics: a render target bound for reading is not decompressed for the
+    // title (V0404). D3D12 has no such binding: the read is in the wrong layout (V0403).
+    let scene = "scenes/mistakes/fs4_read_compressed_render_target.ron";
+    let d3d11x = codes(scene, Api::D3d11x);
+    assert!(d3d11x.contains(&"V0404".to_owned()), "{d3d11x:?}");
+    assert!(!d3d11x.contains(&"V0403".to_owned()), "{d3d11x:?}");
+    for api in [Api::D3d12x, Api::D3d12Pc] {
+        let found = codes(scene, api);
+        assert!(found.contains(&"V0403".to_owned()), "{api:?}: {found:?}");
+        assert!(!found.contains(&"V0404".to_owned()), "{api:?}: {found:?}");
+    }
+    let twin = "tests/data/scripts/fs4_read_compressed_render_target.ron";
+    expect(twin, &[], &[], &[]);
 }
 
 #[test]
@@ -141,7 +162,7 @@ fn check_takes_the_api_on_the_command_line() {
             .current_dir(root())
             .args([
                 "check",
-                "scenes/mistakes/fs4_present_compressed.ron",
+                "scenes/mistakes/fs8_missing_rebind_after_clear.ron",
                 "--api",
                 api,
             ])

@@ -123,3 +123,57 @@ fn without_legacy_barrier_translation_legacy_and_enhanced_barriers_do_not_mix() 
     load(scene(false, false)).unwrap_or_else(|e| panic!("{e}"));
     load(scene(true, true)).unwrap_or_else(|e| panic!("{e}"));
 }
+
+/// Submission CPU time and validation codes of `scene` over 4 frames, with the immediate
+/// context's `semantics` and the device flags a scene would ask for.
+fn submission(
+    scene: &str,
+    semantics: fastframe::model::Semantics,
+    flags: fastframe::model::DeviceFlags,
+) -> (u64, Vec<String>) {
+    let mut rt = fastframe::Runtime::from_scene(std::path::Path::new(scene)).expect("loads");
+    rt.set_validation(true);
+    rt.settings_mut().semantics = semantics;
+    rt.settings_mut().device_flags = flags;
+    rt.run(4).expect("runs");
+    let codes = rt
+        .diagnostics()
+        .iter()
+        .map(|d| d.code.to_string())
+        .collect();
+    let stats = rt.world.resource::<fastframe::report::RunStats>();
+    (stats.cpu_submit_ns, codes)
+}
+
+#[test]
+fn a_fast_immediate_context_has_write_combined_dynamic_buffers_and_fast_kickoffs() {
+    use fastframe::model::{DeviceFlags, Semantics};
+    // FS-15: reading a mapped dynamic buffer back is uncached on a fast immediate context,
+    // whatever flags the scene asks for, and the validator warns (V0310).
+    let scene = "scenes/warnings/fs15_cpu_reads_write_combined_buffer.ron";
+    let none = DeviceFlags::default();
+    let (fast, codes) = submission(scene, Semantics::Fast, none);
+    assert!(
+        codes.iter().all(|c| c == "V0310") && codes.len() == 4,
+        "{codes:?}"
+    );
+    // A legacy immediate context reads it cached, unless the scene asks for the flag.
+    let (cached, codes) = submission(scene, Semantics::Legacy, none);
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(cached * 20 < fast, "{cached} {fast}");
+    let wc = DeviceFlags {
+        write_combined_dynamic_buffers: true,
+        ..none
+    };
+    let (asked, codes) = submission(scene, Semantics::Legacy, wc);
+    assert_eq!(codes.len(), 4, "{codes:?}");
+    assert!(asked > cached * 20, "{asked} {cached}");
+    // Without fast kickoffs and write-combined command buffers every kickoff makes the kernel
+    // round trip and every command pollutes the caches: the same frames cost more to submit.
+    let deferred = "scenes/deferred.ron";
+    let (legacy, _) = submission(deferred, Semantics::Legacy, none);
+    let (flagged, _) = submission(deferred, Semantics::Legacy, DeviceFlags::ALL);
+    let (fast, _) = submission(deferred, Semantics::Fast, none);
+    assert_eq!(flagged, fast);
+    assert!(legacy > fast + 4 * 6_000, "{legacy} {fast}");
+}

@@ -139,7 +139,7 @@ fn a_load_error_shows_its_line_with_a_caret_under_the_column() {
 
 #[test]
 fn a_finding_on_a_script_command_shows_the_command() {
-    let scene = "scenes/mistakes/fs4_present_compressed.ron";
+    let scene = "scenes/mistakes/fs5_no_wait_on_present.ron";
     let out = fastframe(&["check", scene]);
     let stdout = text(&out.stdout);
     let blocks = rendered_blocks(&stdout);
@@ -154,7 +154,7 @@ fn a_finding_on_a_script_command_shows_the_command() {
             "{label}"
         );
     }
-    assert!(stdout.contains(" | ") && stdout.contains("Present(\"swapchain\")"));
+    assert!(stdout.contains(" | ") && stdout.contains("ClearRenderTarget(\"rtv\")"));
     // The runtime's own findings have no line to show: their plain form is kept.
     let out = fastframe(&["check", "scenes/deferred.ron", "--fault", "drop-fence-wait"]);
     let stdout = text(&out.stdout);
@@ -255,7 +255,7 @@ fn run_validate_says_how_many_findings_it_did_not_print() {
     // More findings than the validator keeps: the rest are counted, not printed.
     let frames = fastframe::validate::DIAGNOSTICS_KEPT as u64 + 10;
     let frames = frames.to_string();
-    let scene = "scenes/mistakes/fs4_present_compressed.ron";
+    let scene = "scenes/mistakes/fs5_no_wait_on_present.ron";
     let out = fastframe(&["run", scene, "--validate", "--frames", &frames, "--json"]);
     let stderr = text(&out.stderr);
     assert_eq!(total(&out.stdout), 10_010);

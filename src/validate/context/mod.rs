@@ -100,6 +100,26 @@ impl Contexts {
         let mut report = |code, resource, message: &str| {
             out.push(ctx.finding(i, code, resource, message.to_owned()))
         };
+        // FS-14: a fast context keeps no hidden counter for an append or counter UAV.
+        if matches!(
+            cmd,
+            Command::SetResources { .. } | Command::ClearUnorderedAccess(_)
+        ) && ctx.semantics() == Semantics::Fast
+        {
+            let mut named = Vec::new();
+            cmd.objects(&mut named);
+            let counter = |k: &&ObjectKey| {
+                matches!(device.memory.get(**k).map(|o| &o.desc),
+                    Ok(crate::device::ObjectDesc::View { kind, .. }) if *kind == crate::model::ViewKind::UavCounter)
+            };
+            if let Some(v) = named.iter().find(counter) {
+                report(
+                    Code::CounterUavOnFastContext,
+                    Some(*v),
+                    "an append or counter UAV of a buffer on a fast context: fast contexts keep no hidden counter; bind a plain UAV and keep the count in a buffer of your own (an atomic on it)",
+                );
+            }
+        }
         match cmd {
             Command::SetRenderTargets { rtvs, dsv } => {
                 q.targets_set = true;

@@ -12,7 +12,7 @@ use hashbrown::HashSet;
 
 use super::{Ctx, Validator};
 use crate::device::{Command, ObjectKey};
-use crate::model::{Api, Semantics};
+use crate::model::Semantics;
 use crate::validate::hazard::At;
 use crate::validate::views::Views;
 use crate::validate::{Code, Diagnostic};
@@ -95,6 +95,7 @@ impl Validator {
                 let pos = self.sync.tracker().position(ctx.queue);
                 self.barriers.declare(ctx.device, ctx.queue, pos, group);
                 self.layouts.barrier(ctx.device, group);
+                self.compressed.barrier(ctx.device, group);
                 self.sync.barrier(ctx.device, at, group)
             }
             Command::InsertFence { fence, .. } => {
@@ -110,7 +111,7 @@ impl Validator {
                 if list.is_empty() {
                     return;
                 }
-                self.layouts.check_access(ctx, i, &list, out);
+                (self.layouts).check_access(ctx, i, &list, &self.compressed, out);
                 (self.barriers).check_declared(ctx, i, &list, self.sync.tracker(), out);
                 self.barriers.accessed(ctx.queue, &list);
                 self.aliasing
@@ -151,13 +152,25 @@ impl Validator {
         let resolve = |v: &Views, k: ObjectKey| v.resolve(ctx.device, k);
         self.contexts.command(ctx, i, cmd, views, out);
         match cmd {
-            Command::SetRenderTargets { rtvs, .. } => {
+            Command::SetRenderTargets { rtvs, dsv } => {
                 for v in rtvs {
                     (self.swap_chain).write_target(ctx, i, resolve(views, *v), out);
                 }
+                let surfaces = rtvs.iter().chain(dsv).map(|v| resolve(views, *v));
+                self.compressed
+                    .bind(ctx.queue, surfaces.collect::<Vec<_>>());
+            }
+            // Present, Resume and ClearState unbind everything (FS-11).
+            Command::ClearState | Command::Resume => self.compressed.bind(ctx.queue, []),
+            Command::Draw { .. } | Command::ExecuteIndirect { .. } => {
+                self.compressed.draw(ctx.device, ctx.queue)
             }
             Command::ClearRenderTarget(v) => {
                 (self.swap_chain).write_target(ctx, i, resolve(views, *v), out);
+                self.compressed.written(ctx.device, resolve(views, *v));
+            }
+            Command::ClearDepthStencil(v) => {
+                self.compressed.written(ctx.device, resolve(views, *v))
             }
             Command::SetResources { views: keys, .. } => {
                 self.dynamic.bound(ctx, i, keys, views, first_map, out)
@@ -166,17 +179,10 @@ impl Validator {
                 self.dynamic.bound(ctx, i, buffers, views, first_map, out)
             }
             Command::SetIndexBuffer(b) => self.dynamic.bound(ctx, i, &[*b], views, first_map, out),
-            Command::Decompress(r) => self.swap_chain.decompressed(resolve(views, *r)),
-            // D3D12: a barrier into COMMON/PRESENT decompresses, as the device does (FS-4 is
-            // D3D11.X's explicit Decompress).
-            Command::Barrier(group) if ctx.device.api() != Api::D3d11x => {
-                let to_present = |t: &&crate::barrier::TextureBarrier<ObjectKey>| {
-                    t.layout_after == crate::barrier::Layout::PRESENT
-                        && t.layout_before != t.layout_after
-                };
-                for t in group.textures.iter().filter(to_present) {
-                    self.swap_chain.decompressed(t.resource);
-                }
+            Command::Decompress(r) => self.compressed.decompressed(resolve(views, *r)),
+            Command::ReadMapped { resource, .. } => {
+                let r = resolve(views, *resource);
+                self.dynamic.read_mapped(ctx, i, r, out);
             }
             Command::Map { resource, mode } => {
                 let r = resolve(views, *resource);
@@ -198,7 +204,10 @@ impl Validator {
                 (self.swap_chain).wait_on_present(ctx, i, resolve(views, *b), out)
             }
             Command::PlaceSwapChainView { view, buffer } => views.place(*view, *buffer),
-            Command::Present(chain) => self.swap_chain.present(ctx, i, *chain, out),
+            Command::Present(chain) => {
+                (self.swap_chain).present(ctx, i, *chain, &self.compressed, out);
+                self.compressed.bind(ctx.queue, []);
+            }
             _ => {}
         }
     }

@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use super::aliasing::Aliasing;
 use super::barriers::BarrierCalls;
+use super::compression::Compressed;
 use super::context::Contexts;
 use super::layouts::Layouts;
 use super::lists::Playback;
@@ -35,8 +36,10 @@ pub struct Validator {
     frame: u64,
     /// Views re-pointed in the current submission (RL-7).
     views: Views,
-    /// FS-5, RL-2, FS-9, FS-4.
+    /// FS-5, RL-2, FS-9.
     swap_chain: SwapChain,
+    /// FS-4: surfaces that may still hold compression metadata.
+    compressed: Compressed,
     /// FS-3, FS-7, FS-8, FS-11, FS-12, FS-14.
     contexts: Contexts,
     /// FS-10, CTX-5, CC-1.
@@ -61,6 +64,9 @@ pub struct Validator {
     /// The Barrier commands of the next submission that are the driver's translation of a
     /// legacy `ResourceBarrier` call (EB-10), by command index, with that call's barriers.
     legacy: Vec<LegacyCall>,
+    /// Between a Suspend and its Resume on the graphics immediate context, in CPU order:
+    /// compute and DMA contexts are locked (CC-8).
+    suspended: bool,
     /// Findings past [`DIAGNOSTICS_KEPT`], counted by severity and rule only.
     dropped: Dropped,
 }
@@ -272,9 +278,18 @@ impl Validator {
             origins: &origins,
             legacy: &legacy,
         };
+        if self.suspended && queue != QueueId::Graphics {
+            let message = "a compute or DMA context is called between Suspend and Resume: Suspend on the graphics immediate context locks them until Resume; finish or early-out their work before suspending".to_owned();
+            (self.diagnostics).push(ctx.finding(0, Code::CallWhileSuspended, None, message));
+        }
         let mut first_map: HashSet<ObjectKey> = HashSet::new();
         for (i, cmd) in commands.iter().enumerate() {
             self.observe_one(&ctx, i, cmd, &mut first_map);
+            match cmd {
+                Command::Suspend => self.suspended = true,
+                Command::Resume => self.suspended = false,
+                _ => {}
+            }
         }
         if ends_list {
             let last = commands.len().saturating_sub(1);

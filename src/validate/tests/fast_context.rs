@@ -1,5 +1,5 @@
 //! Fast-context restrictions: no Get* calls (FS-7), no UpdateSubresource and the 16-bit
-//! primitive-reset index (FS-14), and raw memory copies and fills on compute contexts (CC-6).
+//! primitive-reset index, append and counter UAVs (FS-14), and raw memory copies and fills on compute contexts (CC-6).
 
 use super::*;
 use crate::model::Semantics;
@@ -53,6 +53,33 @@ fn fs14_update_subresource_on_a_fast_context() {
     );
     f.device.set_semantics(Semantics::Legacy);
     assert!(codes(&f.device, QueueId::Graphics, &cmds).is_empty());
+}
+
+#[test]
+fn fs14_counter_uav_on_a_fast_context() {
+    let mut f = fixture();
+    let mut uav = |kind| {
+        let b = buffer(&mut f.device, "list", BufferUsage::Default);
+        let range = crate::barrier::SubresourceRange::ALL;
+        let view = ObjectDesc::View { of: b, kind, range };
+        f.device.create("list_uav", view).unwrap()
+    };
+    let (counter, plain) = (uav(ViewKind::UavCounter), uav(ViewKind::Uav));
+    let bind = |v| Command::SetResources {
+        stage: ShaderStage::Compute,
+        first_slot: 0,
+        views: vec![v],
+        writes: true,
+    };
+    let clear = |v| Command::ClearUnorderedAccess(v);
+    for cmd in [bind(counter), clear(counter)] {
+        let found = codes(&f.device, QueueId::Graphics, std::slice::from_ref(&cmd));
+        assert_eq!(found, vec![Code::CounterUavOnFastContext], "{cmd:?}");
+    }
+    // A plain UAV is fine on a fast context, a counter one on a legacy context.
+    assert!(codes(&f.device, QueueId::Graphics, &[bind(plain)]).is_empty());
+    f.device.set_semantics(Semantics::Legacy);
+    assert!(codes(&f.device, QueueId::Graphics, &[bind(counter)]).is_empty());
 }
 
 #[test]

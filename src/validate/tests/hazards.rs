@@ -325,3 +325,53 @@ fn a_placement_binding_touches_the_memory_at_its_base_address() {
         vec![Code::ReadAfterWrite]
     );
 }
+
+#[test]
+fn a_draw_writes_its_stream_output_targets() {
+    // FS-14: what the geometry stages stream out is a write; the draw that reads it back as
+    // vertices is ordered after it only by a barrier.
+    let h = setup();
+    let gfx = QueueId::Graphics;
+    let draw = Command::Draw {
+        draws: 1,
+        vertices: 3000,
+        pixels: 0,
+    };
+    let stream_out = vec![
+        Command::SetPipelineState(1),
+        Command::SOSetTargets {
+            buffers: vec![h.tex],
+            offsets: vec![0],
+        },
+        draw.clone(),
+        Command::SOSetTargets {
+            buffers: Vec::new(),
+            offsets: Vec::new(),
+        },
+    ];
+    let read_back = vec![
+        Command::SetVertexBuffers {
+            buffers: vec![h.tex],
+        },
+        draw,
+    ];
+    // The draws set no viewport or targets (V0201): only the hazards matter here.
+    let hazards = |subs: &[(QueueId, Vec<Command>)]| {
+        let mut found = run(&h, subs);
+        found.retain(|c| *c != Code::StateNotSet);
+        found
+    };
+    assert_eq!(
+        hazards(&[(gfx, stream_out.clone()), (gfx, read_back.clone())]),
+        vec![Code::ReadAfterWrite]
+    );
+    let mut g = BarrierGroup::default();
+    g.global.push(GlobalBarrier {
+        sync_before: Sync::VERTEX_SHADING,
+        sync_after: Sync::VERTEX_SHADING,
+        access_before: Access::STREAM_OUTPUT,
+        access_after: Access::VERTEX_BUFFER,
+    });
+    let barrier = vec![Command::Barrier(g)];
+    assert!(hazards(&[(gfx, stream_out), (gfx, barrier), (gfx, read_back)]).is_empty());
+}
