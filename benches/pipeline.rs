@@ -99,6 +99,7 @@ fn pipeline(c: &mut Criterion) {
                 seed: 1,
                 compute: shape.default_compute(),
                 transient: 0.0,
+                mixed_sizes: false,
             };
             let g = graph(&spec);
             group.throughput(Throughput::Elements(g.uses() as u64));

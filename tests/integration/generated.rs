@@ -13,6 +13,7 @@ fn spec(shape: Shape, passes: usize) -> GenSpec {
         seed: 3,
         compute: shape.default_compute().max(0.2),
         transient: 0.3,
+        mixed_sizes: false,
     }
 }
 
