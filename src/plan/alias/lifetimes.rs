@@ -66,45 +66,61 @@ impl Lifetimes {
     ) {
         let passes = &graph.passes;
         let n = passes.len();
-        // A graph not made by compile (or changed since) is numbered here.
-        let fallback;
-        let index = if graph.resources.indexes(passes) {
-            &graph.resources
-        } else {
-            fallback = ResourceIndex::of(passes);
-            &fallback
-        };
         self.number_queues(graph);
+        // Compile's index is trusted when it numbers as many uses as there are and each key's
+        // first use names that key (checked as the walk meets it), so the walk reads only the
+        // compact numbers per use; a graph not made by compile is numbered here.
+        let total: usize = passes.iter().map(|p| p.uses.len()).sum();
+        let trusted =
+            graph.resources.uses() == total && self.walk(graph, &graph.resources, &mut transient);
+        if !trusted {
+            let index = ResourceIndex::of(passes);
+            self.walk(graph, &index, &mut transient);
+        }
+        self.clocks(graph);
+        for s in 0..self.slots.len() {
+            self.slots[s].release = self.release(s, n);
+        }
+    }
+
+    /// Every use's key through `index`: first and last uses per transient and queue. False
+    /// when a key's first use does not name it (the index is not this graph's).
+    fn walk(
+        &mut self,
+        graph: &CompiledGraph,
+        index: &ResourceIndex,
+        transient: &mut impl FnMut(Entity) -> Option<u64>,
+    ) -> bool {
         let q = self.queues;
         self.slots.clear();
         self.slot_of_resource.clear();
         self.slot_of_key.clear();
         self.slot_of_key.resize(index.resources().len(), NONE);
         self.last_on.clear();
-        let numbers = index.numbers();
+        let (numbers, keys) = (index.numbers(), index.resources());
         let mut k = 0;
-        for (p, pass) in passes.iter().enumerate() {
+        for (p, pass) in graph.passes.iter().enumerate() {
             let j = self.queue_of[p] as usize;
-            for u in &pass.uses {
-                let key = numbers[k] as usize;
-                k += 1;
+            for (i, &key) in numbers[k..k + pass.uses.len()].iter().enumerate() {
+                let key = key as usize;
                 let mut s = self.slot_of_key[key];
                 if s == NONE {
-                    s = self.slot_for(u.resource, p as u32, &mut transient);
+                    let u = &pass.uses[i];
+                    if keys[key] != u.key {
+                        return false;
+                    }
+                    s = self.slot_for(u.resource, p as u32, transient);
                     self.slot_of_key[key] = s;
                 }
                 if s == NONE - 1 {
                     continue;
                 }
-                let slot = &mut self.slots[s as usize];
-                slot.last = p as u32;
+                self.slots[s as usize].last = p as u32;
                 self.last_on[s as usize * q + j] = p as i64;
             }
+            k += pass.uses.len();
         }
-        self.clocks(graph);
-        for s in 0..self.slots.len() {
-            self.slots[s].release = self.release(s, n);
-        }
+        true
     }
 
     /// The slot of `resource` first used at pass `p`: a new one for a transient met for the

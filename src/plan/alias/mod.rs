@@ -116,7 +116,8 @@ impl Aliaser {
         out.unaliased_bytes = lt.slots.iter().map(|s| s.bytes).sum();
         let n = graph.passes.len();
         let swept = self.sweep.place(&lt.slots, n as u32);
-        let budget = 32 * graph.resources.uses() as u64 + (1 << 16);
+        let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
+        let budget = 32 * uses as u64 + (1 << 16);
         let greedy = self.greedy.place(&lt.slots, n, budget);
         let offsets = match greedy {
             Some(peak) if peak < swept => {

@@ -257,3 +257,26 @@ fn a_warm_placement_gives_the_same_plan() {
     assert_eq!(out, cold);
     assert_eq!(out.placements.capacity(), capacity);
 }
+
+/// A graph whose index is not its own (built by hand, or changed after compile) is numbered
+/// afresh: the same placement as with compile's index.
+#[test]
+fn a_graph_without_its_index_is_placed_the_same() {
+    let s = spec(Shape::Layered, 200, 0.5, 4);
+    let (mut g, with_index) = plan(&s);
+    let generated = graph(&s);
+    let bytes = |e: Entity| {
+        let i = (e.index_u32() - RESOURCES) as usize;
+        let (side, format) = generated.size[i];
+        let t = Texture::new_2d(format, UVec2::splat(side), TextureFlags::default());
+        generated.transient[i].then(|| t.bytes())
+    };
+    g.resources = crate::plan::ResourceIndex::default();
+    assert_eq!(Aliaser::place(&g, bytes), with_index);
+    // An index of other passes with as many uses is caught by its first keys.
+    let other = plan(&spec(Shape::Chain, 200, 0.5, 4)).0;
+    g.resources = other.resources.clone();
+    if g.resources.uses() == g.passes.iter().map(|p| p.uses.len()).sum::<usize>() {
+        assert_eq!(Aliaser::place(&g, bytes), with_index);
+    }
+}
