@@ -5,7 +5,9 @@
 //! which is what makes it a hard baseline).
 //!
 //! Groups `pipeline_chain`, `pipeline_mixed`, `pipeline_layered`, `pipeline_fan_in`; functions
-//! `fastframe` and `kael`; the pass count is the parameter (100 to 100,000). Throughput is in
+//! `fastframe` and `kael`, and `alias`: transient placement alone (`plan::alias`) on the same
+//! shape compiled with half its textures transient, of mixed sizes, to hold it to the
+//! compiler's cost per use; the pass count is the parameter (100 to 100,000). Throughput is in
 //! resource uses, so criterion reports time per use. One shape alone:
 //! `cargo bench --bench pipeline -- pipeline_chain/`.
 
@@ -14,8 +16,11 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 use fastframe::barrier::Layout;
 use fastframe::generator::{GenGraph, GenSpec, Shape, graph};
 use fastframe::model::{Lifetime, Pass, QueueKind, Settings, TextureState, Use, UseAccess};
+use fastframe::model::{Texture, TextureFlags};
 use fastframe::plan::barriers::EnhancedPlanner;
-use fastframe::plan::{BarrierPlan, CompiledGraph, Compiler, TargetInfo, TextureStart};
+use fastframe::plan::{
+    AliasPlan, Aliaser, BarrierPlan, CompiledGraph, Compiler, TargetInfo, TextureStart,
+};
 use kael_render_graph::{PassDesc, RenderGraph, ResourceDesc};
 use std::hint::black_box;
 
@@ -99,6 +104,7 @@ fn pipeline(c: &mut Criterion) {
                 seed: 1,
                 compute: shape.default_compute(),
                 transient: 0.0,
+                mixed_sizes: false,
             };
             let g = graph(&spec);
             group.throughput(Throughput::Elements(g.uses() as u64));
@@ -134,9 +140,54 @@ fn pipeline(c: &mut Criterion) {
             group.bench_with_input(BenchmarkId::new("kael", n), &g, |b, g| {
                 b.iter(|| black_box(kael(g)))
             });
+            alias(&mut group, &spec, &settings);
         }
         group.finish();
     }
+}
+
+/// Transient placement alone, warm, on `spec`'s shape with half its textures transient and
+/// of mixed sizes; throughput in that graph's uses.
+fn alias(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    spec: &GenSpec,
+    settings: &Settings,
+) {
+    let spec = GenSpec {
+        transient: 0.5,
+        mixed_sizes: true,
+        ..*spec
+    };
+    let g = graph(&spec);
+    let owned = passes(&g);
+    let refs: Vec<(Entity, &str, &Pass)> =
+        owned.iter().map(|(e, s, p)| (*e, s.as_str(), p)).collect();
+    let number = |e: Entity| (e.index_u32() - RESOURCES) as usize;
+    let lifetime = |e: Entity| match g.transient[number(e)] {
+        true => Lifetime::Transient,
+        false => Lifetime::Imported,
+    };
+    let mut compiled = CompiledGraph::default();
+    (Compiler::default().compile_into(
+        &refs,
+        |e| TargetInfo::texture(lifetime(e)),
+        settings,
+        &mut compiled,
+    ))
+    .expect("compiles");
+    let bytes = |e: Entity| {
+        let (side, format) = g.size[number(e)];
+        let t = Texture::new_2d(format, glam::UVec2::splat(side), TextureFlags::default());
+        g.transient[number(e)].then(|| t.bytes())
+    };
+    let (mut aliaser, mut plan) = (Aliaser::default(), AliasPlan::default());
+    group.throughput(Throughput::Elements(compiled.resources.uses() as u64));
+    group.bench_function(BenchmarkId::new("alias", spec.passes), |b| {
+        b.iter(|| {
+            aliaser.place_into(&compiled, bytes, &mut plan);
+            black_box(&plan);
+        })
+    });
 }
 
 criterion_group!(benches, pipeline);

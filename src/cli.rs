@@ -153,6 +153,10 @@ pub enum Commands {
         /// Fraction of textures that are transient, 0 to 1.
         #[arg(long, default_value_t = 0.0)]
         transient: f64,
+        /// Textures of mixed sizes (256 to 1024 pixels square, 4 or 8 bytes a pixel) instead
+        /// of all 256 square RGBA8.
+        #[arg(long)]
+        mixed_sizes: bool,
         /// Write the scene here instead of to stdout.
         #[arg(short = 'o', long)]
         out: Option<PathBuf>,
@@ -364,6 +368,7 @@ pub fn main_with(cli: Cli) -> i32 {
             seed,
             compute,
             transient,
+            mixed_sizes,
             out,
         } => {
             let shape = crate::generator::Shape::from(shape);
@@ -373,6 +378,7 @@ pub fn main_with(cli: Cli) -> i32 {
                 seed,
                 compute: compute.unwrap_or(shape.default_compute()),
                 transient,
+                mixed_sizes,
             };
             generate::gen_scene(spec, out.as_ref())
         }

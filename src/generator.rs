@@ -15,8 +15,10 @@
 //! Graphics passes draw into their texture as a render target, compute passes write it as an
 //! unordered-access view; every read is a shader read. A last pass reads the final outputs and
 //! writes the swap chain, so the frame presents. A fraction of the textures can be transient
-//! (created undefined each frame, EB-5). The same shape, size, seed and fractions always give
-//! the same scene.
+//! (created undefined each frame, EB-5). With mixed sizes, each texture is full, three-quarter,
+//! half or quarter resolution, in a four- or eight-byte format (the spread of a real frame's
+//! targets, 64 KiB to 8 MiB), which is what transient aliasing must pack. The same shape, size,
+//! seed, fractions and sizes always give the same scene.
 
 use glam::UVec2;
 
@@ -62,10 +64,15 @@ pub struct GenSpec {
     pub compute: f64,
     /// Fraction of textures that are transient, 0 to 1.
     pub transient: f64,
+    /// Textures of mixed sizes and formats instead of all [`SIDE`] square RGBA8.
+    pub mixed_sizes: bool,
 }
 
-/// Side of every generated texture and of the swap chain, in pixels.
-const SIDE: u32 = 256;
+/// Side of every generated texture (unless sizes are mixed) and of the swap chain, in pixels.
+pub const SIDE: u32 = 256;
+
+/// Sides of mixed-size textures: full, three-quarter, half and quarter of 1024.
+const MIXED_SIDES: [u32; 4] = [1024, 768, 512, 256];
 
 /// A deterministic stream of numbers (SplitMix64): the same seed, the same scene, on every
 /// machine.
@@ -132,6 +139,8 @@ pub struct GenGraph {
     pub compute: Vec<bool>,
     /// Texture `i` is transient.
     pub transient: Vec<bool>,
+    /// Texture `i`'s side in pixels and format.
+    pub size: Vec<(u32, Format)>,
 }
 
 impl GenGraph {
@@ -155,10 +164,30 @@ pub fn graph(spec: &GenSpec) -> GenGraph {
         })
         .collect();
     let transient = (0..n).map(|_| rng.chance(spec.transient)).collect();
+    // A stream of its own, so that mixing sizes changes nothing else.
+    let mut sizes = Rng(spec.seed ^ 0x5EED_512E);
+    let size = (0..n)
+        .map(|_| match spec.mixed_sizes {
+            false => (SIDE, Format::Rgba8Unorm),
+            true => {
+                let side = MIXED_SIDES[sizes.below(MIXED_SIDES.len())];
+                let wide = sizes.chance(0.5);
+                (
+                    side,
+                    if wide {
+                        Format::Rgba16Float
+                    } else {
+                        Format::Rgba8Unorm
+                    },
+                )
+            }
+        })
+        .collect();
     GenGraph {
         reads,
         compute,
         transient,
+        size,
     }
 }
 
@@ -168,6 +197,7 @@ pub fn generate(spec: &GenSpec) -> SceneFile {
         reads,
         compute,
         transient,
+        size,
     } = graph(spec);
     let n = reads.len();
     let flags = TextureFlags {
@@ -191,11 +221,7 @@ pub fn generate(spec: &GenSpec) -> SceneFile {
     for (i, &transient) in transient.iter().enumerate() {
         entities.push(EntityDef {
             name: format!("t{i}"),
-            texture: Some(Texture::new_2d(
-                Format::Rgba8Unorm,
-                UVec2::splat(SIDE),
-                flags,
-            )),
+            texture: Some(Texture::new_2d(size[i].1, UVec2::splat(size[i].0), flags)),
             lifetime: transient.then_some(Lifetime::Transient),
             ..Default::default()
         });
@@ -286,6 +312,7 @@ mod tests {
             seed: 7,
             compute: shape.default_compute(),
             transient: 0.25,
+            mixed_sizes: false,
         }
     }
 

@@ -44,6 +44,7 @@ use crate::frame::{Fatal, healthy};
 pub use submitter::{Sink, Submitter};
 
 mod acquire;
+mod alias;
 mod barriers;
 mod begin;
 mod compile;
@@ -126,7 +127,9 @@ pub fn frame_schedule() -> Schedule {
         retire::retire_frames.pipe(stop).in_set(Retire),
         acquire::acquire_back_buffers.in_set(Acquire),
         rotate::rotate_views.pipe(stop).in_set(Rotate),
-        compile::compile_system.pipe(stop).in_set(Compile),
+        (compile::compile_system.pipe(stop), alias::place_transients)
+            .chain()
+            .in_set(Compile),
         barriers::barrier_system.pipe(stop).in_set(Barriers),
         wait_present::wait_on_present.in_set(WaitOnPresent),
         (

@@ -6,7 +6,8 @@
 //! - [`Compiler`]: resolve uses, order, cull, assign queues, over flat arrays it keeps
 //!   between compiles (`versions` applies the ordering rules over dense numbers);
 //! - `fences`: cross-queue fence waits, minimal (FS-1, FN-2);
-//! - [`barriers`]: the enhanced, legacy and conservative barrier planners (EB-1..EB-11).
+//! - [`barriers`]: the enhanced, legacy and conservative barrier planners (EB-1..EB-11);
+//! - [`alias`]: transient placement in a shared heap by lifetime (EB-5, EB-9d).
 //!
 //! Plans are data: what compile and barrier planning decided, as plain structs that tests can
 //! inspect, print and compare. Recording and submission only read them.
@@ -15,6 +16,7 @@ use bevy_ecs::prelude::*;
 
 use crate::barrier::{Layout, SubresourceRange, Sync};
 
+pub mod alias;
 pub mod barriers;
 mod compile;
 mod compiler;
@@ -29,6 +31,7 @@ mod versions;
 
 use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
+pub use alias::{AliasPlacement, AliasPlan, Aliaser};
 pub use barriers::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureStart, clear_barriers};
 pub use compile::{TargetInfo, assign_queue, compile_dispatches, compile_graph, view_kind};
 pub use compiler::Compiler;

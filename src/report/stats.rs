@@ -55,6 +55,11 @@ pub struct RunStats {
     pub buffer_retire_latency_frames_max: u64,
     pub memory_live_bytes: u64,
     pub memory_peak_bytes: u64,
+    /// The transient aliasing plan of the last compile (`plan::alias`): heap size, the most
+    /// transient bytes in use at once, and the bytes without aliasing.
+    pub transient_peak_bytes: u64,
+    pub transient_lower_bound_bytes: u64,
+    pub transient_unaliased_bytes: u64,
     /// Simulated time the CPU spent waiting on frame fences (frames in flight).
     pub cpu_wait_ns: u64,
     /// Measured wall-clock time of the ticks.

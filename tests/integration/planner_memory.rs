@@ -1,7 +1,7 @@
-//! A warm compiler recompiles, and a warm enhanced planner re-plans, without allocating: the
-//! runtime recompiles and re-plans on every graph change, and both keep their working memory
-//! (and write into the graph or plan they replace) so that a compile or a plan costs its
-//! walk, not trips to the allocator.
+//! A warm compiler recompiles, a warm enhanced planner re-plans, and a warm aliasing planner
+//! places transients again, without allocating: the runtime does all three on every graph
+//! change, and each keeps its working memory (and writes into the graph or plan it replaces)
+//! so that a compile or a plan costs its walk, not trips to the allocator.
 //!
 //! Allocations are counted by the global allocator this module installs. It is the whole
 //! integration-test binary's, and serves every test on the harness's parallel threads, but it
@@ -236,4 +236,70 @@ fn warm_recompile(order: Order) {
             .expect("compiles");
     });
     assert!(cold > 0, "a cold compile allocates its working memory");
+}
+
+/// Passes on graphics and compute, each writing a texture and reading the two before it;
+/// two textures in three are transient (the others keep their passes from being culled).
+fn transient_graph(passes: usize) -> CompiledGraph {
+    let res = |i: usize| Entity::from_raw_u32(10_000 + i as u32).expect("valid index");
+    let generated = (0..passes).map(|p| {
+        let mut uses = vec![Use {
+            target: res(p),
+            access: UseAccess::UnorderedAccess,
+            stages: None,
+            clear: false,
+            range: None,
+        }];
+        uses.extend((1..=2.min(p)).map(|k| Use {
+            target: res(p - k),
+            access: UseAccess::ShaderRead,
+            stages: None,
+            clear: false,
+            range: None,
+        }));
+        ([QueueKind::Graphics, QueueKind::Compute][p % 3 / 2], uses)
+    });
+    let target = |e: Entity| match e.index_u32() % 3 {
+        0 => TargetInfo::texture(Lifetime::Imported),
+        _ => TargetInfo::texture(Lifetime::Transient),
+    };
+    compile_dispatches(generated, target, &Settings::default()).expect("compiles")
+}
+
+/// A warm aliasing planner places transients again without allocating (plan::alias), and
+/// gives the same plan.
+#[test]
+fn a_warm_aliaser_places_without_allocating() {
+    use fastframe::plan::{AliasPlan, Aliaser};
+    let (large, small) = (transient_graph(150), transient_graph(50));
+    let bytes = |e: Entity| match e.index_u32() % 3 {
+        0 => None,
+        1 => Some(1 << 20),
+        _ => Some(3 << 20),
+    };
+    let (mut aliaser, mut plan) = (Aliaser::default(), AliasPlan::default());
+    let round = [&large, &small, &large];
+    for g in round.iter().cycle().take(2 * round.len()) {
+        aliaser.place_into(g, bytes, &mut plan);
+    }
+    let expected = plan.clone();
+    assert!(
+        expected.placements.len() >= 90,
+        "the large graph has transients"
+    );
+    assert!(expected.peak_bytes < expected.unaliased_bytes);
+    for g in round {
+        let n = allocations(|| aliaser.place_into(g, bytes, &mut plan));
+        assert_eq!(
+            n,
+            0,
+            "a warm placement of {} passes allocated",
+            g.passes.len()
+        );
+    }
+    assert_eq!(plan, expected, "the same graph, the same placement");
+    let cold = allocations(|| {
+        Aliaser::place(&large, bytes);
+    });
+    assert!(cold > 0, "a cold placement allocates its working memory");
 }

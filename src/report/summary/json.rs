@@ -199,6 +199,10 @@ pub struct QueriesJson {
 pub struct MemoryJson {
     pub live_bytes: u64,
     pub peak_bytes: u64,
+    /// The transient aliasing plan: shared heap size, lower bound, bytes unaliased.
+    pub transient_peak_bytes: u64,
+    pub transient_lower_bound_bytes: u64,
+    pub transient_unaliased_bytes: u64,
 }
 
 #[derive(Clone, Debug, Serialize)]

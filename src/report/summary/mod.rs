@@ -206,6 +206,9 @@ impl Summary {
             memory: MemoryJson {
                 live_bytes: s.memory_live_bytes,
                 peak_bytes: s.memory_peak_bytes,
+                transient_peak_bytes: s.transient_peak_bytes,
+                transient_lower_bound_bytes: s.transient_lower_bound_bytes,
+                transient_unaliased_bytes: s.transient_unaliased_bytes,
             },
             validation: ValidationJson {
                 enabled: self.settings.validation == "on",

@@ -133,6 +133,18 @@ impl Summary {
                 s.releases_requested, s.releases_completed, s.releases_pending
             ),
         );
+        if s.transient_unaliased_bytes > 0 {
+            let mib = |b: u64| b as f64 / (1024.0 * 1024.0);
+            row(
+                "transient memory",
+                format!(
+                    "{:.2} MiB aliased ({:.2} lower bound, {:.2} unaliased)",
+                    mib(s.transient_peak_bytes),
+                    mib(s.transient_lower_bound_bytes),
+                    mib(s.transient_unaliased_bytes)
+                ),
+            );
+        }
         if s.queries_resolved > 0 {
             row(
                 "queries",

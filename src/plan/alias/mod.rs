@@ -1,0 +1,154 @@
+//! Transient memory aliasing: placing the frame's transient resources in one shared heap by
+//! lifetime, so that two of them share bytes only when one is done before the other begins
+//! (EB-5, EB-9d; barrier-spec A2, A3).
+//!
+//! A transient keeps nothing between frames (EB-5: it is activated from UNDEFINED with DISCARD
+//! at its first use), so its memory is needed only from its first use to its last. Every
+//! frame-graph runtime with transients (RPS, Unreal RDG, Frostbite, Granite, Daxa) places them
+//! by that interval; this module does it in three steps over a compiled graph:
+//!
+//! 1. **Lifetimes** ([`lifetimes`]): each transient's first use, and its *release*: the first
+//!    pass from which every later pass, on every queue, is ordered after all its uses, by its
+//!    own queue's order or by the graph's cross-queue fences (FN-2). Memory handed to another
+//!    queue without such a fence would let the new resource's initialisation race the old
+//!    one's work (V0814), so a hand-over is only ever planned where a fence already orders it.
+//!    The frame repeats, so lifetimes are measured over two frames: a transient used late may
+//!    be released only early in the next frame (its queue is not yet ordered before the
+//!    others'), and then it must not share bytes with the transients that frame starts with.
+//! 2. **Placement** ([`placement`]): a sweep over the frame in pass order that frees what was
+//!    released and gives each new transient (largest first) the smallest free gap it fits,
+//!    growing the heap only when none does.
+//! 3. **Report**: the heap's size (the peak), the bytes the transients would take unaliased,
+//!    and the lower bound no placement can beat, the most transient bytes in use at once
+//!    (first use to last use, at one pass).
+//!
+//! Everything is flat arrays in [`Aliaser`], kept between calls, so a warm placement of a
+//! graph of the same shape allocates nothing; the work is linear in uses plus n log n in
+//! transients.
+
+mod greedy;
+mod lifetimes;
+mod placement;
+#[cfg(test)]
+mod tests;
+
+use bevy_ecs::prelude::*;
+
+use super::CompiledGraph;
+
+/// Placement alignment of a transient in a heap: 64 KiB, the default resource placement
+/// alignment of D3D12-class hardware.
+pub const ALIAS_ALIGNMENT: u64 = 64 * 1024;
+
+/// Where one transient lives in the shared heap, and for how long.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AliasPlacement {
+    /// The transient resource.
+    pub resource: Entity,
+    /// Byte offset in the heap (a multiple of its alignment).
+    pub offset: u64,
+    /// Bytes it occupies.
+    pub bytes: u64,
+    /// Index of the pass of its first use.
+    pub first: u32,
+    /// Index of the pass of its last use (on any queue).
+    pub last: u32,
+    /// The first pass (counting on into the next frame: `n + i` is the next frame's pass `i`)
+    /// from which every pass is ordered after all its uses: its bytes are free from there.
+    pub release: u32,
+}
+
+/// The placement of a frame's transients: plain data, for tests, reports and recording.
+#[derive(Resource, Clone, Debug, Default, PartialEq, Eq)]
+pub struct AliasPlan {
+    /// One entry per transient, in order of first use.
+    pub placements: Vec<AliasPlacement>,
+    /// Passes in the frame the plan was made for.
+    pub passes: u32,
+    /// Size of the shared heap: the most bytes the placement uses at once.
+    pub peak_bytes: u64,
+    /// The most transient bytes in use at once (first use to last use): no placement can use
+    /// less.
+    pub lower_bound_bytes: u64,
+    /// Bytes the transients take when each has its own memory.
+    pub unaliased_bytes: u64,
+}
+
+impl AliasPlan {
+    /// True when placements `a` and `b` may hold their contents at the same time, on the
+    /// frame's circle of `passes` (each holds its bytes from `first` up to `release`).
+    pub fn lifetimes_meet(&self, a: &AliasPlacement, b: &AliasPlacement) -> bool {
+        let n = u64::from(self.passes.max(1));
+        let span = |p: &AliasPlacement| (u64::from(p.first), u64::from(p.release));
+        let ((a0, a1), (b0, b1)) = (span(a), span(b));
+        if a1 - a0 >= n || b1 - b0 >= n {
+            return true;
+        }
+        // Each interval, and its copy one frame on, against the other.
+        [0, n].iter().any(|&s| a0 + s < b1 && b0 < a1 + s)
+            || [0, n].iter().any(|&s| b0 + s < a1 && a0 < b1 + s)
+    }
+}
+
+/// The aliasing planner, with the working memory it keeps between calls.
+#[derive(Resource, Debug, Default)]
+pub struct Aliaser {
+    lifetimes: lifetimes::Lifetimes,
+    sweep: placement::Sweep,
+    greedy: greedy::Greedy,
+}
+
+impl Aliaser {
+    /// Place the transients of `graph` into `out`, whose memory is reused. `transient` gives,
+    /// for a resource the graph uses, its bytes when it is a transient (None otherwise); it is
+    /// asked once per resource, not per use.
+    pub fn place_into(
+        &mut self,
+        graph: &CompiledGraph,
+        transient: impl FnMut(Entity) -> Option<u64>,
+        out: &mut AliasPlan,
+    ) {
+        let _span = tracy_client::span!("alias");
+        let lt = &mut self.lifetimes;
+        lt.measure(graph, transient);
+        out.passes = graph.passes.len() as u32;
+        out.lower_bound_bytes = lt.lower_bound();
+        out.unaliased_bytes = lt.slots.iter().map(|s| s.bytes).sum();
+        let n = graph.passes.len();
+        let swept = self.sweep.place(&lt.slots, n as u32);
+        let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
+        let budget = 32 * uses as u64 + (1 << 16);
+        let greedy = self.greedy.place(&lt.slots, n, budget);
+        let offsets = match greedy {
+            Some(peak) if peak < swept => {
+                out.peak_bytes = peak;
+                &self.greedy.offsets
+            }
+            _ => {
+                out.peak_bytes = swept;
+                &self.sweep.offsets
+            }
+        };
+        out.placements.clear();
+        out.placements.extend(
+            lt.slots
+                .iter()
+                .zip(offsets)
+                .map(|(s, &offset)| AliasPlacement {
+                    resource: s.resource,
+                    offset,
+                    bytes: s.bytes,
+                    first: s.first,
+                    last: s.last,
+                    release: s.release,
+                }),
+        );
+    }
+
+    /// A fresh planner's placement of `graph`.
+    pub fn place(graph: &CompiledGraph, transient: impl FnMut(Entity) -> Option<u64>) -> AliasPlan {
+        let mut plan = AliasPlan::default();
+        Aliaser::default().place_into(graph, transient, &mut plan);
+        plan
+    }
+}
