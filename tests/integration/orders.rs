@@ -13,6 +13,7 @@ fn runtime(shape: Shape, passes: usize, order: Order) -> Runtime {
         seed: 1,
         compute: shape.default_compute().max(0.2),
         transient: 0.3,
+        mixed_sizes: false,
     };
     let text = fastframe::scene::to_ron(&generate(&spec));
     let mut rt = Runtime::from_str(&text, "generated.ron").expect("a generated scene loads");
