@@ -17,7 +17,7 @@ mod snippet;
 
 pub use generate::{MAX_GEN_PASSES, ShapeArg};
 use overrides::load;
-pub use overrides::{BarriersArg, Overrides, RotationArg, Switch};
+pub use overrides::{BarriersArg, OrderArg, Overrides, RotationArg, Switch};
 pub use snippet::Sources;
 
 use clap::{Parser, Subcommand};
@@ -130,6 +130,9 @@ pub enum Commands {
         /// Asynchronous compute, comma-separated: on, off or on,off.
         #[arg(long, value_delimiter = ',', default_value = "on")]
         async_compute: Vec<Switch>,
+        /// Pass orders, comma-separated: declaration, fewer-barriers, overlap.
+        #[arg(long, value_delimiter = ',', default_value = "declaration")]
+        order: Vec<OrderArg>,
         /// Frames to run per configuration.
         #[arg(long, default_value_t = 60)]
         frames: u64,
@@ -392,9 +395,17 @@ pub fn main_with(cli: Cli) -> i32 {
             scene,
             barriers,
             async_compute,
+            order,
             frames,
             out,
-        } => pictures::compare(&scene, &barriers, &async_compute, frames, out.as_ref()),
+        } => pictures::compare(
+            &scene,
+            &barriers,
+            &async_compute,
+            &order,
+            frames,
+            out.as_ref(),
+        ),
         Commands::Graph { scene, barriers } => graph::graph(&scene, barriers),
         Commands::Barriers {
             scene,

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use super::overrides::load;
-use super::{BarriersArg, Overrides, Switch, create, fail, out, write_file};
+use super::{BarriersArg, OrderArg, Overrides, Switch, create, fail, out, write_file};
 use crate::device::Device;
 use crate::model::BarrierMode;
 use crate::report::RunStats;
@@ -58,6 +58,7 @@ pub fn compare(
     scene: &PathBuf,
     barriers: &[BarriersArg],
     async_compute: &[Switch],
+    orders: &[OrderArg],
     frames: u64,
     path: Option<&PathBuf>,
 ) -> i32 {
@@ -68,22 +69,26 @@ pub fn compare(
     let mut rows = Vec::new();
     for &b in barriers {
         for &a in async_compute {
-            let mut rt = match load(scene, None) {
-                Ok(rt) => rt,
-                Err(e) => return fail(&e),
-            };
-            let mode = BarrierMode::from(b);
-            rt.settings_mut().barriers = mode;
-            rt.settings_mut().async_compute = a == Switch::On;
-            if let Err(e) = rt.run(frames) {
-                return fail(&e);
+            for &o in orders {
+                let mut rt = match load(scene, None) {
+                    Ok(rt) => rt,
+                    Err(e) => return fail(&e),
+                };
+                let mode = BarrierMode::from(b);
+                rt.settings_mut().barriers = mode;
+                rt.settings_mut().async_compute = a == Switch::On;
+                rt.settings_mut().order = o.into();
+                if let Err(e) = rt.run(frames) {
+                    return fail(&e);
+                }
+                let name = format!("{mode:?}").to_lowercase();
+                let on = if a == Switch::On { "on" } else { "off" };
+                let mut label = format!("{name}, async {on}");
+                if orders.len() > 1 {
+                    label += &format!(", {}", rt.summary().settings.order);
+                }
+                rows.push(compare::Row::of(&label, &rt.summary()));
             }
-            let name = format!("{mode:?}").to_lowercase();
-            let on = if a == Switch::On { "on" } else { "off" };
-            rows.push(compare::Row::of(
-                &format!("{name}, async {on}"),
-                &rt.summary(),
-            ));
         }
     }
     let written = out::print(&compare::table(&rows));

@@ -108,3 +108,34 @@ fn the_command_line_picks_the_order_and_the_summary_names_it() {
     let out = run(&["check", "scenes/gpu_driven.ron", "--order", "sideways"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// `compare --order` runs a configuration per order and labels each row with it, so what an
+/// order saves reads off one table.
+#[test]
+fn compare_shows_a_row_per_order() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fastframe"))
+        .args([
+            "compare",
+            "scenes/gpu_driven.ron",
+            "--barriers",
+            "enhanced",
+            "--order",
+            "declaration,fewer-barriers,overlap",
+            "--frames",
+            "3",
+        ])
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    for order in ["declaration", "fewer-barriers", "overlap"] {
+        let row = table
+            .lines()
+            .find(|l| l.contains(&format!("async on, {order} ")));
+        assert!(row.is_some(), "no {order} row:\n{table}");
+    }
+}

@@ -42,13 +42,20 @@ impl Row {
 
 /// The rows as a table.
 pub fn table(rows: &[Row]) -> String {
+    // The label column is as wide as the longest label, so the figures stay in columns.
+    let w = rows
+        .iter()
+        .map(|r| r.label.len())
+        .max()
+        .unwrap_or(0)
+        .max(28);
     let mut out = format!(
-        "  {:<28} {:>12} {:>10} {:>12} {:>9} {:>9} {:>7}\n",
+        "  {:<w$} {:>12} {:>10} {:>12} {:>9} {:>9} {:>7}\n",
         "configuration", "work (us)", "efficiency", "barriers us", "barriers", "flushes", "waits"
     );
     for r in rows {
         out.push_str(&format!(
-            "  {:<28} {:>12.1} {:>9.1}% {:>12.1} {:>9.1} {:>9.1} {:>7.1}\n",
+            "  {:<w$} {:>12.1} {:>9.1}% {:>12.1} {:>9.1} {:>9.1} {:>7.1}\n",
             r.label,
             r.frame_work_us,
             100.0 * r.efficiency,
