@@ -24,7 +24,7 @@ use bevy_ecs::prelude::*;
 
 use super::compile::{TargetInfo, assign_queue, copies_to_self, resolve_use};
 use super::fences::Fences;
-use super::order::{self as graph, GraphNode};
+use super::order as graph;
 use super::parts::{Dims, Parts};
 use super::schedule::Scheduler;
 use super::versions::{Preds, Versions, touch};
@@ -118,7 +118,7 @@ impl Compiler {
         self.order.clear();
         if backward {
             if self.versions.order(&self.preds, &mut self.order).is_err() {
-                return Err(cycle(
+                return Err(graph::cycle(
                     passes,
                     &self.uses,
                     &self.starts,
@@ -371,55 +371,5 @@ impl Compiler {
             .rebuild(&self.keys, numbers, &mut self.scratch);
         self.fences
             .plan(&mut out.passes, &out.edges, &out.resources);
-    }
-}
-
-/// The cycle that stops `passes` from being ordered, with the reason for each step, found by
-/// the readable rules ([`graph::order`]) on a graph already known to have one.
-fn cycle(
-    passes: &[(Entity, &str, &Pass)],
-    uses: &[PlannedUse],
-    starts: &[u32],
-    keeps: &[bool],
-    keys: &[Entity],
-    parts: &Parts,
-) -> PlanError {
-    let mut nodes: Vec<GraphNode> = (0..passes.len())
-        .map(|i| {
-            let mine = &uses[starts[i] as usize..starts[i + 1] as usize];
-            let of = |write: bool| {
-                mine.iter()
-                    .filter(|u| u.access.is_write() == write)
-                    .map(|u| u.key)
-                    .collect()
-            };
-            GraphNode {
-                reads: of(false),
-                writes: of(true),
-                after: Vec::new(),
-            }
-        })
-        .collect();
-    let index: EntityHashMap<usize> = passes.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
-    for (i, (_, _, pass)) in passes.iter().enumerate() {
-        nodes[i].after = pass
-            .after
-            .iter()
-            .filter_map(|a| index.get(a).copied())
-            .collect();
-    }
-    let keeps = |e: Entity| keys.iter().position(|&k| k == e).is_some_and(|k| keeps[k]);
-    let Err(c) = graph::order(&nodes, keeps) else {
-        return PlanError::Cycle {
-            passes: Vec::new(),
-            because: Vec::new(),
-        };
-    };
-    PlanError::Cycle {
-        passes: c.0.iter().map(|&i| passes[i].0).collect(),
-        because: (0..c.0.len())
-            .map(|k| graph::reason(&nodes, c.0[k], c.0[(k + 1) % c.0.len()]))
-            .map(|r| r.map(|r| r.map(|e| parts.get(e).map_or(e, |(t, _)| t))))
-            .collect(),
     }
 }

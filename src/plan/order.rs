@@ -18,11 +18,13 @@
 //! its writer depends on); it is reported with the passes on it and, through [`reason`], the
 //! resource and rule behind each step.
 
-use bevy_ecs::entity::Entity;
+use bevy_ecs::entity::{Entity, EntityHashMap};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::plan::CycleEdge;
+use super::parts::Parts;
+use crate::model::Pass;
+use crate::plan::{CycleEdge, PlanError, PlannedUse};
 
 /// One pass as the ordering sees it. The index in the slice is its declaration order.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -163,6 +165,56 @@ fn find_cycle(succ: &[Vec<usize>], indegree: &[usize]) -> Cycle {
         seen[next] = path.len();
         path.push(next);
         cur = next;
+    }
+}
+
+/// The cycle that stops `passes` from being ordered, with the reason for each step, found by
+/// the readable rules ([`order`]) on a graph already known to have one.
+pub(super) fn cycle(
+    passes: &[(Entity, &str, &Pass)],
+    uses: &[PlannedUse],
+    starts: &[u32],
+    keeps: &[bool],
+    keys: &[Entity],
+    parts: &Parts,
+) -> PlanError {
+    let mut nodes: Vec<GraphNode> = (0..passes.len())
+        .map(|i| {
+            let mine = &uses[starts[i] as usize..starts[i + 1] as usize];
+            let of = |write: bool| {
+                mine.iter()
+                    .filter(|u| u.access.is_write() == write)
+                    .map(|u| u.key)
+                    .collect()
+            };
+            GraphNode {
+                reads: of(false),
+                writes: of(true),
+                after: Vec::new(),
+            }
+        })
+        .collect();
+    let index: EntityHashMap<usize> = passes.iter().enumerate().map(|(i, p)| (p.0, i)).collect();
+    for (i, (_, _, pass)) in passes.iter().enumerate() {
+        nodes[i].after = pass
+            .after
+            .iter()
+            .filter_map(|a| index.get(a).copied())
+            .collect();
+    }
+    let keeps = |e: Entity| keys.iter().position(|&k| k == e).is_some_and(|k| keeps[k]);
+    let Err(c) = order(&nodes, keeps) else {
+        return PlanError::Cycle {
+            passes: Vec::new(),
+            because: Vec::new(),
+        };
+    };
+    PlanError::Cycle {
+        passes: c.0.iter().map(|&i| passes[i].0).collect(),
+        because: (0..c.0.len())
+            .map(|k| reason(&nodes, c.0[k], c.0[(k + 1) % c.0.len()]))
+            .map(|r| r.map(|r| r.map(|e| parts.get(e).map_or(e, |(t, _)| t))))
+            .collect(),
     }
 }
 

@@ -41,7 +41,6 @@ impl Preds {
     }
 
     /// Passes described.
-    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.starts.len().saturating_sub(1)
     }

@@ -1,7 +1,7 @@
 //! Placement on generated graphs: no two transients whose lifetimes meet share a byte, a
 //! hand-over across queues is always ordered by the graph's fences (checked by a search over
-//! the two-frame graph, independent of the clocks), and the heap stays within 5% of the lower
-//! bound on every shape with mixed sizes.
+//! the two-frame graph, independent of the clocks), and the heap stays near the lower bound
+//! on every shape with mixed sizes (issue 19 asks for 5%).
 
 use bevy_ecs::prelude::*;
 use glam::UVec2;
@@ -208,9 +208,8 @@ fn every_hand_over_is_ordered_by_a_queue_or_a_fence() {
 }
 
 /// The heap against the lower bound on every shape with mixed sizes, 100 to 100,000 passes:
-/// within 5% where the packing reaches the target (short lifetimes: every size at a quarter
-/// transient, up to 1,000 passes at three quarters), and within 25% everywhere (the table in
-/// the README gives every figure); aliasing never costs more than not aliasing.
+/// held to 5% where lifetimes are short enough for the packing to reach the target, and to
+/// 25% everywhere else; aliasing never costs more than not aliasing.
 #[test]
 fn peak_stays_near_the_lower_bound() {
     for (shape, _) in Shape::ALL {
