@@ -17,6 +17,7 @@
 use bevy_ecs::entity::EntityHashMap;
 use bevy_ecs::prelude::*;
 
+use super::ALIAS_ALIGNMENT;
 use crate::device::QUEUE_COUNT;
 use crate::plan::{CompiledGraph, ResourceIndex};
 
@@ -26,6 +27,8 @@ const NONE: u32 = u32::MAX;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Slot {
     pub resource: Entity,
+    /// Its size rounded up to [`ALIAS_ALIGNMENT`]: what it occupies once placed, so the
+    /// lower bound, the placement and the unaliased sum all count the same bytes.
     pub bytes: u64,
     pub first: u32,
     pub last: u32,
@@ -139,7 +142,7 @@ impl Lifetimes {
             Some(bytes) => {
                 self.slots.push(Slot {
                     resource,
-                    bytes,
+                    bytes: bytes.div_ceil(ALIAS_ALIGNMENT) * ALIAS_ALIGNMENT,
                     first: p,
                     last: p,
                     release: p + 1,

@@ -20,7 +20,11 @@
 //!    growing the heap only when none does.
 //! 3. **Report**: the heap's size (the peak), the bytes the transients would take unaliased,
 //!    and the lower bound no placement can beat, the most transient bytes in use at once
-//!    (first use to last use, at one pass).
+//!    (first use to last use, at one pass). All three count each transient at its placed
+//!    size, rounded up to [`ALIAS_ALIGNMENT`], as a committed resource would be too; and when
+//!    a placement would need more than every transient side by side (a few large wrapping
+//!    transients can), the plan is that side-by-side layout instead, so aliasing never costs
+//!    memory.
 //!
 //! Everything is flat arrays in [`Aliaser`], kept between calls, so a warm placement of a
 //! graph of the same shape allocates nothing; the work is linear in uses plus n log n in
@@ -47,7 +51,7 @@ pub struct AliasPlacement {
     pub resource: Entity,
     /// Byte offset in the heap (a multiple of its alignment).
     pub offset: u64,
-    /// Bytes it occupies.
+    /// Bytes it occupies: its size rounded up to [`ALIAS_ALIGNMENT`].
     pub bytes: u64,
     /// Index of the pass of its first use.
     pub first: u32,
@@ -70,7 +74,8 @@ pub struct AliasPlan {
     /// The most transient bytes in use at once (first use to last use): no placement can use
     /// less.
     pub lower_bound_bytes: u64,
-    /// Bytes the transients take when each has its own memory.
+    /// Bytes the transients take when each has its own memory (each rounded up to
+    /// [`ALIAS_ALIGNMENT`]).
     pub unaliased_bytes: u64,
 }
 
@@ -129,20 +134,25 @@ impl Aliaser {
                 &self.sweep.offsets
             }
         };
+        let side_by_side = out.peak_bytes > out.unaliased_bytes;
+        if side_by_side {
+            out.peak_bytes = out.unaliased_bytes;
+        }
         out.placements.clear();
-        out.placements.extend(
-            lt.slots
-                .iter()
-                .zip(offsets)
-                .map(|(s, &offset)| AliasPlacement {
+        let mut next = 0;
+        out.placements
+            .extend(lt.slots.iter().zip(offsets).map(|(s, &offset)| {
+                let offset = if side_by_side { next } else { offset };
+                next += s.bytes;
+                AliasPlacement {
                     resource: s.resource,
                     offset,
                     bytes: s.bytes,
                     first: s.first,
                     last: s.last,
                     release: s.release,
-                }),
-        );
+                }
+            }));
     }
 
     /// A fresh planner's placement of `graph`.
