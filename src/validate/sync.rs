@@ -65,6 +65,11 @@ impl SyncCheck {
         self.tracker.present(at, buffer)
     }
 
+    /// A wait on present for `buffer` on `queue` orders its later work after the flip (FS-5).
+    pub fn wait_on_present(&mut self, queue: QueueId, buffer: ObjectKey) {
+        self.tracker.wait_on_present(queue, buffer);
+    }
+
     /// A Barrier call orders and makes visible earlier accesses; transitions are accesses.
     pub fn barrier(
         &mut self,

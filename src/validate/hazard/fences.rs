@@ -214,6 +214,7 @@ impl HazardTracker {
         self.resources.retain(|k, _| live(*k));
         self.split.retain(|k, _| live(*k));
         self.uses.retain(|k, _| live(*k));
+        self.presented.retain(|k, _| live(*k));
     }
 
     /// Entries held: resources with records, fence clocks, recent fences, used objects

@@ -163,6 +163,9 @@ pub struct HazardTracker {
     /// How far into every queue's stream the CPU knows the GPU complete: the clocks of the
     /// fences it waited on or found passed (FN-2). Submissions after join it.
     cpu: VectorClock,
+    /// Per swap-chain buffer: the queue and stream position of its last Present, which a
+    /// wait on present for it joins (FS-5).
+    presented: HashMap<ObjectKey, (usize, u64)>,
 }
 
 /// Where the current command is.
@@ -325,22 +328,15 @@ impl HazardTracker {
         }
     }
 
-    /// The present engine reads `buffer`. Present waits for its own queue to drain (the flip
-    /// is an end-of-pipe event, as the seed's render loop relies on), so only a write from
-    /// another queue that no fence orders before it is a PRESENT_AFTER_WRITE.
+    /// The present engine reads `buffer` once its queue's earlier work is done (the flip is
+    /// an end-of-pipe event), so only a write from another queue that no fence orders before
+    /// it is a PRESENT_AFTER_WRITE. The flip blocks nothing after it: the next frame's work
+    /// on the queue may start while this frame's still runs (as on the device), so Present
+    /// orders no other access and every cross-frame hazard needs its own barrier.
     pub fn present(&mut self, at: At, buffer: ObjectKey) -> Option<Hazard> {
         let q = at.queue.index();
-        self.advance(q);
-        // The flip waits for the queue to drain: everything before Present on this queue is
-        // complete before anything after it starts.
-        let split = self.split.values_mut().flatten();
-        for state in self.resources.values_mut().chain(split) {
-            for r in state.write.iter_mut().chain(state.reads.iter_mut()) {
-                if r.queue == q {
-                    r.chained = Sync::ALL.expand();
-                }
-            }
-        }
+        let pos = self.advance(q);
+        self.presented.insert(buffer, (q, pos));
         let w = self.states_of(buffer).find_map(|s| s.write)?;
         let done = w.queue == q || self.clocks[q][w.queue] > w.pos;
         (!done).then_some(Hazard {
@@ -351,5 +347,20 @@ impl HazardTracker {
             earlier_frame: w.frame,
             through: None,
         })
+    }
+
+    /// A wait on present for `buffer` on `queue`: the flip it waits for came after everything
+    /// its queue did before that Present (an end-of-pipe event), so the waiting queue's later
+    /// work is ordered after all of it (FS-5, RL-1). This, not Present itself, is what orders
+    /// one frame's work before a later frame's on the presenting queue.
+    pub fn wait_on_present(&mut self, queue: QueueId, buffer: ObjectKey) {
+        let q = queue.index();
+        if let Some(&(pq, pos)) = self.presented.get(&buffer) {
+            if pq == q {
+                self.completed[q] = self.completed[q].max(pos);
+            } else {
+                self.clocks[q][pq] = self.clocks[q][pq].max(pos);
+            }
+        }
     }
 }

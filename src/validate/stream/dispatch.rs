@@ -201,7 +201,9 @@ impl Validator {
                 src, dst, from, to, ..
             } => copies::check_copy(ctx, i, (*src, *dst), Some((from, to)), views, out),
             Command::WaitOnPresent(b) => {
-                (self.swap_chain).wait_on_present(ctx, i, resolve(views, *b), out)
+                let buffer = resolve(views, *b);
+                (self.swap_chain).wait_on_present(ctx, i, buffer, out);
+                self.sync.wait_on_present(ctx.queue, buffer);
             }
             Command::PlaceSwapChainView { view, buffer } => views.place(*view, *buffer),
             Command::Present(chain) => {
