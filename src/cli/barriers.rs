@@ -74,6 +74,18 @@ fn render(scene: &str, frame: u64, calls: &[Value]) -> String {
         );
         for b in c["barriers"].as_array().into_iter().flatten() {
             s += &format!("  {} {}\n", plain(&b["type"]), plain(&b["resource"]));
+            if let Some(r) = b.get("range") {
+                let f = |k: &str| r[k].as_u64().unwrap_or(0);
+                s += &format!(
+                    "    range   mips {}+{}, slices {}+{}, planes {}+{}\n",
+                    f("first_mip"),
+                    f("mip_count"),
+                    f("first_slice"),
+                    f("slice_count"),
+                    f("first_plane"),
+                    f("plane_count")
+                );
+            }
             s += &format!("    sync    {}\n", pair(&b["sync"], "NONE"));
             s += &format!("    access  {}\n", pair(&b["access"], "COMMON"));
             if b.get("layout").is_some() {

@@ -124,6 +124,14 @@ fn a_read_shared_with_a_dma_engine_stays_in_common() {
     clean_everywhere("dma_shared_read.ron");
 }
 
+/// FS-1, barrier-spec A5 (V0512): a kept texture whose frame ends with a read by two queues
+/// and begins with a DMA write is read in COMMON at the end of the frame, so no reader moves
+/// it there under the other queue's read.
+#[test]
+fn a_read_before_the_next_frames_dma_write_stays_in_common() {
+    clean_everywhere("dma_rewrite_after_shared_read.ron");
+}
+
 /// FS-1, FS-2 (V0511, V0512, V0513, V0521, V0403): history both queues read at the start of
 /// the frame, then rewritten by a copy on a DMA engine. The readers share COMMON, which the
 /// copy needs and no reader changes under the other; the copy's write is written back before

@@ -95,13 +95,19 @@ pub fn barrier_args(device: &Device, queue: QueueId, g: &BarrierGroup<ObjectKey>
         }));
     }
     for b in &named.textures {
-        barriers.push(json!({
+        let mut t = json!({
             "type": "texture", "resource": b.resource,
             "sync": [b.sync_before, b.sync_after],
             "access": [b.access_before, b.access_after],
             "layout": [b.layout_before, b.layout_after],
             "discard": b.flags.discard,
-        }));
+        });
+        // The subresources it names when not all (EB-6): barriers on parts of one texture
+        // read apart only with their ranges.
+        if !b.range.is_all() {
+            t["range"] = json!(b.range);
+        }
+        barriers.push(t);
     }
     let actions = lower(
         &named,

@@ -272,7 +272,10 @@ fn read_phases(
         }
         let (phase, end) = Phase::scan(&out[..stop], start);
         let writer = start.checked_sub(1).map(|w| out[w]);
-        let next = out[..stop].get(end).copied();
+        // The frame's last phase of a texture that keeps its contents is followed by the next
+        // frame's first use (a write here: a first read joined the phase above).
+        let next = (out[..stop].get(end).copied())
+            .or_else(|| (wraps && end == out.len()).then_some(out[0]));
         let layout = phase_layout(&phase, out[start].queue, writer, next, compressible)
             .ok_or_else(|| conflict(&out[start..end]))?;
         for u in &mut out[start..end] {
