@@ -8,7 +8,9 @@ use bevy_ecs::prelude::*;
 use crate::barrier::Layout;
 use crate::device::{Command, Device, ObjectDesc, Profile, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{ChainPrologues, Clock, FrameSubmissions, RecordedLists, RecordedOrigins};
+use crate::frame::{
+    ChainPrologues, Clock, FrameSubmissions, RecordedLegacy, RecordedLists, RecordedOrigins,
+};
 use crate::model::*;
 use crate::plan::GraphDirty;
 
@@ -61,11 +63,13 @@ pub fn start_frame(
     mut prologues: ResMut<ChainPrologues>,
     mut lists: ResMut<RecordedLists>,
     mut origins: ResMut<RecordedOrigins>,
+    mut legacy: ResMut<RecordedLegacy>,
     mut submissions: ResMut<FrameSubmissions>,
 ) {
     prologues.0.clear();
     lists.0.clear();
     origins.0.clear();
+    legacy.0.clear();
     *submissions = FrameSubmissions::default();
 }
 
