@@ -30,7 +30,8 @@ fn configure_device(
     // on a context that stays fast, so fast-context rules (FS-7, FS-14) hold under them too.
     device.set_semantics(settings.semantics);
     device.set_flags(settings.device_flags);
-    device.set_legacy_barriers(settings.barriers == BarrierMode::Legacy);
+    // A device without enhanced barriers runs the legacy strategy whatever was asked (EB-11).
+    device.set_legacy_barriers(settings.barriers_run() == BarrierMode::Legacy);
     device.set_api(settings.api);
     // Pipe-0 queues start at 4 CUs (CC-2); unless the scene says otherwise the runtime lets
     // them use every CU, as engines do: priority alone keeps them below graphics.

@@ -186,6 +186,24 @@ impl Default for Settings {
     }
 }
 
+impl Settings {
+    /// The barrier strategy that runs: the one asked for, or `Legacy` on a device without
+    /// the enhanced Barrier API (EB-11, seed 004: the 2013 console), whose driver has
+    /// legacy resource-state barriers alone; both other strategies issue enhanced barriers.
+    pub fn barriers_run(&self) -> BarrierMode {
+        match crate::device::has_enhanced_barriers(&self.profile) {
+            true => self.barriers,
+            false => BarrierMode::Legacy,
+        }
+    }
+
+    /// The strategy asked for when the device cannot run it (see [`Settings::barriers_run`]),
+    /// which the run summary states beside the one that ran.
+    pub fn barriers_refused(&self) -> Option<BarrierMode> {
+        Some(self.barriers).filter(|b| *b != self.barriers_run())
+    }
+}
+
 /// The frame the CPU is building, counted from 0.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FrameIndex(pub u64);

@@ -88,7 +88,10 @@ impl Validator {
             Command::Barrier(group) => {
                 match ctx.legacy_call(i) {
                     Some(legacy) => self.barriers.legacy(ctx, i, group, legacy, out),
-                    None => self.barriers.check(ctx, i, group, &self.layouts, out),
+                    None => {
+                        super::super::barriers::unsupported(ctx, i, out);
+                        self.barriers.check(ctx, i, group, &self.layouts, out)
+                    }
                 }
                 self.aliasing
                     .barrier(ctx, i, group, self.sync.tracker(), out);

@@ -305,6 +305,7 @@ fn disabled_validator_reports_nothing() {
 }
 
 mod aliasing;
+mod barrier_api;
 mod compression;
 mod contexts;
 mod copies;
