@@ -100,3 +100,19 @@ fn a_legacy_transition_of_a_texture_the_planner_moved_is_eb7_at_its_line() {
         );
     }
 }
+
+#[test]
+fn a_legacy_aliasing_hand_over_runs_in_a_pass_script() {
+    // Two Barrier calls for one legacy call (EB-10, EB-5), between the planner's barriers.
+    let path = root().join("tests/data/commands/legacy_aliasing_in_pass.ron");
+    assert_eq!(check(&path), (0, Vec::new()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let handover = r#"ResourceBarrier([Aliasing(before: "a", after: "b")]),"#;
+    assert!(text.contains(handover));
+    let bad = std::env::temp_dir().join(format!("fastframe-pass-alias-{}.ron", std::process::id()));
+    std::fs::write(&bad, text.replace(handover, "")).unwrap_or_else(|e| panic!("{e}"));
+    let (exit, found) = check(&bad);
+    let _ = std::fs::remove_file(&bad);
+    assert_eq!(exit, 1);
+    assert!(found.iter().any(|(code, ..)| code == "V0811"), "{found:?}");
+}
