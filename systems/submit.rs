@@ -143,7 +143,7 @@ pub fn submit_passes(
         if let Some(mut calls) = legacy.0.remove(&i)
             && unchanged
         {
-            calls.iter_mut().for_each(|(at, _)| *at += before);
+            calls.iter_mut().for_each(|(at, ..)| *at += before);
             submitter.legacy(calls);
         }
         if let Some(mut located) = origins.0.remove(&i)

@@ -161,7 +161,9 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
 }
 
 /// Rule: a command list, recorded on a deferred context, holds no CPU-side call but GetData
-/// (whose use there is the validator's CTX-6 finding), no Present and no playback.
+/// (whose use there is the validator's CTX-6 finding), no Present and no playback. A legacy
+/// ResourceBarrier is a call of the list itself (the driver translates it as the list is
+/// recorded, EB-10), as in D3D12.
 fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError> {
     if matches!(
         cmd,
@@ -174,7 +176,6 @@ fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError
                 | ScriptCall::WaitForFenceCpu { .. }
                 | ScriptCall::IsFencePending { .. }
                 | ScriptCall::GetCompletedValue { .. }
-                | ScriptCall::ResourceBarrier(_)
                 | ScriptCall::SetFastResourcesIntoBatch { .. }
         ) | ScriptCommand::Device(
             Command::Present(_)

@@ -65,7 +65,7 @@ pub fn record_pass_scripts(
                 // hand-over of aliased memory), and the call itself for the validation
                 // layer, which tracks the legacy states it sets (EB-7).
                 Ok(Step::Legacy(cs, call)) => {
-                    calls.push((commands.len(), call));
+                    calls.push((commands.len(), None, call));
                     for c in cs {
                         commands.push(c);
                         here.extend(located.and_then(|l| l.get(k)).cloned());

@@ -1,9 +1,10 @@
-//! Legacy `ResourceBarrier` calls in pass scripts (EB-7, EB-10): the validation layer sees the
-//! call itself in the pass's list, as it does in frame scripts, and not only the driver's
-//! enhanced translation. A texture a legacy transition left outside COMMON must go back to
-//! COMMON before an enhanced barrier names it (the script's own or the planner's), and a
-//! texture an enhanced barrier left outside LAYOUT_COMMON before a legacy one does; each
-//! finding names the script command by `file:line:col`.
+//! Legacy `ResourceBarrier` calls in pass scripts and in the lists frame scripts record (EB-7,
+//! EB-10): the validation layer sees the call itself in the list, as it does at the top of a
+//! frame script, and not only the driver's enhanced translation. A texture a legacy
+//! transition left outside COMMON must go back to COMMON before an enhanced barrier names it
+//! (the script's own or the planner's), and a texture an enhanced barrier left outside
+//! LAYOUT_COMMON before a legacy one does; each finding names the script command by
+//! `file:line:col`.
 
 use std::path::Path;
 use std::process::Command;
@@ -115,4 +116,38 @@ fn a_legacy_aliasing_hand_over_runs_in_a_pass_script() {
     let _ = std::fs::remove_file(&bad);
     assert_eq!(exit, 1);
     assert!(found.iter().any(|(code, ..)| code == "V0811"), "{found:?}");
+}
+
+#[test]
+fn a_legacy_call_recorded_into_a_list_sets_the_legacy_state_it_leaves() {
+    // The list moves "shadow" into legacy RENDER_TARGET; after the list, an enhanced Barrier
+    // takes it back while it is still there: EB-7 (LegacyStateNotCommon), at the enhanced
+    // Barrier that met it.
+    let path = root().join("tests/data/commands/legacy_interop_list.ron");
+    assert_eq!(check(&path), (0, Vec::new()));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let legacy_out =
+        r#"ResourceBarrier([Transition(resource: "shadow", before: "RENDER_TARGET", after: "")]),"#;
+    let enhanced_out = r#"Barrier(textures: [(resource: "shadow", sync_before: "RENDER_TARGET", sync_after: "", access_before: "RENDER_TARGET", access_after: "NO_ACCESS", layout_before: RenderTarget, layout_after: Common)]),"#;
+    assert!(text.contains(legacy_out));
+    let bad = text.replace(legacy_out, enhanced_out);
+    let (line, column) = position(&bad, enhanced_out);
+    let file = std::env::temp_dir().join(format!("fastframe-list-eb7-{}.ron", std::process::id()));
+    std::fs::write(&file, bad).unwrap_or_else(|e| panic!("{e}"));
+    let (exit, found) = check(&file);
+    let _ = std::fs::remove_file(&file);
+    assert_eq!(exit, 1, "{found:?}");
+    assert!(!found.is_empty());
+    for (code, rule, location, message) in &found {
+        assert_eq!(
+            (code.as_str(), rule.as_str()),
+            ("V0801", "EB-7"),
+            "{message}"
+        );
+        assert!(message.contains("LegacyStateNotCommon"), "{message}");
+        assert!(
+            location.ends_with(&format!(".ron:{line}:{column}")),
+            "{location}"
+        );
+    }
 }
