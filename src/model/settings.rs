@@ -113,6 +113,7 @@ pub enum Api {
 pub struct Settings {
     /// Frames the CPU may run ahead of the GPU before it waits on a frame fence.
     pub frames_in_flight: u32,
+    /// The barrier strategy asked for; what runs is [`Settings::barriers_run`].
     pub barriers: BarrierMode,
     /// Compute passes on an asynchronous compute queue (CC-1); off puts them on graphics.
     pub async_compute: bool,
