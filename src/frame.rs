@@ -95,6 +95,13 @@ pub struct RecordedLists(pub Vec<CommandList>);
 #[derive(Resource, Debug, Default)]
 pub struct RecordedOrigins(pub hashbrown::HashMap<usize, Vec<std::sync::Arc<str>>>);
 
+/// The legacy `ResourceBarrier` calls of each scripted pass's recorded list, by pass index
+/// (same index as [`RecordedLists`]): where in the list the Barrier commands translating
+/// each call start, with the call's legacy barriers, so that the validation layer tracks
+/// the legacy states the call sets (EB-7) as it does for frame scripts.
+#[derive(Resource, Debug, Default)]
+pub struct RecordedLegacy(pub hashbrown::HashMap<usize, Vec<crate::validate::LegacyCall>>);
+
 /// What this frame submitted: the submit stage's (or a frame script's) output, which present
 /// fences and release waits on (FS-6).
 #[derive(Resource, Debug, Default)]

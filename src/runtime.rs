@@ -55,6 +55,7 @@ impl Runtime {
         world.init_resource::<ChainPrologues>();
         world.init_resource::<RecordedLists>();
         world.init_resource::<crate::frame::RecordedOrigins>();
+        world.init_resource::<crate::frame::RecordedLegacy>();
         world.init_resource::<FrameSubmissions>();
         world.init_resource::<CompiledGraph>();
         world.init_resource::<BarrierPlan>();

@@ -35,7 +35,9 @@ pub fn barrier_system(
     mut enhanced: Local<EnhancedPlanner>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("barriers");
-    let key = (graph.generation, settings.barriers);
+    // The strategy the device can run (EB-11: legacy alone on the 2013 console).
+    let mode = settings.barriers_run();
+    let key = (graph.generation, mode);
     // A part of a split texture starts where the last frame left that part.
     let state_of = |e: Entity| {
         let (texture, cell) = match graph.parts.get(e) {
@@ -72,7 +74,7 @@ pub fn barrier_system(
         },
     };
     let generation = plan.generation + 1;
-    let planned = match settings.barriers {
+    let planned = match mode {
         BarrierMode::Conservative => plan_conservative(&graph, start),
         // Into the plan it replaces, reusing its memory.
         BarrierMode::Enhanced => enhanced

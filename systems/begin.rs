@@ -8,7 +8,9 @@ use bevy_ecs::prelude::*;
 use crate::barrier::Layout;
 use crate::device::{Command, Device, ObjectDesc, Profile, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{ChainPrologues, Clock, FrameSubmissions, RecordedLists, RecordedOrigins};
+use crate::frame::{
+    ChainPrologues, Clock, FrameSubmissions, RecordedLegacy, RecordedLists, RecordedOrigins,
+};
 use crate::model::*;
 use crate::plan::GraphDirty;
 
@@ -28,7 +30,8 @@ fn configure_device(
     // on a context that stays fast, so fast-context rules (FS-7, FS-14) hold under them too.
     device.set_semantics(settings.semantics);
     device.set_flags(settings.device_flags);
-    device.set_legacy_barriers(settings.barriers == BarrierMode::Legacy);
+    // A device without enhanced barriers runs the legacy strategy whatever was asked (EB-11).
+    device.set_legacy_barriers(settings.barriers_run() == BarrierMode::Legacy);
     device.set_api(settings.api);
     // Pipe-0 queues start at 4 CUs (CC-2); unless the scene says otherwise the runtime lets
     // them use every CU, as engines do: priority alone keeps them below graphics.
@@ -61,11 +64,13 @@ pub fn start_frame(
     mut prologues: ResMut<ChainPrologues>,
     mut lists: ResMut<RecordedLists>,
     mut origins: ResMut<RecordedOrigins>,
+    mut legacy: ResMut<RecordedLegacy>,
     mut submissions: ResMut<FrameSubmissions>,
 ) {
     prologues.0.clear();
     lists.0.clear();
     origins.0.clear();
+    legacy.0.clear();
     *submissions = FrameSubmissions::default();
 }
 

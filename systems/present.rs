@@ -57,7 +57,7 @@ pub fn present_frame(
             // Nothing on this queue touches the buffer after it until the next frame's wait on
             // present: SyncAfter NONE, AccessAfter NO_ACCESS (barrier-spec A3.1).
             // SyncBefore must contain the SyncAfter of the plan's last barrier on it (A3.4).
-            let sync_before = match settings.barriers {
+            let sync_before = match settings.barriers_run() {
                 BarrierMode::Conservative => Sync::ALL,
                 BarrierMode::Enhanced | BarrierMode::Legacy => Sync::RENDER_TARGET,
             };

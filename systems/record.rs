@@ -133,7 +133,7 @@ pub fn record_passes(
                 }
             }
         }
-        let clears = clear_barriers(p, settings.barriers);
+        let clears = clear_barriers(p, settings.barriers_run());
         recipes.push(PassRecipe {
             label: p.label,
             queue: p.queue,

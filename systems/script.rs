@@ -221,7 +221,8 @@ fn run_submission(
                 // The validation layer learns which Barrier commands translate the call.
                 for c in commands {
                     sink.origins.extend(sink.here.clone());
-                    sink.legacy.push((batch.len(), std::mem::take(&mut legacy)));
+                    sink.legacy
+                        .push((batch.len(), None, std::mem::take(&mut legacy)));
                     batch.push(c);
                 }
             }
@@ -260,7 +261,11 @@ fn run_submission(
                 }
             }
             Step::ExecuteList(name) => {
-                let list = record_list(r, sink, &name, lists).map_err(|m| at(schedule(m)))?;
+                let (list, calls) =
+                    record_list(r, sink, &name, lists).map_err(|m| at(schedule(m)))?;
+                // The list's legacy calls, at the command that plays it back (EB-7).
+                let here = batch.len();
+                (sink.legacy).extend(calls.into_iter().map(|(k, b)| (here, Some(k), b)));
                 batch.push(list);
             }
             Step::Nothing => {}
@@ -293,22 +298,29 @@ fn run_submission(
 }
 
 /// Record the script's list `name` on a deferred context of its semantics, now, as the
-/// `ExecuteCommandList` that plays it back. A GetData recorded into it is shown to the
-/// validation layer as a read on a deferred context (CTX-6).
+/// `ExecuteCommandList` that plays it back, with where in the list each legacy call's
+/// translation starts and the call's barriers (EB-7). A GetData recorded into it is shown to
+/// the validation layer as a read on a deferred context (CTX-6).
 fn record_list(
     r: &mut Resolver,
     sink: &mut Batches,
     name: &str,
     lists: &[ListDef<Target>],
-) -> Result<Command, String> {
+) -> Result<(Command, ListLegacy), String> {
     let list = (lists.iter().find(|l| l.name == name))
         .ok_or_else(|| format!("no command list {name:?}"))?;
     let label = r.device.label(name);
     let mut commands = Vec::new();
+    let mut calls = Vec::new();
     for cmd in &list.commands {
         match r.lower(cmd)? {
             Step::Device(c) => commands.push(c),
-            Step::Legacy(cs, _) => commands.extend(cs),
+            Step::Legacy(cs, mut call) => {
+                for c in cs {
+                    calls.push((commands.len(), std::mem::take(&mut call)));
+                    commands.push(c);
+                }
+            }
             Step::GetQueryData(query, q) => {
                 (sink.sink).query_read(r.device, query, &q, sink.cpu_ns, label, true)
             }
@@ -321,9 +333,14 @@ fn record_list(
     let stats = sink.sink.stats();
     stats.cpu_record_ns += recorded;
     stats.cpu_record_span_ns += recorded;
-    Ok(Command::ExecuteCommandList {
+    let list = Command::ExecuteCommandList {
         label,
         semantics: list.semantics,
         commands,
-    })
+    };
+    Ok((list, calls))
 }
+
+/// A recorded list's legacy calls: the index in the list of each call's first translated
+/// Barrier command, and the call's barriers.
+type ListLegacy = Vec<(usize, Vec<crate::barrier::LegacyBarrier<ObjectKey>>)>;

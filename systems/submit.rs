@@ -13,7 +13,8 @@ use crate::device::{Command, QueueId};
 use crate::device::{Device, ObjectKey};
 use crate::error::RuntimeError;
 use crate::frame::{
-    ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLists, RecordedOrigins,
+    ChainPrologues, Clock, FrameSubmissions, PassFences, RecordedLegacy, RecordedLists,
+    RecordedOrigins,
 };
 use crate::model::{
     BackBuffer, FrameIndex, GpuObject, Injector, Settings, SubresourceStates, SwapChain,
@@ -32,6 +33,7 @@ pub fn submit_passes(
     mut prologues: ResMut<ChainPrologues>,
     mut lists: ResMut<RecordedLists>,
     mut origins: ResMut<RecordedOrigins>,
+    mut legacy: ResMut<RecordedLegacy>,
     mut work: ResMut<FrameSubmissions>,
     mut submitter: Submitter,
     mut fences: ResMut<PassFences>,
@@ -134,11 +136,19 @@ pub fn submit_passes(
         if let Some(injector) = &mut injector {
             injector.inject(&p.name, &mut commands);
         }
-        // A scripted pass's commands name their place in the scene file; a fault that
-        // changed the stream leaves them unnamed rather than misplaced.
+        // A scripted pass's commands name their place in the scene file, and its legacy
+        // calls reach the validation layer as such (EB-7); a fault that changed the stream
+        // leaves them unnamed and checked as their translation rather than misplaced.
+        let unchanged = commands.len() == before + listed + usize::from(p.signals);
+        if let Some(mut calls) = legacy.0.remove(&i)
+            && unchanged
+        {
+            calls.iter_mut().for_each(|(at, ..)| *at += before);
+            submitter.legacy(calls);
+        }
         if let Some(mut located) = origins.0.remove(&i)
             && located.len() == listed
-            && commands.len() == before + listed + usize::from(p.signals)
+            && unchanged
         {
             let none = std::sync::Arc::<str>::from("");
             located.splice(0..0, std::iter::repeat_n(none.clone(), before));

@@ -54,6 +54,12 @@ impl Submitter<'_> {
         self.validator.locate_next(origins);
     }
 
+    /// Which Barrier commands of the next submission translate legacy calls (see
+    /// [`Sink::legacy`]).
+    pub fn legacy(&mut self, calls: Vec<crate::validate::LegacyCall>) {
+        self.validator.legacy_next(calls);
+    }
+
     /// The device, for what is not a submission: labels, fence values, objects.
     pub fn device(&mut self) -> &mut Device {
         &mut self.device

@@ -81,7 +81,12 @@ pub fn compare(
                 if let Err(e) = rt.run(frames) {
                     return fail(&e);
                 }
-                let name = format!("{mode:?}").to_lowercase();
+                // The strategy that ran: a device without enhanced barriers runs legacy (EB-11).
+                let ran = rt.summary().settings;
+                let name = match ran.barriers_requested {
+                    Some(asked) => format!("{} ({asked} asked)", ran.barriers),
+                    None => ran.barriers.to_owned(),
+                };
                 let on = if a == Switch::On { "on" } else { "off" };
                 let mut label = format!("{name}, async {on}");
                 if orders.len() > 1 {

@@ -52,6 +52,7 @@ pub use pipeline::ShaderCost;
 pub use present::{PresentEngine, SwapChainKey, SwapChainState};
 pub use profile::{
     COMPUTE_WORKLOAD_GUIDANCE_NS, CacheCost, CacheCosts, DEFAULT_PROFILE, PROFILE_NAMES, Profile,
+    has_enhanced_barriers,
 };
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};
 pub use reference::ReferenceType;

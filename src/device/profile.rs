@@ -95,6 +95,13 @@ pub struct Profile {
     pub enhanced_barriers: bool,
 }
 
+/// Whether the bundled profile `name` has the enhanced Barrier API (EB-11, seed 004: the
+/// Xbox Series has it, the 2013 console has legacy barriers alone); unknown names, which a
+/// scene's load refuses, count as having it. Allocation-free, for per-frame callers.
+pub fn has_enhanced_barriers(name: &str) -> bool {
+    name != "console-2013"
+}
+
 /// Names of the bundled profiles, oldest first.
 pub const PROFILE_NAMES: [&str; 2] = ["console-2013", "console-2020"];
 
@@ -168,7 +175,7 @@ impl Profile {
         Profile {
             vertices_per_clock: 2,
             pixels_per_clock: 16,
-            enhanced_barriers: false,
+            enhanced_barriers: has_enhanced_barriers("console-2013"),
             ..at_clock("console-2013", 12, 853, 68_300, 25_600)
         }
     }
@@ -234,11 +241,14 @@ mod tests {
         assert_eq!(Profile::default(), new);
         assert!(Profile::by_name("console-2030").is_none());
         for name in PROFILE_NAMES {
-            assert_eq!(Profile::by_name(name).unwrap().name, name);
+            let profile = Profile::by_name(name).unwrap();
+            assert_eq!(profile.name, name);
+            assert_eq!(profile.enhanced_barriers, has_enhanced_barriers(name));
         }
         // Same cycles, slower clock: the older console's front end is slower.
         assert!(old.command_ns > new.command_ns);
         assert_eq!(new.command_ns, 20);
+        assert!(new.enhanced_barriers && !old.enhanced_barriers);
     }
 
     #[test]

@@ -113,6 +113,7 @@ pub enum Api {
 pub struct Settings {
     /// Frames the CPU may run ahead of the GPU before it waits on a frame fence.
     pub frames_in_flight: u32,
+    /// The barrier strategy asked for; what runs is [`Settings::barriers_run`].
     pub barriers: BarrierMode,
     /// Compute passes on an asynchronous compute queue (CC-1); off puts them on graphics.
     pub async_compute: bool,
@@ -183,6 +184,24 @@ impl Default for Settings {
             order: Order::Declaration,
             device_flags: DeviceFlags::default(),
         }
+    }
+}
+
+impl Settings {
+    /// The barrier strategy that runs: the one asked for, or `Legacy` on a device without
+    /// the enhanced Barrier API (EB-11, seed 004: the 2013 console), whose driver has
+    /// legacy resource-state barriers alone; both other strategies issue enhanced barriers.
+    pub fn barriers_run(&self) -> BarrierMode {
+        match crate::device::has_enhanced_barriers(&self.profile) {
+            true => self.barriers,
+            false => BarrierMode::Legacy,
+        }
+    }
+
+    /// The strategy asked for when the device cannot run it (see [`Settings::barriers_run`]),
+    /// which the run summary states beside the one that ran.
+    pub fn barriers_refused(&self) -> Option<BarrierMode> {
+        Some(self.barriers).filter(|b| *b != self.barriers_run())
     }
 }
 

@@ -8,8 +8,10 @@
 //! refuses is a script that cannot mean anything: a misspelt name (with suggestions, at the
 //! quoted name's line and column, like every other scene error), a buffer bound as a render
 //! target, a fence nobody inserts, a view bound in a slot of another kind, a buffer index a
-//! swap chain does not have. Scripts of passes may not `CreateView`, `Release` or `Present`:
-//! a pass's list is recorded ahead of its submission and the runtime presents the frame.
+//! swap chain does not have. Scripts of passes may not `CreateView`, `Release`, `Present` or
+//! make the calls that act on queues, fences or the CPU (a legacy `ResourceBarrier` is the
+//! one call they may make): a pass's list is recorded ahead of its submission and the
+//! runtime presents the frame.
 
 use hashbrown::{HashMap, HashSet};
 
@@ -159,7 +161,9 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
 }
 
 /// Rule: a command list, recorded on a deferred context, holds no CPU-side call but GetData
-/// (whose use there is the validator's CTX-6 finding), no Present and no playback.
+/// (whose use there is the validator's CTX-6 finding), no Present and no playback. A legacy
+/// ResourceBarrier is a call of the list itself (the driver translates it as the list is
+/// recorded, EB-10), as in D3D12.
 fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError> {
     if matches!(
         cmd,
@@ -172,7 +176,6 @@ fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError
                 | ScriptCall::WaitForFenceCpu { .. }
                 | ScriptCall::IsFencePending { .. }
                 | ScriptCall::GetCompletedValue { .. }
-                | ScriptCall::ResourceBarrier(_)
                 | ScriptCall::SetFastResourcesIntoBatch { .. }
         ) | ScriptCommand::Device(
             Command::Present(_)
@@ -224,7 +227,11 @@ fn command(
     named: &Named,
     cmd: &ScriptCommand<String>,
 ) -> Result<(), SceneError> {
+    // A legacy ResourceBarrier is a call of the list itself (the driver translates it as
+    // the list is recorded, EB-10), so a pass may make one; the other calls act on queues,
+    // fences or the CPU, which a pass's list does not own.
     if let Scope::Pass(id) = scope
+        && !matches!(cmd, ScriptCommand::Call(ScriptCall::ResourceBarrier(_)))
         && matches!(
             cmd,
             ScriptCommand::Call(_)

@@ -26,6 +26,28 @@ pub fn resource_info(device: &Device, key: ObjectKey) -> Option<ResourceInfo> {
     device.memory.resource_info(key)
 }
 
+/// EB-11, seed 004: a Barrier call the application made itself (not the driver's translation
+/// of a legacy call, nor a barrier of a device whose barriers are its legacy ones) on a
+/// device without the enhanced Barrier API, as the 2013 console is.
+pub(super) fn unsupported(ctx: &Ctx, i: usize, out: &mut Vec<Diagnostic>) {
+    let device = ctx.device;
+    if device.profile.enhanced_barriers || device.legacy_barriers() {
+        return;
+    }
+    let message = format!(
+        "the device ({}) has no enhanced barriers (seed 004: Xbox Series only): use legacy ResourceBarrier calls (the legacy strategy), or a profile that has them",
+        device.profile.name
+    );
+    out.push(ctx.finding_as(
+        i,
+        Code::BarrierCall,
+        "EB-11",
+        Severity::Error,
+        None,
+        message,
+    ));
+}
+
 /// The catalogue rule a barrier finding cites.
 fn rule(e: &BarrierError) -> &'static str {
     match e.name() {

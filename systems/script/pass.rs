@@ -7,7 +7,7 @@ use bevy_ecs::prelude::*;
 use super::resolve::{Resolver, Step, Targets};
 use crate::device::{Command, Device};
 use crate::error::RuntimeError;
-use crate::frame::{ContextPool, RecordedLists, RecordedOrigins};
+use crate::frame::{ContextPool, RecordedLegacy, RecordedLists, RecordedOrigins};
 use crate::model::*;
 use crate::plan::CompiledGraph;
 
@@ -19,6 +19,7 @@ pub fn record_pass_scripts(
     mut pool: ResMut<ContextPool>,
     mut lists: ResMut<RecordedLists>,
     mut origins: ResMut<RecordedOrigins>,
+    mut legacy: ResMut<RecordedLegacy>,
     mut device: ResMut<Device>,
     mut state: ResMut<ScriptState>,
     scripts: Query<&PassScript>,
@@ -50,6 +51,7 @@ pub fn record_pass_scripts(
         };
         let located = (locations.as_ref()).and_then(|l| l.passes.get(&p.name));
         let mut here: Vec<std::sync::Arc<str>> = vec![std::sync::Arc::from(""); lead];
+        let mut calls: Vec<crate::validate::LegacyCall> = Vec::new();
         let at = |k: usize| {
             (located.and_then(|l| l.get(k))).map_or_else(String::new, |l| format!(" at {l}"))
         };
@@ -59,10 +61,15 @@ pub fn record_pass_scripts(
                     commands.push(c);
                     here.extend(located.and_then(|l| l.get(k)).cloned());
                 }
-                // A legacy call translated into one Barrier call (not a hand-over of memory).
-                Ok(Step::Legacy(mut cs, _)) if cs.len() == 1 => {
-                    commands.append(&mut cs);
-                    here.extend(located.and_then(|l| l.get(k)).cloned());
+                // A legacy call: the Barrier calls the driver translates it into (two for a
+                // hand-over of aliased memory), and the call itself for the validation
+                // layer, which tracks the legacy states it sets (EB-7).
+                Ok(Step::Legacy(cs, call)) => {
+                    calls.push((commands.len(), None, call));
+                    for c in cs {
+                        commands.push(c);
+                        here.extend(located.and_then(|l| l.get(k)).cloned());
+                    }
                 }
                 Ok(_) => {
                     return Err(RuntimeError::Schedule {
@@ -84,6 +91,9 @@ pub fn record_pass_scripts(
             }
         }
         commands.extend(tail);
+        if !calls.is_empty() {
+            legacy.0.insert(i, calls);
+        }
         // Located only when every script command is: the indices must match the list's.
         if located.is_some_and(|l| l.len() == script.0.len()) {
             here.resize(commands.len(), std::sync::Arc::from(""));

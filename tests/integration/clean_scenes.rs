@@ -1,6 +1,7 @@
 //! Every scene directly in `scenes/` and in `scenes/real/` validates clean for 300 frames under
 //! every barrier strategy, with async compute on and off, with every rotation strategy, and on
-//! both simulated GPUs.
+//! both simulated GPUs. The 2013 console has no enhanced barriers (EB-11, seed 004): there the
+//! legacy strategy runs whichever is asked for, and the summary says so.
 
 use fastframe::Runtime;
 use fastframe::model::{BarrierMode, Rotation};
@@ -61,16 +62,30 @@ fn every_bundled_scene_validates_clean_in_every_configuration() {
                         );
                         continue;
                     }
+                    // What ran: the strategy asked for, or legacy on the 2013 console.
+                    let ran = match profile {
+                        "console-2013" => BarrierMode::Legacy,
+                        _ => barriers,
+                    };
                     let refused = LEGACY_REFUSES
                         .iter()
                         .find(|(name, _)| scene.ends_with(name))
-                        .filter(|_| barriers == BarrierMode::Legacy);
+                        .filter(|_| ran == BarrierMode::Legacy);
                     if let Some((_, rule)) = refused {
                         let err = result.expect_err("the legacy path refuses this scene");
                         assert!(err.to_string().contains(rule), "{what}: {err}");
                         continue;
                     }
                     assert!(result.is_ok(), "{what}: {:?}", result.err());
+                    let summary = rt.summary().to_json();
+                    let name = |b: BarrierMode| format!("{b:?}").to_lowercase();
+                    assert_eq!(summary["settings"]["barriers"], name(ran), "{what}");
+                    let asked = Some(name(barriers)).filter(|_| ran != barriers);
+                    assert_eq!(
+                        summary["settings"]["barriers_requested"].as_str(),
+                        asked.as_deref(),
+                        "{what}"
+                    );
                     let diags: Vec<String> = rt
                         .diagnostics()
                         .iter()
@@ -82,4 +97,42 @@ fn every_bundled_scene_validates_clean_in_every_configuration() {
             }
         }
     }
+}
+
+#[test]
+fn the_2013_console_runs_the_bundled_doom_frame_with_legacy_barriers() {
+    // DOOM (2016) is set on console-2013, which has no enhanced barriers (EB-11, seed 004):
+    // the planner issues legacy barriers there, the device prices them as such, the frame
+    // validates clean, and the summary names the strategy that ran beside the one asked for.
+    let scene = "scenes/real/doom2016_idtech6.ron";
+    let run = |profile: &str| {
+        let mut rt = Runtime::from_scene(scene).expect("bundled scene loads");
+        rt.set_validation(true);
+        rt.settings_mut().profile = profile.to_owned();
+        rt.run(30).expect("runs");
+        let found: Vec<String> = rt.diagnostics().iter().map(|d| d.to_string()).collect();
+        assert!(found.is_empty(), "{profile}: {found:?}");
+        (rt.summary(), rt.device().legacy_barriers())
+    };
+    let (old, legacy) = run("console-2013");
+    assert!(
+        legacy,
+        "the 2013 console's barriers are priced as legacy ones"
+    );
+    let json = old.to_json();
+    assert_eq!(json["settings"]["barriers"], "legacy");
+    assert_eq!(json["settings"]["barriers_requested"], "enhanced");
+    let line = old.settings.line();
+    assert!(
+        line.contains(
+            "barriers legacy (enhanced asked for: console-2013 has no enhanced barriers, EB-11)"
+        ),
+        "{line}"
+    );
+    // On the Xbox Series the same frame runs the enhanced barriers it asks for.
+    let (new, legacy) = run("console-2020");
+    assert!(!legacy);
+    let json = new.to_json();
+    assert_eq!(json["settings"]["barriers"], "enhanced");
+    assert!(json["settings"]["barriers_requested"].is_null());
 }

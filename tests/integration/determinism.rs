@@ -1,6 +1,6 @@
 //! `check` says the same thing every time: two runs of the binary on every bundled scene
-//! (the clean ones, every mistake and every correct twin) print byte-identical output, in
-//! the same order, with the same exit code.
+//! (the clean ones, the real frames, every mistake, warning and port, and every correct
+//! twin) print byte-identical output, in the same order, with the same exit code.
 //!
 //! Each run is its own process, so anything that depends on a per-process hash seed or on
 //! which thread finished first shows here. `tests/data/determinism/slots.ron` makes that
@@ -14,6 +14,7 @@ fn scenes() -> Vec<PathBuf> {
     let mut all = Vec::new();
     for dir in [
         "scenes",
+        "scenes/real",
         "scenes/mistakes",
         "scenes/warnings",
         "scenes/ports",

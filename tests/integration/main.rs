@@ -29,6 +29,7 @@ mod hostile;
 mod indirect;
 mod locations;
 mod orders;
+mod pass_barriers;
 mod pass_costs;
 mod pictures;
 mod planner_memory;

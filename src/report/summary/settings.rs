@@ -8,8 +8,11 @@ use crate::model::{BarrierMode, BindingMode, Order, Rotation, Semantics, Setting
 /// spells them).
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct RunSettings {
-    /// `enhanced`, `conservative` or `legacy`.
+    /// `enhanced`, `conservative` or `legacy`: the strategy that ran.
     pub barriers: &'static str,
+    /// The strategy asked for when the device could not run it and `legacy` ran instead
+    /// (EB-11: the 2013 console has no enhanced barriers); `None` when it ran as asked.
+    pub barriers_requested: Option<&'static str>,
     /// The rotation every swap chain used (RL-5..RL-7), each named once; empty with no chain.
     pub rotation: Vec<&'static str>,
     pub frames_in_flight: u32,
@@ -43,11 +46,8 @@ impl RunSettings {
         }
         rotation.sort_unstable();
         RunSettings {
-            barriers: match settings.barriers {
-                BarrierMode::Enhanced => "enhanced",
-                BarrierMode::Conservative => "conservative",
-                BarrierMode::Legacy => "legacy",
-            },
+            barriers: barrier_mode_name(settings.barriers_run()),
+            barriers_requested: settings.barriers_refused().map(barrier_mode_name),
             rotation,
             frames_in_flight: settings.frames_in_flight,
             fault: settings.fault.as_ref().map(|f| f.to_string()),
@@ -80,14 +80,30 @@ impl RunSettings {
         } else {
             self.rotation.join("+")
         };
+        // A strategy the device could not run is said where the one that ran is named.
+        let barriers = match self.barriers_requested {
+            Some(asked) => format!(
+                "{} ({asked} asked for: {} has no enhanced barriers, EB-11)",
+                self.barriers, self.profile
+            ),
+            None => self.barriers.to_owned(),
+        };
         format!(
             "barriers {}  rotation {}  frames in flight {}  fault {}  order {}",
-            self.barriers,
+            barriers,
             rotation,
             self.frames_in_flight,
             self.fault.as_deref().unwrap_or("none"),
             self.order
         )
+    }
+}
+
+fn barrier_mode_name(b: BarrierMode) -> &'static str {
+    match b {
+        BarrierMode::Enhanced => "enhanced",
+        BarrierMode::Conservative => "conservative",
+        BarrierMode::Legacy => "legacy",
     }
 }
 

@@ -18,8 +18,12 @@
 //!   resource's contents.
 //!
 //! Each finding names the resource touched and, in [`Hazard::through`], the one the earlier
-//! access went through. The byte ranges come from the device's placements (`aliases`); a
-//! texture's subresources are not mapped to bytes, so an alias counts whole.
+//! access went through. The byte ranges come from the device's placements (`aliases`). A
+//! placed texture counts whole: the API names its memory by subresource only (barrier-spec
+//! A2: texture barriers carry subresource ranges, only buffer barriers offsets and sizes),
+//! its compression is tracked per resource (EB-8b) and its activation initialises it whole
+//! (EB-5), so its layout in memory is the driver's and any overlapping byte range aliases
+//! every subresource (`validate::tests::placed_textures`).
 
 use super::*;
 

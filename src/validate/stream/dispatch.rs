@@ -88,7 +88,10 @@ impl Validator {
             Command::Barrier(group) => {
                 match ctx.legacy_call(i) {
                     Some(legacy) => self.barriers.legacy(ctx, i, group, legacy, out),
-                    None => self.barriers.check(ctx, i, group, &self.layouts, out),
+                    None => {
+                        super::super::barriers::unsupported(ctx, i, out);
+                        self.barriers.check(ctx, i, group, &self.layouts, out)
+                    }
                 }
                 self.aliasing
                     .barrier(ctx, i, group, self.sync.tracker(), out);
@@ -244,8 +247,23 @@ impl Validator {
         }
         // The first Map of each resource in a list must be write-discard (CTX-5).
         let mut first_map = HashSet::new();
-        for cmd in commands {
-            self.observe_one(&inner, i, cmd, &mut first_map);
+        for (k, cmd) in commands.iter().enumerate() {
+            // A legacy call recorded into the list reaches the checks as one (EB-7), at the
+            // submission's command that plays the list back.
+            let call = (ctx.legacy.iter()).find(|(at, inner, _)| *at == i && *inner == Some(k));
+            match call {
+                Some((.., barriers)) => {
+                    let legacy = [(i, None, barriers.clone())];
+                    let marked = Ctx {
+                        pass: inner.pass.clone(),
+                        origins: inner.origins,
+                        legacy: &legacy,
+                        ..inner
+                    };
+                    self.observe_one(&marked, i, cmd, &mut first_map);
+                }
+                None => self.observe_one(&inner, i, cmd, &mut first_map),
+            }
         }
         match semantics {
             Semantics::Legacy => {

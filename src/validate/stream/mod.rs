@@ -7,7 +7,11 @@
 //! validator passes it by shared reference. [`dispatch`] decides which checkers see a
 //! command and in what order, which is also the order of the findings.
 
+mod ctx;
 mod dispatch;
+
+pub(in crate::validate) use ctx::Ctx;
+pub use ctx::LegacyCall;
 
 use bevy_ecs::prelude::Resource;
 use hashbrown::HashSet;
@@ -26,7 +30,7 @@ use super::sync::SyncCheck;
 use super::views::Views;
 use super::{Code, Diagnostic, Severity};
 use crate::device::{Command, Device, FenceId, ObjectKey, QueueId};
-use crate::model::{Api, Semantics};
+use crate::model::Api;
 
 /// The validation layer, an ECS resource. Disabled, `observe` returns at once.
 #[derive(Resource, Default)]
@@ -81,79 +85,6 @@ struct Dropped {
     errors: u64,
     warnings: u64,
     by_rule: std::collections::BTreeMap<&'static str, u64>,
-}
-
-/// A legacy `ResourceBarrier` call as the application issued it, at the index of the first
-/// Barrier command translating it; a second translated command (an aliasing hand-over's
-/// activation) carries no barriers of its own.
-pub type LegacyCall = (usize, Vec<crate::barrier::LegacyBarrier<ObjectKey>>);
-
-/// Where the command being checked comes from.
-pub(super) struct Ctx<'a> {
-    pub device: &'a Device,
-    pub queue: QueueId,
-    pub frame: u64,
-    pub label: u32,
-    pub pass: String,
-    /// Inside a command list played back on the immediate context: the list's semantics.
-    pub list: Option<Semantics>,
-    /// Where each command of the submission is in the scene file (empty when unknown).
-    pub origins: &'a [Arc<str>],
-    /// The submission's Barrier commands translated from legacy calls (top level only).
-    pub legacy: &'a [LegacyCall],
-}
-
-impl Ctx<'_> {
-    /// The semantics of the context that issued the command: a list's own (the deferred
-    /// context that recorded it), else the device's (CTX-4).
-    pub fn semantics(&self) -> Semantics {
-        self.list.unwrap_or_else(|| self.device.semantics())
-    }
-
-    /// The legacy call command `i` translates, when it is a driver translation (EB-7, EB-10).
-    pub fn legacy_call(&self, i: usize) -> Option<&[crate::barrier::LegacyBarrier<ObjectKey>]> {
-        let found = self.legacy.iter().find(|(at, _)| *at == i);
-        found
-            .filter(|_| self.list.is_none())
-            .map(|(_, b)| b.as_slice())
-    }
-
-    /// A finding of command `command` whose code fixes its rule and severity.
-    pub fn finding(
-        &self,
-        command: usize,
-        code: Code,
-        resource: Option<ObjectKey>,
-        message: String,
-    ) -> Diagnostic {
-        let rule = code.rule().unwrap_or_default();
-        let severity = code.severity().unwrap_or(Severity::Error);
-        self.finding_as(command, code, rule, severity, resource, message)
-    }
-
-    /// A finding whose rule and severity come from the finding itself (V0801).
-    pub fn finding_as(
-        &self,
-        command: usize,
-        code: Code,
-        rule: &'static str,
-        severity: Severity,
-        resource: Option<ObjectKey>,
-        message: String,
-    ) -> Diagnostic {
-        Diagnostic {
-            code,
-            severity,
-            rule,
-            frame: self.frame,
-            queue: self.queue.to_string(),
-            command,
-            pass: self.pass.clone(),
-            resource: resource.map_or_else(String::new, |r| self.device.memory.name(r)),
-            message,
-            location: (self.origins.get(command)).map_or_else(String::new, |o| o.to_string()),
-        }
-    }
 }
 
 impl Validator {

@@ -305,12 +305,14 @@ fn disabled_validator_reports_nothing() {
 }
 
 mod aliasing;
+mod barrier_api;
 mod compression;
 mod contexts;
 mod copies;
 mod fast_context;
 mod hazards;
 mod lists;
+mod placed_textures;
 mod subresources;
 
 #[test]
