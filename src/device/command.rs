@@ -110,12 +110,16 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         buffers: Vec<R>,
     },
     SetIndexBuffer(R),
-    /// CSSetPlacement…: binds one view at one compute slot, its memory at `base`'s address,
-    /// which overrides the base address stored in the view (CC-3). One slot per call.
+    /// CSSetPlacement…: binds one view at one compute slot, its memory at `base`'s address
+    /// plus `offset` bytes, which overrides the base address stored in the view (CC-3). One
+    /// slot per call. The view's extent from there must lie inside `base`, at a 4-byte
+    /// aligned offset (the validator's V0213, the device's refusal).
     CSSetPlacementResource {
         slot: u32,
         view: R,
         base: R,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        offset: u64,
     },
     SetConstantBuffers {
         stage: ShaderStage,
@@ -388,6 +392,10 @@ fn yes() -> bool {
 
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 /// A recorded list: commands from one deferred context, labelled with the pass they came

@@ -20,6 +20,7 @@ mod barrier_cost;
 mod command;
 mod command_facts;
 mod compression;
+pub mod compute;
 mod context;
 mod cost;
 pub mod cpu_cost;

@@ -39,6 +39,7 @@ impl Device {
         for (label, semantics, cmd) in commands {
             check_queue(&cmd, queue)?;
             super::fast::check_semantics(&cmd, semantics)?;
+            super::compute::check_placement(&self.memory, &cmd)?;
             let traced = self
                 .trace
                 .is_some()

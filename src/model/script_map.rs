@@ -64,10 +64,16 @@ impl<R: ReferenceType> Command<R> {
                 buffers: all(Slot::Buffer, buffers, to)?,
             },
             C::SetIndexBuffer(b) => C::SetIndexBuffer(to.object(Slot::Buffer, b)?),
-            C::CSSetPlacementResource { slot, view, base } => C::CSSetPlacementResource {
+            C::CSSetPlacementResource {
+                slot,
+                view,
+                base,
+                offset,
+            } => C::CSSetPlacementResource {
                 slot: *slot,
                 view: to.object(Slot::View, view)?,
                 base: to.object(Slot::Buffer, base)?,
+                offset: *offset,
             },
             C::CopyResource { src, dst, bytes } => C::CopyResource {
                 src: to.object(Slot::Copy, src)?,

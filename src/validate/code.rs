@@ -71,6 +71,9 @@ codes! {
     MinLodNotRebound = ("V0211", Some("FS-13"), Some(Error)),
     /// V0212 (FS-14): an append or counter UAV of a buffer bound on a fast context.
     CounterUavOnFastContext = ("V0212", Some("FS-14"), Some(Error)),
+    /// V0213 (CC-3): a placement binding whose view does not fit its base buffer at its byte
+    /// offset, or whose offset is not 4-byte aligned.
+    PlacementOutsideBase = ("V0213", Some("CC-3"), Some(Error)),
     /// V0301 (FS-10): a dynamic buffer bound without a write-discard map this frame.
     DynamicBufferNotMapped = ("V0301", Some("FS-10"), Some(Error)),
     /// V0302 (CTX-5): the first map of a resource in a list is not write-discard.

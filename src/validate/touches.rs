@@ -48,7 +48,9 @@ impl Bindings {
                     self.bases.remove(&slot);
                 }
             }
-            Command::CSSetPlacementResource { slot, view, base } => {
+            Command::CSSetPlacementResource {
+                slot, view, base, ..
+            } => {
                 let slot = (ShaderStage::Compute, *slot);
                 self.views.insert(slot, (*view, true));
                 self.bases.insert(slot, *base);

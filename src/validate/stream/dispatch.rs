@@ -16,7 +16,7 @@ use crate::model::Semantics;
 use crate::validate::hazard::At;
 use crate::validate::views::Views;
 use crate::validate::{Code, Diagnostic};
-use crate::validate::{binding, copies};
+use crate::validate::{binding, compute, copies};
 
 impl Validator {
     /// Check one command; a command list played back is checked command by command.
@@ -188,6 +188,7 @@ impl Validator {
                 let r = resolve(views, *resource);
                 self.dynamic.map(ctx, i, r, *mode, first_map, out);
             }
+            Command::CSSetPlacementResource { .. } => compute::check_placement(ctx, i, cmd, out),
             Command::RawCopy {
                 src, dst, bytes, ..
             } => copies::check_raw(ctx, i, &[*src, *dst], *bytes, views, out),
