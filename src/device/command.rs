@@ -380,6 +380,27 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         resource: R,
         bytes: u64,
     },
+
+    // Compute-context dispatch flags (CC-4; after `ReadMapped`, as above).
+    /// Compute contexts only: SetDispatchFlags, for the context's later dispatches until set
+    /// again (or Resume resets the state). `bypass_l1`: the dispatches read and write through
+    /// L2, not the CUs' L1 caches, so what they read after a fence or barrier needs no L1
+    /// invalidation; each pays the longer trips to L2
+    /// (`device::compute::L1_BYPASS_WORK_PERCENT`). The three debug flags exist on debug and validated driver
+    /// builds only and re-introduce an automatic flush after each dispatch: a compute
+    /// partial flush (`debug_partial_flush`), an L1 invalidation (`debug_invalidate_l1`) and
+    /// an L2 write-back (`debug_flush_l2`). The device performs them and charges them; the
+    /// validator does not count them as ordering, since a retail driver ignores them (V0505).
+    SetDispatchFlags {
+        #[serde(default, skip_serializing_if = "is_false")]
+        bypass_l1: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        debug_partial_flush: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        debug_invalidate_l1: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        debug_flush_l2: bool,
+    },
 }
 
 fn one() -> u32 {
@@ -392,6 +413,10 @@ fn yes() -> bool {
 
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 fn is_zero(v: &u64) -> bool {

@@ -67,6 +67,7 @@ impl<R: ReferenceType> Command<R> {
             Command::SOSetTargets { .. } => "SOSetTargets",
             Command::SetFastResources(_) => "SetFastResources",
             Command::SetFastResourcesFromBatch(_) => "SetFastResourcesFromBatch",
+            Command::SetDispatchFlags { .. } => "SetDispatchFlags",
         }
     }
 

@@ -1,4 +1,4 @@
-//! What the device checks of the compute context's own calls (seed 002).
+//! What the device checks and models of the compute context's own calls (seed 002).
 //!
 //! A placement call (`CSSetPlacementResource`, CC-3) binds one view at one slot with a base
 //! address that overrides the one stored in the view: the buffer `base`, `offset` bytes in.
@@ -8,8 +8,93 @@
 //! aligned offset, the unit its raw memory operations work in (CC-6) and the alignment of a
 //! buffer's dword loads and stores. It refuses either mistake, as the validator reports it
 //! (V0213), rather than let the GPU touch memory outside the buffer.
+//!
+//! Dispatch flags (`SetDispatchFlags`, CC-4) are state of a compute context, in effect for
+//! its later dispatches until set again or reset by Resume (FS-11). By default dispatches use
+//! the CUs' L1 caches, like the graphics context's; `bypass_l1` sends their loads and stores
+//! to L2, which spares an L1 invalidation before they read what another dispatch or queue
+//! wrote, at the price of every load making the longer trip ([`L1_BYPASS_WORK_PERCENT`] of
+//! the dispatch's shading work, a model assumption: the seed says only that bypassing "may
+//! provide a benefit over using and flushing L1 appropriately"). The seed's three debug-only
+//! flags re-introduce automatic flushes after each dispatch; it does not name them, so the
+//! model takes the three flushes a compute context otherwise issues by hand: a compute
+//! partial flush, an L1 invalidation and an L2 write-back ([`DispatchFlags::after_dispatch`]).
+//! The device runs each as a barrier after the dispatch and charges it like one.
 
+use super::barrier_cost::Lowered;
 use super::{Command, DeviceError, Memory};
+use crate::barrier::{Caches, Stages};
+
+/// Shading work of a dispatch with L1 bypassed, in percent of the same dispatch through L1
+/// (CC-4): every load goes to L2. A model assumption, not a figure of the seed.
+pub const L1_BYPASS_WORK_PERCENT: u64 = 125;
+
+/// A compute context's dispatch flags (CC-4, `Command::SetDispatchFlags`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DispatchFlags {
+    /// Dispatches read and write through L2, not L1.
+    pub bypass_l1: bool,
+    /// Debug builds: a compute partial flush after each dispatch.
+    pub debug_partial_flush: bool,
+    /// Debug builds: an L1 invalidation after each dispatch.
+    pub debug_invalidate_l1: bool,
+    /// Debug builds: an L2 write-back after each dispatch.
+    pub debug_flush_l2: bool,
+}
+
+impl DispatchFlags {
+    /// The flags a `SetDispatchFlags` command sets; `None` for any other command.
+    pub fn of<R: super::ReferenceType>(cmd: &Command<R>) -> Option<DispatchFlags> {
+        match *cmd {
+            Command::SetDispatchFlags {
+                bypass_l1,
+                debug_partial_flush,
+                debug_invalidate_l1,
+                debug_flush_l2,
+            } => Some(DispatchFlags {
+                bypass_l1,
+                debug_partial_flush,
+                debug_invalidate_l1,
+                debug_flush_l2,
+            }),
+            _ => None,
+        }
+    }
+
+    /// True when any debug flag is set: flushes a retail driver would not make.
+    pub fn debug(&self) -> bool {
+        self.debug_partial_flush || self.debug_invalidate_l1 || self.debug_flush_l2
+    }
+
+    /// The flush the debug flags add after each dispatch, as a barrier's hardware actions:
+    /// drain the compute stage and hold later compute work (partial flush), write back L2,
+    /// invalidate L1. `None` without debug flags.
+    pub fn after_dispatch(&self) -> Option<Lowered> {
+        if !self.debug() {
+            return None;
+        }
+        let mut l = Lowered::default();
+        if self.debug_partial_flush {
+            l.drains = Stages::COMPUTE;
+            l.blocks = Stages::COMPUTE;
+        }
+        if self.debug_flush_l2 {
+            l.write_back = Caches::L2;
+        }
+        if self.debug_invalidate_l1 {
+            l.invalidate = Caches::L0_L1;
+        }
+        Some(l)
+    }
+
+    /// A dispatch's shading work under these flags.
+    pub fn work(&self, work: u64) -> u64 {
+        match self.bypass_l1 {
+            true => work.saturating_mul(L1_BYPASS_WORK_PERCENT) / 100,
+            false => work,
+        }
+    }
+}
 
 /// Alignment of a placement's byte offset into its base buffer (CC-3), bytes.
 pub const PLACEMENT_ALIGNMENT: u64 = 4;

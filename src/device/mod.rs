@@ -125,6 +125,8 @@ pub struct Device {
     pipeline_costs: hashbrown::HashMap<u32, ShaderCost>,
     /// The pipeline state each queue has bound, as submission goes (FS-11 unbinds it).
     bound_pipeline: [Option<u32>; QUEUE_COUNT],
+    /// Each compute context's dispatch flags (CC-4); Resume resets them (FS-11).
+    dispatch_flags: [compute::DispatchFlags; QUEUE_COUNT],
 }
 
 /// How many times the device was asked to submit and to destroy.
@@ -161,6 +163,7 @@ impl Device {
             calls: DeviceCalls::default(),
             pipeline_costs: hashbrown::HashMap::new(),
             bound_pipeline: [None; QUEUE_COUNT],
+            dispatch_flags: Default::default(),
         }
     }
 

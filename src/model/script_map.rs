@@ -173,6 +173,17 @@ impl<R: ReferenceType> Command<R> {
             },
             C::SetPipelineState(p) => C::SetPipelineState(*p),
             C::ClearState => C::ClearState,
+            C::SetDispatchFlags {
+                bypass_l1,
+                debug_partial_flush,
+                debug_invalidate_l1,
+                debug_flush_l2,
+            } => C::SetDispatchFlags {
+                bypass_l1: *bypass_l1,
+                debug_partial_flush: *debug_partial_flush,
+                debug_invalidate_l1: *debug_invalidate_l1,
+                debug_flush_l2: *debug_flush_l2,
+            },
             C::GetState => C::GetState,
             C::SetResourceMinLod { resource, lod } => C::SetResourceMinLod {
                 resource: to.object(Slot::Texture, resource)?,

@@ -92,6 +92,7 @@ const NAMES: &[&str] = &[
     "SetFastResourcesIntoBatch",
     "SetFastResourcesFromBatch",
     "ReadMapped",
+    "SetDispatchFlags",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.

@@ -109,6 +109,9 @@ codes! {
     /// V0504 (CC-4): a DispatchIndirect on a compute context fetching its argument buffer after
     /// a write on the same queue with no barrier ordering them.
     IndirectArgumentsUnordered = ("V0504", Some("CC-4"), Some(Error)),
+    /// V0505 (CC-4): a hazard on a compute context that only the debug dispatch flags'
+    /// automatic flushes order (a retail driver ignores them).
+    DebugFlushReliedOn = ("V0505", Some("CC-4"), Some(Error)),
     /// V0511 (FS-1): a read racing a write on another queue (no fence).
     ReadRacingWrite = ("V0511", Some("FS-1"), Some(Error)),
     /// V0512 (FS-1): a write racing a read on another queue (no fence).

@@ -64,6 +64,7 @@ impl Validator {
             label: ctx.label,
             frame: ctx.frame,
         };
+        self.dispatch_flags.command(ctx, cmd);
         let out = &mut self.diagnostics;
         if self.sync.bind(ctx.queue, cmd) {
             return;
@@ -121,7 +122,8 @@ impl Validator {
             }
         };
         for h in found {
-            let d = self.sync.finding(ctx, i, cmd, &h);
+            let d = (self.dispatch_flags.hidden_by_debug_flags(ctx, i, cmd, &h))
+                .unwrap_or_else(|| self.sync.finding(ctx, i, cmd, &h));
             // A hand-over of placed memory the aliasing checker already named (V0811 for a
             // missing activation, V0814 for a missing fence) is not named again by the
             // memory it leaves unordered: one finding for one mistake.
