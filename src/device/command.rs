@@ -401,6 +401,18 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         #[serde(default, skip_serializing_if = "is_false")]
         debug_flush_l2: bool,
     },
+
+    // Early-out of long compute work (CC-8; after `SetDispatchFlags`, as above).
+    /// Compute contexts only: the context's later dispatches were written with an early-out
+    /// path, polling the title's early-out flag (until set again, or Resume resets it). They
+    /// end their shading when the CPU raises the flag (`SignalEarlyOut`).
+    SetEarlyOutPath(bool),
+    /// A CPU write of the title's early-out flag: raised (`true`) or lowered. It takes effect
+    /// at the CPU time of the call, not in any queue's order; running or later dispatches
+    /// with an early-out path end their shading while it is raised (CC-8). A title raises it
+    /// in its suspend handler before Suspend, so that long compute work finishes within the
+    /// system's wait at suspend, and lowers it after Resume.
+    SignalEarlyOut(bool),
 }
 
 fn one() -> u32 {

@@ -68,6 +68,8 @@ impl<R: ReferenceType> Command<R> {
             Command::SetFastResources(_) => "SetFastResources",
             Command::SetFastResourcesFromBatch(_) => "SetFastResourcesFromBatch",
             Command::SetDispatchFlags { .. } => "SetDispatchFlags",
+            Command::SetEarlyOutPath(_) => "SetEarlyOutPath",
+            Command::SignalEarlyOut(_) => "SignalEarlyOut",
         }
     }
 

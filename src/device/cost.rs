@@ -93,6 +93,9 @@ pub struct WorkItem {
     pub serial: Serial,
     /// A decompression: its time is reported as such.
     pub decompress: bool,
+    /// A dispatch whose shaders poll the title's early-out flag (CC-8): it ends its shading
+    /// when the CPU raises the flag.
+    pub early_out: bool,
 }
 
 /// What converting a command needs to know besides the command.

@@ -127,6 +127,8 @@ pub struct Device {
     bound_pipeline: [Option<u32>; QUEUE_COUNT],
     /// Each compute context's dispatch flags (CC-4); Resume resets them (FS-11).
     dispatch_flags: [compute::DispatchFlags; QUEUE_COUNT],
+    /// Each compute context's dispatches have an early-out path (CC-8); Resume resets it.
+    early_out_path: [bool; QUEUE_COUNT],
 }
 
 /// How many times the device was asked to submit and to destroy.
@@ -164,6 +166,7 @@ impl Device {
             pipeline_costs: hashbrown::HashMap::new(),
             bound_pipeline: [None; QUEUE_COUNT],
             dispatch_flags: Default::default(),
+            early_out_path: [false; QUEUE_COUNT],
         }
     }
 

@@ -77,10 +77,16 @@ impl Device {
                     self.dispatch_flags[queue.index()] =
                         super::compute::DispatchFlags::of(&cmd).unwrap_or_default();
                 }
+                Command::SetEarlyOutPath(on) => self.early_out_path[queue.index()] = *on,
+                Command::SignalEarlyOut(raised) => {
+                    let gpu = self.gpu.get_mut().unwrap_or_else(|e| e.into_inner());
+                    gpu.signal_early_out(*raised, cpu_ns, &self.profile);
+                }
                 // Resume resets every context's state (FS-11).
                 Command::Resume => {
                     self.bound_pipeline = [None; super::QUEUE_COUNT];
                     self.dispatch_flags = Default::default();
+                    self.early_out_path = [false; super::QUEUE_COUNT];
                     self.suspended = false;
                 }
                 _ => {}
@@ -110,6 +116,7 @@ impl Device {
             let mut debug_flush = None;
             if dispatch && let super::cost::Op::Work(w) = &mut op {
                 w.work = flags.work(w.work);
+                w.early_out = self.early_out_path[queue.index()];
                 debug_flush = flags.after_dispatch();
             }
             let kicks = matches!(
@@ -257,7 +264,10 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
     );
     let compute_only = matches!(
         cmd,
-        Command::RawCopy { .. } | Command::RawFill { .. } | Command::SetDispatchFlags { .. }
+        Command::RawCopy { .. }
+            | Command::RawFill { .. }
+            | Command::SetDispatchFlags { .. }
+            | Command::SetEarlyOutPath(_)
     );
     let dma_only = matches!(
         cmd,

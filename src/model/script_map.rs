@@ -173,6 +173,8 @@ impl<R: ReferenceType> Command<R> {
             },
             C::SetPipelineState(p) => C::SetPipelineState(*p),
             C::ClearState => C::ClearState,
+            C::SetEarlyOutPath(on) => C::SetEarlyOutPath(*on),
+            C::SignalEarlyOut(raised) => C::SignalEarlyOut(*raised),
             C::SetDispatchFlags {
                 bypass_l1,
                 debug_partial_flush,

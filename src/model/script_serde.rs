@@ -93,6 +93,8 @@ const NAMES: &[&str] = &[
     "SetFastResourcesFromBatch",
     "ReadMapped",
     "SetDispatchFlags",
+    "SetEarlyOutPath",
+    "SignalEarlyOut",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.

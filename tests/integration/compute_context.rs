@@ -81,3 +81,57 @@ fn resume_resets_the_dispatch_flags() {
     let after = d.wait_fence_cpu(f).unwrap() - start;
     assert_eq!(after, plain);
 }
+
+/// A pipe-0 dispatch of 20 s, with or without an early-out path, kicked off at 0; at 1 ms the
+/// CPU raises the early-out flag (or not) and the graphics context suspends. When the wait
+/// at Suspend ends, or how the device fails.
+fn suspend_during_long_work(early_out_path: bool, raise: bool) -> Result<u64, DeviceError> {
+    let mut d = Device::default();
+    let mut compute = vec![Command::SetEarlyOutPath(early_out_path)];
+    compute.extend([dispatch(1 << 40), Command::Kickoff]);
+    d.submit(PIPE0, 0, 0, compute, 0).unwrap();
+    let (g, suspended) = fence(&mut d, GFX);
+    let mut gfx = Vec::new();
+    if raise {
+        gfx.push(Command::SignalEarlyOut(true));
+    }
+    gfx.extend([Command::Suspend, suspended]);
+    d.submit(GFX, 0, 0, gfx, 1_000_000).unwrap();
+    d.wait_fence_cpu(g)
+}
+
+#[test]
+fn a_cpu_raised_early_out_ends_long_compute_work_before_the_wait_at_suspend_times_out() {
+    // CC-8: the work outlasts the system's wait at Suspend (seconds) unless it stops early.
+    let hang =
+        |r: &Result<u64, DeviceError>| matches!(r, Err(DeviceError::Hang { rule: "CC-8", .. }));
+    let no_path = suspend_during_long_work(false, true);
+    assert!(hang(&no_path), "no early-out path: {no_path:?}");
+    let not_raised = suspend_during_long_work(true, false);
+    assert!(hang(&not_raised), "the flag never raised: {not_raised:?}");
+    // With the path and the flag raised in the suspend handler, the work ends when the CPU
+    // writes the flag and the Suspend's wait passes within microseconds of it.
+    let done = suspend_during_long_work(true, true).expect("no hang");
+    assert!((1_000_000..2_000_000).contains(&done), "{done} ns");
+}
+
+#[test]
+fn work_launched_while_the_flag_is_raised_exits_at_once_and_runs_whole_once_it_is_lowered() {
+    // The CPU writes the flag at the times given, before the dispatch is submitted at 1 us.
+    let run = |signals: Vec<(bool, u64)>| {
+        let mut d = Device::default();
+        for (raised, at) in signals {
+            d.submit(GFX, 0, 0, [Command::SignalEarlyOut(raised)], at)
+                .unwrap();
+        }
+        let (f, insert) = fence(&mut d, PIPE0);
+        let work = [Command::SetEarlyOutPath(true), dispatch(1 << 24), insert];
+        d.submit(PIPE0, 0, 0, work, 1_000).unwrap();
+        d.wait_fence_cpu(f).unwrap() - 1_000
+    };
+    let whole = run(vec![]);
+    let raised = run(vec![(true, 0)]);
+    let lowered = run(vec![(true, 0), (false, 500)]);
+    assert!(raised * 10 < whole, "raised {raised} ns, whole {whole} ns");
+    assert_eq!(lowered, whole);
+}
