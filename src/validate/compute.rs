@@ -18,6 +18,14 @@
 //! flags are on is named for what it is (V0505): it runs correctly under the debug driver and
 //! breaks in retail. The validator follows each compute context's flags as the device does
 //! (set by SetDispatchFlags, reset by Resume, FS-11).
+//!
+//! With `bypass_l1` a dispatch's shader-resource and UAV accesses go to L2, not the CUs' L1
+//! (constant-buffer loads take the scalar path, K$, and are not bypassed): what another
+//! dispatch or queue wrote and wrote back is visible to them with no L1 invalidation, the
+//! saving the seed weighs against "using and flushing L1 appropriately". The hazard checks
+//! mark such accesses (`Touch::through_l2`); a dispatch without the flag still needs the
+//! invalidation, so a title that skips it relying on a bypass its reader does not have is
+//! caught as the unseen write it is (FS-2, V0521).
 
 use super::hazard::{Hazard, HazardKind};
 use super::stream::Ctx;
@@ -56,6 +64,22 @@ impl DispatchFlagsCheck {
                     self.flags[ctx.queue.index()] = f;
                 }
             }
+        }
+    }
+
+    /// Mark the shader-resource and UAV accesses of a dispatch on a context with L1 bypassed
+    /// as reads through L2 (CC-4).
+    pub fn bypass_l1(&self, ctx: &Ctx, cmd: &Command, touches: &mut [super::Touch]) {
+        let dispatch = matches!(
+            cmd,
+            Command::Dispatch { .. } | Command::DispatchIndirect { .. }
+        );
+        if !dispatch || !self.flags[ctx.queue.index()].bypass_l1 {
+            return;
+        }
+        let l1 = crate::barrier::Access::SHADER_RESOURCE | crate::barrier::Access::UNORDERED_ACCESS;
+        for t in touches.iter_mut().filter(|t| l1.contains(t.access)) {
+            t.through_l2 = true;
         }
     }
 

@@ -121,6 +121,7 @@ fn touches_of(
             stages,
             write,
             part,
+            through_l2: false,
         }
     };
     let view_kind = |v: ObjectKey| match device.memory.get(v).map(|o| &o.desc) {

@@ -284,6 +284,7 @@ mod tests {
             stages: Sync::COMPUTE_SHADING,
             write,
             part: None,
+            through_l2: false,
         }
     }
 

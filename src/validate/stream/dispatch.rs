@@ -108,7 +108,8 @@ impl Validator {
                 Vec::new()
             }
             _ => {
-                let list = self.sync.touches(ctx, cmd, &self.views, &self.layouts);
+                let mut list = self.sync.touches(ctx, cmd, &self.views, &self.layouts);
+                self.dispatch_flags.bypass_l1(ctx, cmd, &mut list);
                 if list.is_empty() {
                     return;
                 }
