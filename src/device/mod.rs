@@ -325,6 +325,15 @@ impl Device {
             .is_some_and(|s| s.tracked_pending > 0 || s.tracked_end > cpu_ns)
     }
 
+    /// The compression query (FS-4, seed 000: "the compression and fast clear state of a
+    /// resource may be queried"): the metadata `surface` (or the resource of a view) may
+    /// still hold after the commands submitted so far, DCC and FAST_CLEAR for a colour
+    /// target, DEPTH and STENCIL for a depth buffer. Empty once decompressed; a draw or clear
+    /// makes it live again.
+    pub fn compression_state(&self, surface: ObjectKey) -> crate::barrier::Metadata {
+        self.compression.query(&self.memory, surface)
+    }
+
     /// True while `buffer` is queued for or being scanned out at CPU time `cpu_ns`: the
     /// display engine still reads it, whatever the fences say.
     pub fn is_presenting(&self, buffer: ObjectKey, cpu_ns: u64) -> bool {
