@@ -413,6 +413,20 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// in its suspend handler before Suspend, so that long compute work finishes within the
     /// system's wait at suspend, and lowers it after Resume.
     SignalEarlyOut(bool),
+
+    // DecompressResource's flags (FS-4; after `SignalEarlyOut`, as above).
+    /// DecompressResource with its flags: decompress a render target or depth buffer in place
+    /// (FS-4). With `propagate_color_clear` (D3D11X_DECOMPRESS_PROPAGATE_COLOR_CLEAR) it also
+    /// writes the clear colour into the blocks a fast clear left to the metadata (the
+    /// fast-clear elimination); without it, a surface fast-cleared since it was last
+    /// eliminated keeps that metadata, which the display engine and a fast context's readers
+    /// cannot decode. `Decompress(x)` is the call with the flag, as the seed's render loops
+    /// make it.
+    DecompressResource {
+        resource: R,
+        #[serde(default, skip_serializing_if = "is_false")]
+        propagate_color_clear: bool,
+    },
 }
 
 fn one() -> u32 {

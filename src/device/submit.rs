@@ -253,6 +253,7 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::ClearRenderTarget(_)
             | Command::ClearDepthStencil(_)
             | Command::Decompress(_)
+            | Command::DecompressResource { .. }
             | Command::Suspend
             | Command::Resume
             | Command::BeginCommandListExecution

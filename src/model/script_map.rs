@@ -138,6 +138,13 @@ impl<R: ReferenceType> Command<R> {
             C::WaitFence(fence) => C::WaitFence(to.fence(fence, false)?),
             C::WaitOnPresent(b) => C::WaitOnPresent(to.object(Slot::BackBuffer, b)?),
             C::Decompress(r) => C::Decompress(to.object(Slot::Decompress, r)?),
+            C::DecompressResource {
+                resource,
+                propagate_color_clear,
+            } => C::DecompressResource {
+                resource: to.object(Slot::Decompress, resource)?,
+                propagate_color_clear: *propagate_color_clear,
+            },
             C::PlaceSwapChainView { view, buffer } => C::PlaceSwapChainView {
                 view: to.object(Slot::View, view)?,
                 buffer: to.object(Slot::BackBuffer, buffer)?,

@@ -95,6 +95,7 @@ const NAMES: &[&str] = &[
     "SetDispatchFlags",
     "SetEarlyOutPath",
     "SignalEarlyOut",
+    "DecompressResource",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.

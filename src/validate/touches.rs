@@ -274,7 +274,7 @@ fn touches_of(
                 true,
             )]
         }
-        Command::Decompress(r) => {
+        Command::Decompress(r) | Command::DecompressResource { resource: r, .. } => {
             let depth = matches!(
                 device.memory.get(resolve(*r)).map(|o| &o.desc),
                 Ok(ObjectDesc::Texture(tex)) if tex.format.is_depth()

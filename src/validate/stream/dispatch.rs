@@ -170,7 +170,7 @@ impl Validator {
             }
             Command::ClearRenderTarget(v) => {
                 (self.swap_chain).write_target(ctx, i, resolve(views, *v), out);
-                self.compressed.written(ctx.device, resolve(views, *v));
+                self.compressed.cleared(ctx.device, resolve(views, *v));
             }
             Command::ClearDepthStencil(v) => {
                 self.compressed.written(ctx.device, resolve(views, *v))
@@ -182,7 +182,11 @@ impl Validator {
                 self.dynamic.bound(ctx, i, buffers, views, first_map, out)
             }
             Command::SetIndexBuffer(b) => self.dynamic.bound(ctx, i, &[*b], views, first_map, out),
-            Command::Decompress(r) => self.compressed.decompressed(resolve(views, *r)),
+            Command::Decompress(r) => self.compressed.decompressed(resolve(views, *r), true),
+            Command::DecompressResource {
+                resource,
+                propagate_color_clear,
+            } => (self.compressed).decompressed(resolve(views, *resource), *propagate_color_clear),
             Command::ReadMapped { resource, .. } => {
                 let r = resolve(views, *resource);
                 self.dynamic.read_mapped(ctx, i, r, out);
