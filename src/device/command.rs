@@ -110,12 +110,16 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         buffers: Vec<R>,
     },
     SetIndexBuffer(R),
-    /// CSSetPlacement…: binds one view at one compute slot, its memory at `base`'s address,
-    /// which overrides the base address stored in the view (CC-3). One slot per call.
+    /// CSSetPlacement…: binds one view at one compute slot, its memory at `base`'s address
+    /// plus `offset` bytes, which overrides the base address stored in the view (CC-3). One
+    /// slot per call. The view's extent from there must lie inside `base`, at a 4-byte
+    /// aligned offset (the validator's V0213, the device's refusal).
     CSSetPlacementResource {
         slot: u32,
         view: R,
         base: R,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        offset: u64,
     },
     SetConstantBuffers {
         stage: ShaderStage,
@@ -376,6 +380,53 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         resource: R,
         bytes: u64,
     },
+
+    // Compute-context dispatch flags (CC-4; after `ReadMapped`, as above).
+    /// Compute contexts only: SetDispatchFlags, for the context's later dispatches until set
+    /// again (or Resume resets the state). `bypass_l1`: the dispatches read and write through
+    /// L2, not the CUs' L1 caches, so what they read after a fence or barrier needs no L1
+    /// invalidation; each pays the longer trips to L2
+    /// (`device::compute::L1_BYPASS_WORK_PERCENT`). The three debug flags exist on debug and validated driver
+    /// builds only and re-introduce an automatic flush after each dispatch: a compute
+    /// partial flush (`debug_partial_flush`), an L1 invalidation (`debug_invalidate_l1`) and
+    /// an L2 write-back (`debug_flush_l2`). The device performs them and charges them; the
+    /// validator does not count them as ordering, since a retail driver ignores them (V0505).
+    SetDispatchFlags {
+        #[serde(default, skip_serializing_if = "is_false")]
+        bypass_l1: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        debug_partial_flush: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        debug_invalidate_l1: bool,
+        #[serde(default, skip_serializing_if = "is_false")]
+        debug_flush_l2: bool,
+    },
+
+    // Early-out of long compute work (CC-8; after `SetDispatchFlags`, as above).
+    /// Compute contexts only: the context's later dispatches were written with an early-out
+    /// path, polling the title's early-out flag (until set again, or Resume resets it). They
+    /// end their shading when the CPU raises the flag (`SignalEarlyOut`).
+    SetEarlyOutPath(bool),
+    /// A CPU write of the title's early-out flag: raised (`true`) or lowered. It takes effect
+    /// at the CPU time of the call, not in any queue's order; running or later dispatches
+    /// with an early-out path end their shading while it is raised (CC-8). A title raises it
+    /// in its suspend handler before Suspend, so that long compute work finishes within the
+    /// system's wait at suspend, and lowers it after Resume.
+    SignalEarlyOut(bool),
+
+    // DecompressResource's flags (FS-4; after `SignalEarlyOut`, as above).
+    /// DecompressResource with its flags: decompress a render target or depth buffer in place
+    /// (FS-4). With `propagate_color_clear` (D3D11X_DECOMPRESS_PROPAGATE_COLOR_CLEAR) it also
+    /// writes the clear colour into the blocks a fast clear left to the metadata (the
+    /// fast-clear elimination); without it, a surface fast-cleared since it was last
+    /// eliminated keeps that metadata, which the display engine and a fast context's readers
+    /// cannot decode. `Decompress(x)` is the call with the flag, as the seed's render loops
+    /// make it.
+    DecompressResource {
+        resource: R,
+        #[serde(default, skip_serializing_if = "is_false")]
+        propagate_color_clear: bool,
+    },
 }
 
 fn one() -> u32 {
@@ -388,6 +439,14 @@ fn yes() -> bool {
 
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 /// A recorded list: commands from one deferred context, labelled with the pass they came

@@ -67,6 +67,10 @@ impl<R: ReferenceType> Command<R> {
             Command::SOSetTargets { .. } => "SOSetTargets",
             Command::SetFastResources(_) => "SetFastResources",
             Command::SetFastResourcesFromBatch(_) => "SetFastResourcesFromBatch",
+            Command::SetDispatchFlags { .. } => "SetDispatchFlags",
+            Command::SetEarlyOutPath(_) => "SetEarlyOutPath",
+            Command::SignalEarlyOut(_) => "SignalEarlyOut",
+            Command::DecompressResource { .. } => "DecompressResource",
         }
     }
 
@@ -91,8 +95,25 @@ impl<R: ReferenceType> Command<R> {
             Command::ClearRenderTarget(_) => Sync::RENDER_TARGET,
             Command::ClearDepthStencil(_) => Sync::DEPTH_STENCIL,
             Command::ClearUnorderedAccess(_) => Sync::CLEAR_UNORDERED_ACCESS_VIEW,
-            Command::Decompress(_) => Sync::RENDER_TARGET | Sync::DEPTH_STENCIL,
+            Command::Decompress(_) | Command::DecompressResource { .. } => {
+                Sync::RENDER_TARGET | Sync::DEPTH_STENCIL
+            }
             _ => Sync::NONE,
+        }
+    }
+}
+
+impl<R: ReferenceType> Command<R> {
+    /// The surface an explicit decompression names and whether it propagates the fast-clear
+    /// colour (FS-4): `Decompress` does, `DecompressResource` as its flag says.
+    pub fn decompression(&self) -> Option<(&R, bool)> {
+        match self {
+            Command::Decompress(r) => Some((r, true)),
+            Command::DecompressResource {
+                resource,
+                propagate_color_clear,
+            } => Some((resource, *propagate_color_clear)),
+            _ => None,
         }
     }
 }
@@ -116,6 +137,7 @@ impl Command {
             | Command::ClearUnorderedAccess(k)
             | Command::WaitOnPresent(k)
             | Command::Decompress(k)
+            | Command::DecompressResource { resource: k, .. }
             | Command::Unmap(k)
             | Command::ReadMapped { resource: k, .. }
             | Command::UpdateSubresource { resource: k, .. }

@@ -45,10 +45,33 @@ impl Compression {
     }
 
     /// An explicit decompression of `surface`: true when it still held metadata to remove.
-    pub fn decompress(&mut self, surface: ObjectKey) -> bool {
+    /// Without `propagate` (PROPAGATE_COLOR_CLEAR) the fast-clear metadata stays (FS-4).
+    pub fn decompress(&mut self, memory: &Memory, surface: ObjectKey, propagate: bool) -> bool {
+        let held = self.query(memory, surface);
         let had = self.held.get(&surface) != Some(Metadata::empty());
-        self.held.set(surface, Metadata::empty());
-        had
+        let kept = match propagate {
+            true => Metadata::empty(),
+            false => held & Metadata::FAST_CLEAR,
+        };
+        self.held.set(surface, kept);
+        had && held != kept
+    }
+
+    /// The compression and fast-clear state of `surface` (FS-4: a fast context decompresses
+    /// nothing by itself, and the title may ask what a surface holds before deciding to):
+    /// the metadata it may still hold after the commands submitted so far. A surface the
+    /// device has no better knowledge of holds what its allow flags let it (EB-4); buffers,
+    /// views and destroyed objects hold none.
+    pub fn query(&self, memory: &Memory, surface: ObjectKey) -> Metadata {
+        let surface = memory.resource_of(surface).unwrap_or(surface);
+        let Some(tex) = memory
+            .resource_info(surface)
+            .and_then(|i| i.texture().copied())
+        else {
+            return Metadata::empty();
+        };
+        (self.held.get(&surface))
+            .unwrap_or_else(|| crate::barrier::metadata_of(&tex, 0..tex.planes))
     }
 
     /// What barrier lowering reads and updates (EB-8b).
@@ -174,5 +197,65 @@ mod tests {
         let d = decompressed(&s, &cmds);
         assert_eq!(d[6], 0, "nothing left to decompress: {d:?}");
         assert!(d[11] > 0, "the second frame drew again: {d:?}");
+    }
+
+    #[test]
+    fn the_compression_query_says_what_the_surface_still_holds() {
+        // FS-4: a fast context decompresses nothing by itself; the title may ask.
+        let mut s = surface();
+        let all = Metadata::DCC | Metadata::FAST_CLEAR;
+        assert_eq!(
+            s.device.compression_state(s.rtv),
+            all,
+            "what its flags allow"
+        );
+        let mut cmds = frame(&s, false);
+        cmds.pop(); // stay in RENDER_TARGET, which keeps the metadata
+        s.device.submit(QueueId::Graphics, 0, 0, cmds, 0).unwrap();
+        assert_eq!(s.device.compression_state(s.rt), all);
+        let decompress = [Command::Decompress(s.rt)];
+        s.device
+            .submit(QueueId::Graphics, 0, 0, decompress, 10)
+            .unwrap();
+        assert_eq!(s.device.compression_state(s.rtv), Metadata::empty());
+        // A barrier into a layout that keeps nothing leaves nothing either (EB-4).
+        let mut s = surface();
+        s.device
+            .submit(QueueId::Graphics, 0, 0, frame(&s, false), 0)
+            .unwrap();
+        assert_eq!(s.device.compression_state(s.rt), Metadata::empty());
+    }
+
+    #[test]
+    fn a_decompression_without_propagate_color_clear_keeps_the_fast_clear() {
+        // FS-4, seed 003's D3D11X_DECOMPRESS_PROPAGATE_COLOR_CLEAR.
+        let mut s = surface();
+        let mut cmds = frame(&s, false);
+        cmds.pop();
+        cmds.push(Command::DecompressResource {
+            resource: s.rt,
+            propagate_color_clear: false,
+        });
+        s.device.submit(QueueId::Graphics, 0, 0, cmds, 0).unwrap();
+        assert_eq!(s.device.compression_state(s.rt), Metadata::FAST_CLEAR);
+        let propagate = Command::DecompressResource {
+            resource: s.rt,
+            propagate_color_clear: true,
+        };
+        s.device
+            .submit(QueueId::Graphics, 0, 0, [propagate], 10)
+            .unwrap();
+        assert_eq!(s.device.compression_state(s.rt), Metadata::empty());
+        // Each pass over the surface costs its bytes; a third finds nothing left.
+        let mut cmds = frame(&s, false);
+        let keep = Command::DecompressResource {
+            resource: s.rt,
+            propagate_color_clear: false,
+        };
+        cmds.insert(4, keep);
+        cmds.insert(5, Command::Decompress(s.rt));
+        cmds.insert(6, Command::Decompress(s.rt));
+        let d = decompressed(&s, &cmds);
+        assert!(d[4] > 0 && d[5] > 0 && d[6] == 0, "{d:?}");
     }
 }

@@ -93,6 +93,9 @@ pub struct WorkItem {
     pub serial: Serial,
     /// A decompression: its time is reported as such.
     pub decompress: bool,
+    /// A dispatch whose shaders poll the title's early-out flag (CC-8): it ends its shading
+    /// when the CPU raises the flag.
+    pub early_out: bool,
 }
 
 /// What converting a command needs to know besides the command.
@@ -131,10 +134,13 @@ pub fn op_for(cmd: &Command, ctx: &mut OpContext) -> Op {
         )),
         // Decompression reads and writes the whole surface (FS-4, EB-8b), when it still
         // holds metadata.
-        Command::Decompress(k) => {
-            let surface = ctx.memory.resource_of(*k).unwrap_or(*k);
-            let (n, meta) = surface_bytes(ctx.memory, *k);
-            let needed = ctx.compression.decompress(surface);
+        Command::Decompress(_) | Command::DecompressResource { .. } => {
+            let (k, propagate) = cmd
+                .decompression()
+                .map_or((ObjectKey::default(), true), |(k, p)| (*k, p));
+            let surface = ctx.memory.resource_of(k).unwrap_or(k);
+            let (n, meta) = surface_bytes(ctx.memory, k);
+            let needed = ctx.compression.decompress(ctx.memory, surface, propagate);
             let n = if meta && needed {
                 n.saturating_mul(2)
             } else {

@@ -82,6 +82,10 @@ pub enum DeviceError {
         command: &'static str,
         rule: &'static str,
     },
+    /// A placement call's view does not fit its base buffer at its byte offset, or the
+    /// offset is misaligned (CC-3).
+    #[error("CC-3: CSSetPlacementResource: {detail}")]
+    PlacementBase { detail: String },
     /// The CPU waited on a fence that was never inserted.
     #[error("FN-1: fence {fence} was never inserted")]
     UnknownFence { fence: FenceId },

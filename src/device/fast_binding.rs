@@ -311,6 +311,7 @@ mod tests {
             slot: 0,
             view: k,
             base: k,
+            offset: 0,
         };
         let one: Command = Command::SetResources {
             stage: ShaderStage::Compute,

@@ -20,6 +20,7 @@ mod barrier_cost;
 mod command;
 mod command_facts;
 mod compression;
+pub mod compute;
 mod context;
 mod cost;
 pub mod cpu_cost;
@@ -125,6 +126,10 @@ pub struct Device {
     pipeline_costs: hashbrown::HashMap<u32, ShaderCost>,
     /// The pipeline state each queue has bound, as submission goes (FS-11 unbinds it).
     bound_pipeline: [Option<u32>; QUEUE_COUNT],
+    /// Each compute context's dispatch flags (CC-4); Resume resets them (FS-11).
+    dispatch_flags: [compute::DispatchFlags; QUEUE_COUNT],
+    /// Each compute context's dispatches have an early-out path (CC-8); Resume resets it.
+    early_out_path: [bool; QUEUE_COUNT],
 }
 
 /// How many times the device was asked to submit and to destroy.
@@ -161,6 +166,8 @@ impl Device {
             calls: DeviceCalls::default(),
             pipeline_costs: hashbrown::HashMap::new(),
             bound_pipeline: [None; QUEUE_COUNT],
+            dispatch_flags: Default::default(),
+            early_out_path: [false; QUEUE_COUNT],
         }
     }
 
@@ -317,6 +324,15 @@ impl Device {
         gpu.refs
             .get(resource)
             .is_some_and(|s| s.tracked_pending > 0 || s.tracked_end > cpu_ns)
+    }
+
+    /// The compression query (FS-4, seed 000: "the compression and fast clear state of a
+    /// resource may be queried"): the metadata `surface` (or the resource of a view) may
+    /// still hold after the commands submitted so far, DCC and FAST_CLEAR for a colour
+    /// target, DEPTH and STENCIL for a depth buffer. Empty once decompressed; a draw or clear
+    /// makes it live again.
+    pub fn compression_state(&self, surface: ObjectKey) -> crate::barrier::Metadata {
+        self.compression.query(&self.memory, surface)
     }
 
     /// True while `buffer` is queued for or being scanned out at CPU time `cpu_ns`: the

@@ -39,6 +39,7 @@ impl Device {
         for (label, semantics, cmd) in commands {
             check_queue(&cmd, queue)?;
             super::fast::check_semantics(&cmd, semantics)?;
+            super::compute::check_placement(&self.memory, &cmd)?;
             let traced = self
                 .trace
                 .is_some()
@@ -72,16 +73,27 @@ impl Device {
                 Command::Suspend => self.suspended = true,
                 Command::SetPipelineState(id) => self.bound_pipeline[queue.index()] = Some(*id),
                 Command::ClearState => self.bound_pipeline[queue.index()] = None,
+                Command::SetDispatchFlags { .. } => {
+                    self.dispatch_flags[queue.index()] =
+                        super::compute::DispatchFlags::of(&cmd).unwrap_or_default();
+                }
+                Command::SetEarlyOutPath(on) => self.early_out_path[queue.index()] = *on,
+                Command::SignalEarlyOut(raised) => {
+                    let gpu = self.gpu.get_mut().unwrap_or_else(|e| e.into_inner());
+                    gpu.signal_early_out(*raised, cpu_ns, &self.profile);
+                }
                 // Resume resets every context's state (FS-11).
                 Command::Resume => {
                     self.bound_pipeline = [None; super::QUEUE_COUNT];
+                    self.dispatch_flags = Default::default();
+                    self.early_out_path = [false; super::QUEUE_COUNT];
                     self.suspended = false;
                 }
                 _ => {}
             }
             let shader = self.bound_pipeline[queue.index()]
                 .and_then(|id| self.pipeline_costs.get(&id).copied());
-            let op = op_for(
+            let mut op = op_for(
                 &cmd,
                 &mut OpContext {
                     queue,
@@ -94,6 +106,19 @@ impl Device {
                     shader,
                 },
             );
+            // Dispatch flags (CC-4): L1 bypass lengthens the dispatch, the debug flags follow
+            // it with a flush.
+            let dispatch = matches!(
+                cmd,
+                Command::Dispatch { .. } | Command::DispatchIndirect { .. }
+            );
+            let flags = self.dispatch_flags[queue.index()];
+            let mut debug_flush = None;
+            if dispatch && let super::cost::Op::Work(w) = &mut op {
+                w.work = flags.work(w.work);
+                w.early_out = self.early_out_path[queue.index()];
+                debug_flush = flags.after_dispatch();
+            }
             let kicks = matches!(
                 cmd,
                 Command::Kickoff
@@ -122,6 +147,27 @@ impl Device {
                 },
                 kicks,
             );
+            if let Some(lowered) = debug_flush {
+                let meta = Meta {
+                    frame,
+                    label,
+                    name: "DebugDispatchFlush",
+                    refs: Vec::new(),
+                    seq: 0,
+                    tracked: false,
+                };
+                let op =
+                    super::cost::Op::Barrier(super::barrier_cost::price(&lowered, &self.profile));
+                self.gpu_mut().push(
+                    queue,
+                    Pending {
+                        op,
+                        meta,
+                        submit_ns,
+                    },
+                    false,
+                );
+            }
             if let Some((command, back_buffers)) = traced {
                 self.record_trace(queue, frame, label, command, back_buffers);
             }
@@ -207,6 +253,7 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::ClearRenderTarget(_)
             | Command::ClearDepthStencil(_)
             | Command::Decompress(_)
+            | Command::DecompressResource { .. }
             | Command::Suspend
             | Command::Resume
             | Command::BeginCommandListExecution
@@ -216,7 +263,13 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::EndQuery(_)
             | Command::SOSetTargets { .. }
     );
-    let compute_only = matches!(cmd, Command::RawCopy { .. } | Command::RawFill { .. });
+    let compute_only = matches!(
+        cmd,
+        Command::RawCopy { .. }
+            | Command::RawFill { .. }
+            | Command::SetDispatchFlags { .. }
+            | Command::SetEarlyOutPath(_)
+    );
     let dma_only = matches!(
         cmd,
         Command::DmaFill { .. } | Command::LzCompress { .. } | Command::LzDecompress { .. }

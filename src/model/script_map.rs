@@ -64,10 +64,16 @@ impl<R: ReferenceType> Command<R> {
                 buffers: all(Slot::Buffer, buffers, to)?,
             },
             C::SetIndexBuffer(b) => C::SetIndexBuffer(to.object(Slot::Buffer, b)?),
-            C::CSSetPlacementResource { slot, view, base } => C::CSSetPlacementResource {
+            C::CSSetPlacementResource {
+                slot,
+                view,
+                base,
+                offset,
+            } => C::CSSetPlacementResource {
                 slot: *slot,
                 view: to.object(Slot::View, view)?,
                 base: to.object(Slot::Buffer, base)?,
+                offset: *offset,
             },
             C::CopyResource { src, dst, bytes } => C::CopyResource {
                 src: to.object(Slot::Copy, src)?,
@@ -132,6 +138,13 @@ impl<R: ReferenceType> Command<R> {
             C::WaitFence(fence) => C::WaitFence(to.fence(fence, false)?),
             C::WaitOnPresent(b) => C::WaitOnPresent(to.object(Slot::BackBuffer, b)?),
             C::Decompress(r) => C::Decompress(to.object(Slot::Decompress, r)?),
+            C::DecompressResource {
+                resource,
+                propagate_color_clear,
+            } => C::DecompressResource {
+                resource: to.object(Slot::Decompress, resource)?,
+                propagate_color_clear: *propagate_color_clear,
+            },
             C::PlaceSwapChainView { view, buffer } => C::PlaceSwapChainView {
                 view: to.object(Slot::View, view)?,
                 buffer: to.object(Slot::BackBuffer, buffer)?,
@@ -167,6 +180,19 @@ impl<R: ReferenceType> Command<R> {
             },
             C::SetPipelineState(p) => C::SetPipelineState(*p),
             C::ClearState => C::ClearState,
+            C::SetEarlyOutPath(on) => C::SetEarlyOutPath(*on),
+            C::SignalEarlyOut(raised) => C::SignalEarlyOut(*raised),
+            C::SetDispatchFlags {
+                bypass_l1,
+                debug_partial_flush,
+                debug_invalidate_l1,
+                debug_flush_l2,
+            } => C::SetDispatchFlags {
+                bypass_l1: *bypass_l1,
+                debug_partial_flush: *debug_partial_flush,
+                debug_invalidate_l1: *debug_invalidate_l1,
+                debug_flush_l2: *debug_flush_l2,
+            },
             C::GetState => C::GetState,
             C::SetResourceMinLod { resource, lod } => C::SetResourceMinLod {
                 resource: to.object(Slot::Texture, resource)?,

@@ -92,6 +92,10 @@ const NAMES: &[&str] = &[
     "SetFastResourcesIntoBatch",
     "SetFastResourcesFromBatch",
     "ReadMapped",
+    "SetDispatchFlags",
+    "SetEarlyOutPath",
+    "SignalEarlyOut",
+    "DecompressResource",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.

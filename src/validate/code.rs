@@ -71,6 +71,9 @@ codes! {
     MinLodNotRebound = ("V0211", Some("FS-13"), Some(Error)),
     /// V0212 (FS-14): an append or counter UAV of a buffer bound on a fast context.
     CounterUavOnFastContext = ("V0212", Some("FS-14"), Some(Error)),
+    /// V0213 (CC-3): a placement binding whose view does not fit its base buffer at its byte
+    /// offset, or whose offset is not 4-byte aligned.
+    PlacementOutsideBase = ("V0213", Some("CC-3"), Some(Error)),
     /// V0301 (FS-10): a dynamic buffer bound without a write-discard map this frame.
     DynamicBufferNotMapped = ("V0301", Some("FS-10"), Some(Error)),
     /// V0302 (CTX-5): the first map of a resource in a list is not write-discard.
@@ -106,6 +109,9 @@ codes! {
     /// V0504 (CC-4): a DispatchIndirect on a compute context fetching its argument buffer after
     /// a write on the same queue with no barrier ordering them.
     IndirectArgumentsUnordered = ("V0504", Some("CC-4"), Some(Error)),
+    /// V0505 (CC-4): a hazard on a compute context that only the debug dispatch flags'
+    /// automatic flushes order (a retail driver ignores them).
+    DebugFlushReliedOn = ("V0505", Some("CC-4"), Some(Error)),
     /// V0511 (FS-1): a read racing a write on another queue (no fence).
     ReadRacingWrite = ("V0511", Some("FS-1"), Some(Error)),
     /// V0512 (FS-1): a write racing a read on another queue (no fence).

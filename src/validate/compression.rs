@@ -16,6 +16,12 @@
 //! bound for reading by itself, and D3D12 has no such binding: there it is only the layout
 //! mistake, V0403). A read in a layout that admits it needs nothing: that layout keeps only what its
 //! readers decode, and the barrier into it removed the rest.
+//!
+//! A fast clear of a colour target writes only metadata: the cleared blocks take their colour
+//! from it until a fast-clear elimination writes the colour into them. DecompressResource
+//! does that only with its PROPAGATE_COLOR_CLEAR flag (`Decompress` has it); without it, a
+//! surface fast-cleared since its last elimination still holds that metadata, and presenting
+//! it is V0401 all the same, with the flag named. A barrier that decompresses eliminates too.
 
 use hashbrown::HashSet;
 
@@ -44,6 +50,9 @@ fn metadata(device: &Device, resource: ObjectKey) -> Option<(TextureInfo, Metada
 #[derive(Default)]
 pub(super) struct Compressed {
     held: HashSet<ObjectKey>,
+    /// Surfaces fast-cleared since their clear colour was last propagated: a decompression
+    /// without PROPAGATE_COLOR_CLEAR leaves them compressed.
+    cleared: HashSet<ObjectKey>,
     /// Per queue, the surfaces bound as render targets and depth: a draw writes them.
     bound: [Vec<ObjectKey>; QUEUE_COUNT],
 }
@@ -71,9 +80,28 @@ impl Compressed {
         }
     }
 
-    /// An explicit `Decompress` of `resource`.
-    pub fn decompressed(&mut self, resource: ObjectKey) {
-        self.held.remove(&resource);
+    /// `resource` fast-cleared (ClearRenderTarget): compressed, its clear colour in metadata.
+    pub fn cleared(&mut self, device: &Device, resource: ObjectKey) {
+        self.written(device, resource);
+        if metadata(device, resource).is_some_and(|(_, m)| m.contains(Metadata::FAST_CLEAR)) {
+            self.cleared.insert(resource);
+        }
+    }
+
+    /// An explicit decompression of `resource`, propagating the fast-clear colour or not
+    /// (PROPAGATE_COLOR_CLEAR): without it, a fast-cleared surface stays compressed.
+    pub fn decompressed(&mut self, resource: ObjectKey, propagate: bool) {
+        if propagate {
+            self.cleared.remove(&resource);
+        }
+        if !self.cleared.contains(&resource) {
+            self.held.remove(&resource);
+        }
+    }
+
+    /// Whether `resource` still holds a fast clear a decompression did not propagate.
+    pub fn clear_not_propagated(&self, resource: ObjectKey) -> bool {
+        self.held.contains(&resource) && self.cleared.contains(&resource)
     }
 
     /// Whether `resource` may still hold metadata.
@@ -94,6 +122,7 @@ impl Compressed {
             };
             if (layout_keeps(t.layout_after, tex.texture_compatible) & m).is_empty() {
                 self.held.remove(&t.resource);
+                self.cleared.remove(&t.resource);
             }
         }
     }

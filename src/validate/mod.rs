@@ -17,6 +17,7 @@
 //! | `context` (state and bindings) | FS-3, FS-7, FS-8, FS-11, FS-12, FS-13, FS-14 | V0201-V0212 |
 //! | `memory` (dynamic buffers) | FS-10, CTX-5, CC-1, FS-15 | V0301-V0303, V0307-V0310 |
 //! | `copies` | CC-6, EB-9c | V0305, V0306, V0813 |
+//! | `compute` (compute-context calls) | CC-3, CC-4 | V0213, V0505 |
 //! | `layouts` | EB-1, RL-1 | V0402, V0403 |
 //! | `compression` | FS-4 | V0401, V0404 |
 //! | `sync` (hazards, lifetime) | FS-1-3, RL-1, FN-3, RL-3, FS-6 | V05xx, V0601, V0701, V0702 |
@@ -34,6 +35,7 @@ mod barriers;
 mod binding;
 mod code;
 mod compression;
+mod compute;
 mod context;
 mod copies;
 mod diagnostic;

@@ -107,7 +107,9 @@ impl SwapChain {
         let Some(b) = shown else {
             return;
         };
-        if compressed.holds(b) {
+        if compressed.clear_not_propagated(b) {
+            out.push(ctx.finding(i, Code::PresentCompressed, Some(b), "presenting a buffer whose fast clear was never propagated: its DecompressResource lacked PROPAGATE_COLOR_CLEAR, so the cleared blocks still take their colour from metadata the display engine cannot read; decompress with the flag (Decompress) or transition it to PRESENT".into()));
+        } else if compressed.holds(b) {
             out.push(ctx.finding(i, Code::PresentCompressed, Some(b), "presenting a buffer that may still be compressed: decompress it (or transition it to PRESENT) before Present".into()));
         }
         self.waited.remove(&b);

@@ -197,7 +197,7 @@ impl SyncCheck {
             ),
             HazardKind::WriteNotVisible => (
                 Code::WriteNotVisible,
-                "the producer writes its caches back before the fence (a barrier whose AccessBefore names the write) and this queue invalidates its own after waiting (a barrier from SyncBefore NONE whose AccessAfter names this access); a DMA engine reading has no caches to invalidate and owes only the fence",
+                "the producer writes its caches back before the fence (a barrier whose AccessBefore names the write) and this queue invalidates its own after waiting (a barrier from SyncBefore NONE whose AccessAfter names this access); a DMA engine reading has no caches to invalidate and owes only the fence, nor does a compute context whose dispatch flags bypass L1 (CC-4)",
             ),
             HazardKind::PresentAfterWrite => (
                 Code::PresentAfterWrite,

@@ -48,7 +48,9 @@ impl Bindings {
                     self.bases.remove(&slot);
                 }
             }
-            Command::CSSetPlacementResource { slot, view, base } => {
+            Command::CSSetPlacementResource {
+                slot, view, base, ..
+            } => {
                 let slot = (ShaderStage::Compute, *slot);
                 self.views.insert(slot, (*view, true));
                 self.bases.insert(slot, *base);
@@ -119,6 +121,7 @@ fn touches_of(
             stages,
             write,
             part,
+            through_l2: false,
         }
     };
     let view_kind = |v: ObjectKey| match device.memory.get(v).map(|o| &o.desc) {
@@ -271,7 +274,7 @@ fn touches_of(
                 true,
             )]
         }
-        Command::Decompress(r) => {
+        Command::Decompress(r) | Command::DecompressResource { resource: r, .. } => {
             let depth = matches!(
                 device.memory.get(resolve(*r)).map(|o| &o.desc),
                 Ok(ObjectDesc::Texture(tex)) if tex.format.is_depth()

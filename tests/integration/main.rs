@@ -17,6 +17,7 @@ mod clean_scenes;
 mod cli;
 mod commands;
 mod common;
+mod compute_context;
 mod contexts;
 mod determinism;
 mod device;

@@ -60,10 +60,16 @@ impl Item {
         self.rem_at.saturating_sub(done)
     }
 
-    /// Its next event: work done, floor reached, or the hang deadline (`u64::MAX`: none).
-    fn next_event(&self, deadline: u64) -> u64 {
+    /// Its next event: work done, floor reached, the early-out flag raised (for work with an
+    /// early-out path, `early_out` is when), or the hang deadline (`u64::MAX`: none).
+    fn next_event(&self, deadline: u64, early_out: u64) -> u64 {
         let own = if self.rem_at > 0 {
-            self.work_done
+            let out = if self.w.early_out {
+                early_out
+            } else {
+                u64::MAX
+            };
+            self.work_done.min(out)
         } else {
             self.floor_end
         };
@@ -162,7 +168,7 @@ impl Gpu {
         if it.rem_at > 0 && it.w.cap > 0 {
             self.shares_dirty = true;
         }
-        let next = it.next_event(deadline);
+        let next = it.next_event(deadline, self.early_out.raised_from(now));
         let q = &mut self.queues[it.queue as usize];
         q.launched.push(slot);
         q.items_next = q.items_next.min(next);
@@ -208,12 +214,18 @@ impl Gpu {
         let now = self.now;
         let timeout = profile.hang_timeout_ns;
         let deadline = self.hang_deadline(profile);
+        let early_out = self.early_out.raised_from(now) <= now;
         let mut moved = false;
         let mut i = 0;
         while i < self.queues[qi].launched.len() {
             let slot = self.queues[qi].launched[i];
             let it = &mut self.items[slot as usize];
-            if it.rem_at > 0 && it.work_done <= now {
+            // The CPU raised the early-out flag: work that polls it stops shading (CC-8).
+            let out = early_out && it.w.early_out;
+            if out && it.rem_at > 0 {
+                it.floor_end = it.floor_end.min(now);
+            }
+            if it.rem_at > 0 && (it.work_done <= now || out) {
                 // Its shading is done: it gives its compute units back (CC-2).
                 it.rem_at = 0;
                 it.t_at = now;
@@ -248,9 +260,10 @@ impl Gpu {
     /// Recompute queue `qi`'s earliest item event.
     pub(super) fn refresh_items_next(&mut self, qi: usize, profile: &Profile) {
         let deadline = self.hang_deadline(profile);
+        let early_out = self.early_out.raised_from(self.now);
         let q = &self.queues[qi];
         let next = (q.launched.iter())
-            .map(|&s| self.items[s as usize].next_event(deadline))
+            .map(|&s| self.items[s as usize].next_event(deadline, early_out))
             .min()
             .unwrap_or(u64::MAX);
         self.queues[qi].items_next = next;

@@ -29,6 +29,7 @@
 
 mod actions;
 mod diagnose;
+mod early_out;
 mod fences;
 mod front;
 mod items;
@@ -157,6 +158,8 @@ pub(crate) struct Gpu {
     /// When the pending Suspend began waiting for kicked-off work (CC-8): the hang timeout
     /// runs from here.
     pub suspend_at: Option<u64>,
+    /// The title's early-out flag for long compute work, as the CPU writes it (CC-8).
+    pub early_out: early_out::EarlyOut,
     pub fault: Option<Hang>,
     pub executed: Vec<Executed>,
     produced: usize,
@@ -181,6 +184,7 @@ impl Gpu {
             timestamps: HashMap::new(),
             suspended: false,
             suspend_at: None,
+            early_out: Default::default(),
             fault: None,
             executed: Vec::new(),
             produced: 0,

@@ -161,7 +161,11 @@ impl Contexts {
             }
             // A bound view resolves as the stream has re-pointed it (PlaceSwapChainView, RL-7),
             // not as the device last mapped it; a buffer bound directly resolves to itself.
-            Command::Decompress(r) | Command::Map { resource: r, .. } if fast_rebinds => {
+            Command::Decompress(r)
+            | Command::DecompressResource { resource: r, .. }
+            | Command::Map { resource: r, .. }
+                if fast_rebinds =>
+            {
                 let r = views.resolve(device, *r);
                 let stale = (q.bound.iter().copied()).filter(|v| views.resolve(device, *v) == r);
                 q.stale.extend(stale);

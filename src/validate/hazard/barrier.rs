@@ -126,6 +126,7 @@ impl HazardTracker {
                     stages: t.sync_before,
                     write: true,
                     part: part(t),
+                    through_l2: false,
                 };
                 // Even a DISCARD activation writes (metadata) and must wait for earlier users.
                 // One finding per earlier access, however many subresources share it.

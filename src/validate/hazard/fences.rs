@@ -285,6 +285,7 @@ mod tests {
             stages: Sync::COMPUTE_SHADING,
             write,
             part: None,
+            through_l2: false,
         }
     }
 

@@ -143,6 +143,7 @@ mod tests {
             stages,
             write,
             part: None,
+            through_l2: false,
         }
     }
 

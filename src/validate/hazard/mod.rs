@@ -45,6 +45,9 @@ pub struct Touch {
     pub write: bool,
     /// The subresources touched, when not all of them (a view of some mips or slices).
     pub part: Option<Part>,
+    /// A shader access that bypasses the CUs' L1 caches (a dispatch with L1 bypassed, CC-4):
+    /// it reads L2, so a write already written back is visible to it with no invalidation.
+    pub through_l2: bool,
 }
 
 /// The hazard kinds of barrier-spec D.
@@ -197,18 +200,23 @@ impl HazardTracker {
         }
     }
 
-    fn visible(earlier: &Record, q: usize, stages: Sync, access: Access) -> bool {
+    fn visible(earlier: &Record, q: usize, stages: Sync, access: Access, through_l2: bool) -> bool {
         let raster = |s: Sync| s == Sync::RENDER_TARGET || s == Sync::DEPTH_STENCIL;
         if earlier.queue == q && raster(stages) && earlier.stages == stages && !earlier.transition {
             // Output-merger reads of what the same back end wrote go through its own cache.
             true
         } else if earlier.queue == q {
             earlier.written_back
-                && (earlier.visible_all || earlier.visible.contains(access) || cacheless(q))
+                && (earlier.visible_all
+                    || earlier.visible.contains(access)
+                    || cacheless(q)
+                    || through_l2)
         } else {
             // Across queues: written back by the producer, invalidated by the consumer after
-            // the fence (FS-2: neither happens by itself), where there are caches.
-            earlier.written_back && (earlier.visible_on & (1 << q) != 0 || cacheless(q))
+            // the fence (FS-2: neither happens by itself), where there are caches; a read that
+            // bypasses L1 owes no invalidation (CC-4).
+            earlier.written_back
+                && (earlier.visible_on & (1 << q) != 0 || cacheless(q) || through_l2)
         }
     }
 
@@ -276,7 +284,7 @@ impl HazardTracker {
                 } else {
                     hazard(HazardKind::ReadAfterWrite, HazardKind::ReadRacingWrite, w)
                 });
-            } else if (!t.write && !Self::visible(w, q, stages, t.access))
+            } else if (!t.write && !Self::visible(w, q, stages, t.access, t.through_l2))
                 || (t.write && w.queue != q && !w.written_back)
             {
                 // A read must see the write; a write from another queue must not be

@@ -16,7 +16,7 @@ use crate::model::Semantics;
 use crate::validate::hazard::At;
 use crate::validate::views::Views;
 use crate::validate::{Code, Diagnostic};
-use crate::validate::{binding, copies};
+use crate::validate::{binding, compute, copies};
 
 impl Validator {
     /// Check one command; a command list played back is checked command by command.
@@ -64,6 +64,7 @@ impl Validator {
             label: ctx.label,
             frame: ctx.frame,
         };
+        self.dispatch_flags.command(ctx, cmd);
         let out = &mut self.diagnostics;
         if self.sync.bind(ctx.queue, cmd) {
             return;
@@ -110,7 +111,8 @@ impl Validator {
                 Vec::new()
             }
             _ => {
-                let list = self.sync.touches(ctx, cmd, &self.views, &self.layouts);
+                let mut list = self.sync.touches(ctx, cmd, &self.views, &self.layouts);
+                self.dispatch_flags.bypass_l1(ctx, cmd, &mut list);
                 if list.is_empty() {
                     return;
                 }
@@ -124,7 +126,8 @@ impl Validator {
             }
         };
         for h in found {
-            let d = self.sync.finding(ctx, i, cmd, &h);
+            let d = (self.dispatch_flags.hidden_by_debug_flags(ctx, i, cmd, &h))
+                .unwrap_or_else(|| self.sync.finding(ctx, i, cmd, &h));
             // A hand-over of placed memory the aliasing checker already named (V0811 for a
             // missing activation, V0814 for a missing fence) is not named again by the
             // memory it leaves unordered: one finding for one mistake.
@@ -170,7 +173,7 @@ impl Validator {
             }
             Command::ClearRenderTarget(v) => {
                 (self.swap_chain).write_target(ctx, i, resolve(views, *v), out);
-                self.compressed.written(ctx.device, resolve(views, *v));
+                self.compressed.cleared(ctx.device, resolve(views, *v));
             }
             Command::ClearDepthStencil(v) => {
                 self.compressed.written(ctx.device, resolve(views, *v))
@@ -182,7 +185,11 @@ impl Validator {
                 self.dynamic.bound(ctx, i, buffers, views, first_map, out)
             }
             Command::SetIndexBuffer(b) => self.dynamic.bound(ctx, i, &[*b], views, first_map, out),
-            Command::Decompress(r) => self.compressed.decompressed(resolve(views, *r)),
+            Command::Decompress(r) => self.compressed.decompressed(resolve(views, *r), true),
+            Command::DecompressResource {
+                resource,
+                propagate_color_clear,
+            } => (self.compressed).decompressed(resolve(views, *resource), *propagate_color_clear),
             Command::ReadMapped { resource, .. } => {
                 let r = resolve(views, *resource);
                 self.dynamic.read_mapped(ctx, i, r, out);
@@ -191,6 +198,7 @@ impl Validator {
                 let r = resolve(views, *resource);
                 self.dynamic.map(ctx, i, r, *mode, first_map, out);
             }
+            Command::CSSetPlacementResource { .. } => compute::check_placement(ctx, i, cmd, out),
             Command::RawCopy {
                 src, dst, bytes, ..
             } => copies::check_raw(ctx, i, &[*src, *dst], *bytes, views, out),

@@ -60,6 +60,8 @@ pub struct Validator {
     queries: Queries,
     /// EB-5, EB-9d.
     aliasing: Aliasing,
+    /// CC-4: each compute context's dispatch flags.
+    dispatch_flags: crate::validate::compute::DispatchFlagsCheck,
     /// Submissions and releases shown to the validator, on or off (RL-4).
     seen: crate::device::DeviceCalls,
     /// Where the commands of the next submission (or the next CPU-side call) are in the

@@ -50,7 +50,7 @@ fn read_after_render(
     read: impl Fn(ObjectKey, ObjectKey) -> Vec<Command>,
     api: crate::model::Api,
     semantics: crate::model::Semantics,
-    decompress: bool,
+    decompress: Option<bool>,
 ) -> Vec<Code> {
     use crate::barrier::Layout;
     let mut f = fixture();
@@ -88,8 +88,14 @@ fn read_after_render(
             pixels: 4096,
         },
     ];
-    if decompress {
-        cmds.push(Command::Decompress(rt));
+    // `Decompress` propagates the fast clear; DecompressResource does only with its flag.
+    match decompress {
+        Some(true) => cmds.push(Command::Decompress(rt)),
+        Some(false) => cmds.push(Command::DecompressResource {
+            resource: rt,
+            propagate_color_clear: false,
+        }),
+        None => {}
     }
     cmds.extend(read(rt, dst));
     let mut v = Validator::new(true);
@@ -116,11 +122,11 @@ fn fs4_reads_and_copies_of_a_compressed_surface_on_a_fast_context() {
         }]
     };
     // A copy straight out of RENDER_TARGET reads the surface compressed (FS-4).
-    let found = read_after_render(copy, Api::D3d11x, Semantics::Fast, false);
+    let found = read_after_render(copy, Api::D3d11x, Semantics::Fast, None);
     assert!(found.contains(&Code::ReadCompressed), "{found:?}");
     assert!(!found.contains(&Code::LayoutDisallowsAccess), "{found:?}");
     // Decompressed first, it is only in the wrong layout (EB-1).
-    let found = read_after_render(copy, Api::D3d11x, Semantics::Fast, true);
+    let found = read_after_render(copy, Api::D3d11x, Semantics::Fast, Some(true));
     assert!(!found.contains(&Code::ReadCompressed), "{found:?}");
     assert!(found.contains(&Code::LayoutDisallowsAccess), "{found:?}");
     // A legacy context decompresses what it reads by itself, and D3D12 binds nothing for
@@ -129,11 +135,58 @@ fn fs4_reads_and_copies_of_a_compressed_surface_on_a_fast_context() {
         (Api::D3d11x, Semantics::Legacy),
         (Api::D3d12x, Semantics::Fast),
     ] {
-        let found = read_after_render(copy, api, semantics, false);
+        let found = read_after_render(copy, api, semantics, None);
         assert!(
             !found.contains(&Code::ReadCompressed),
             "{api:?} {semantics:?}: {found:?}"
         );
         assert!(found.contains(&Code::LayoutDisallowsAccess), "{found:?}");
     }
+}
+
+#[test]
+fn fs4_a_fast_clear_stays_until_a_decompression_propagates_it() {
+    use crate::model::{Api, Semantics};
+    let copy = |src, dst| {
+        vec![Command::CopyResource {
+            src,
+            dst,
+            bytes: 16_384,
+        }]
+    };
+    // The surface was fast-cleared: a DecompressResource without PROPAGATE_COLOR_CLEAR
+    // leaves the cleared blocks to the metadata, so the copy still reads it compressed.
+    let found = read_after_render(copy, Api::D3d11x, Semantics::Fast, Some(false));
+    assert!(found.contains(&Code::ReadCompressed), "{found:?}");
+    // Presented so: V0401, naming the flag.
+    let f = fixture();
+    let no_flag = frame(&f, |cmds| {
+        let at = pos(cmds, "Decompress");
+        cmds[at] = Command::DecompressResource {
+            resource: f.buffers[0],
+            propagate_color_clear: false,
+        };
+        cmds.remove(at + 1); // no barrier to PRESENT, which would eliminate the clear
+    });
+    let mut v = Validator::new(true);
+    v.observe(&f.device, QueueId::Graphics, 0, 0, &no_flag);
+    let present = (v.diagnostics.iter()).find(|d| d.code == Code::PresentCompressed);
+    assert!(
+        present.is_some_and(|d| d.message.contains("PROPAGATE_COLOR_CLEAR")),
+        "{:?}",
+        v.diagnostics
+    );
+    // With the flag, only the layout is wrong (RL-1).
+    let with_flag = frame(&f, |cmds| {
+        let at = pos(cmds, "Decompress");
+        cmds[at] = Command::DecompressResource {
+            resource: f.buffers[0],
+            propagate_color_clear: true,
+        };
+        cmds.remove(at + 1);
+    });
+    let mut v = Validator::new(true);
+    v.observe(&f.device, QueueId::Graphics, 0, 0, &with_flag);
+    let codes: Vec<Code> = v.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, [Code::PresentInWrongLayout]);
 }

@@ -294,6 +294,7 @@ fn a_placement_binding_touches_the_memory_at_its_base_address() {
             slot: 0,
             view: h.uav,
             base: other,
+            offset: 0,
         },
         Command::Dispatch {
             dispatches: 1,
