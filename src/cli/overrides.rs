@@ -124,6 +124,10 @@ pub struct Overrides {
     /// Run compute passes on an asynchronous compute queue (off: on graphics).
     #[arg(long, value_enum)]
     pub async_compute: Option<Switch>,
+    /// With async compute on, compute passes estimated shorter than this many microseconds
+    /// stay on the graphics queue (0: none do).
+    #[arg(long, value_parser = parse_async_min_us, allow_negative_numbers = true)]
+    pub async_min_us: Option<f64>,
     /// Frames the CPU may run ahead of the GPU (1 to 8, as the scene setting).
     #[arg(long, value_parser = clap::value_parser!(u32)
         .range(1..=i64::from(crate::scene::MAX_FRAMES_IN_FLIGHT)))]
@@ -185,6 +189,9 @@ pub(super) fn load(
         if let Some(a) = o.async_compute {
             s.async_compute = a == Switch::On;
         }
+        if let Some(us) = o.async_min_us {
+            s.async_min_us = us;
+        }
         if let Some(f) = o.frames_in_flight {
             s.frames_in_flight = f;
         }
@@ -211,4 +218,15 @@ pub(super) fn load(
         }
     }
     Ok(rt)
+}
+
+/// `--async-min-us`: what the scene setting accepts, 0 to one second.
+fn parse_async_min_us(text: &str) -> Result<f64, String> {
+    let max = crate::scene::MAX_CPU_FRAME_US;
+    match text.parse::<f64>() {
+        Ok(us) if us.is_finite() && (0.0..=max).contains(&us) => Ok(us),
+        _ => Err(format!(
+            "expected 0 (off) or a number of microseconds up to {max}, not {text:?}"
+        )),
+    }
 }

@@ -117,6 +117,11 @@ pub struct Settings {
     pub barriers: BarrierMode,
     /// Compute passes on an asynchronous compute queue (CC-1); off puts them on graphics.
     pub async_compute: bool,
+    /// With async compute on, a compute pass whose estimated GPU time (its dispatches spread
+    /// over every compute unit, or its declared cost) is under this many microseconds stays on
+    /// the graphics queue: the fence pair and hand-over barriers that moving it would cost
+    /// exceed the overlap it could gain (issue 19). 0 sends every compute pass to its queue.
+    pub async_min_us: f64,
     /// Compute pipe (0 below graphics, 1 above, CC-2) of the asynchronous compute queue.
     pub compute_pipe: u8,
     /// Compute units each pipe-0 compute queue may use (CC-2: the device starts them at 4
@@ -169,6 +174,7 @@ impl Default for Settings {
             frames_in_flight: 2,
             barriers: BarrierMode::Enhanced,
             async_compute: true,
+            async_min_us: 0.0,
             compute_pipe: 0,
             compute_cu_limit: None,
             profile: crate::device::DEFAULT_PROFILE.to_owned(),

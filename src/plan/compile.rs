@@ -13,7 +13,7 @@ use bevy_ecs::prelude::*;
 use super::compiler::Compiler;
 use super::parts::Dims;
 use crate::barrier::{Layout, Sync};
-use crate::device::QueueId;
+use crate::device::{Profile, QueueId};
 use crate::model::*;
 use crate::plan::{CompiledGraph, PlanError, PlannedUse};
 
@@ -78,10 +78,13 @@ fn clear_stage(u: &crate::model::Use) -> Sync {
 /// A compute pass runs on the compute queue it asks for (CC-2: its pipe is its priority),
 /// by default queue 0 of the `compute_pipe` setting's pipe; the loader refuses queues the
 /// device does not have.
-pub fn assign_queue(pass: &Pass, settings: &Settings) -> QueueId {
+pub fn assign_queue(pass: &Pass, settings: &Settings, profile: &Profile) -> QueueId {
     match pass.queue {
         QueueKind::Graphics => QueueId::Graphics,
-        QueueKind::Compute if settings.async_compute => {
+        QueueKind::Compute
+            if settings.async_compute
+                && estimated_ns(pass, profile) as f64 >= settings.async_min_us * 1000.0 =>
+        {
             let asked = pass.compute_queue.unwrap_or_default();
             QueueId::Compute {
                 pipe: asked.pipe.unwrap_or(settings.compute_pipe).min(1),
@@ -91,6 +94,30 @@ pub fn assign_queue(pass: &Pass, settings: &Settings) -> QueueId {
         QueueKind::Compute => QueueId::Graphics,
         QueueKind::Copy => QueueId::Dma { engine: 0 },
     }
+}
+
+/// A lower bound on a compute pass's GPU time, ns, as the device would price its work: the
+/// dispatches' shading spread over every compute unit, or the floor its declared cost or its
+/// dispatch count sets, whichever is longer. Passes without dispatches cost nothing here.
+pub fn estimated_ns(pass: &Pass, profile: &Profile) -> u64 {
+    let (Work::Dispatch {
+        dispatches,
+        threads,
+    }
+    | Work::DispatchIndirect {
+        dispatches,
+        threads,
+    }) = pass.work
+    else {
+        return 0;
+    };
+    let cost = pass.cost.map(|c| c.shader_cost());
+    let cycles = cost.and_then(|c| c.cycles).unwrap_or(profile.thread_cycles);
+    let shading = profile.work_mcu_ns(threads.saturating_mul(u64::from(cycles)))
+        / u64::from(profile.capacity_mcu());
+    let floor = (u64::from(dispatches).saturating_mul(profile.dispatch_ns))
+        .max(cost.map_or(0, |c| c.floor_ns(profile)));
+    shading.max(floor)
 }
 
 /// A use resolved: the planned use, its resource's lifetime (`None` for a swap chain, which

@@ -160,8 +160,9 @@ impl Compiler {
         self.numbers.clear();
         self.number_of.clear();
         self.resources.clear();
+        let profile = crate::device::Profile::by_name(&settings.profile).unwrap_or_default();
         for &(e, _, pass) in passes {
-            self.queues.push(assign_queue(pass, settings));
+            self.queues.push(assign_queue(pass, settings, &profile));
             let start = self.uses.len();
             self.starts.push(start as u32);
             let shading = pass.shading();

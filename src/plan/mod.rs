@@ -33,7 +33,9 @@ use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
 pub use alias::{AliasPlacement, AliasPlan, Aliaser};
 pub use barriers::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureStart, clear_barriers};
-pub use compile::{TargetInfo, assign_queue, compile_dispatches, compile_graph, view_kind};
+pub use compile::{
+    TargetInfo, assign_queue, compile_dispatches, compile_graph, estimated_ns, view_kind,
+};
 pub use compiler::Compiler;
 pub use error::{CycleEdge, PlanError};
 pub use index::ResourceIndex;

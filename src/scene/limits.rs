@@ -67,6 +67,16 @@ pub fn settings(c: &Check, s: &Settings) -> Result<(), SceneError> {
             ),
         ));
     }
+    if !s.async_min_us.is_finite() || s.async_min_us < 0.0 || s.async_min_us > MAX_CPU_FRAME_US {
+        return Err(err(
+            "async_min_us",
+            format!(
+                "async_min_us must be 0 (off) or a positive number of microseconds up to \
+                 {MAX_CPU_FRAME_US}, not {}",
+                s.async_min_us
+            ),
+        ));
+    }
     if !(1..=MAX_RECORD_THREADS).contains(&s.record_threads) {
         return Err(err(
             "record_threads",

@@ -10,6 +10,7 @@
 //! on the thread of the test that asks it to, so the other tests pass through it uncounted.
 
 mod api;
+mod async_threshold;
 mod authoring;
 mod barrier_tables;
 mod calibration;

@@ -20,6 +20,8 @@ pub struct RunSettings {
     pub fault: Option<String>,
     pub profile: String,
     pub async_compute: bool,
+    /// Compute passes estimated shorter than this many microseconds ran on graphics.
+    pub async_min_us: f64,
     pub compute_pipe: u8,
     /// `fast` or `legacy` (CTX-4).
     pub semantics: &'static str,
@@ -53,6 +55,7 @@ impl RunSettings {
             fault: settings.fault.as_ref().map(|f| f.to_string()),
             profile: settings.profile.clone(),
             async_compute: settings.async_compute,
+            async_min_us: settings.async_min_us,
             compute_pipe: settings.compute_pipe,
             semantics: match settings.semantics {
                 Semantics::Fast => "fast",
