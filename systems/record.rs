@@ -154,6 +154,7 @@ pub fn record_passes(
         &mut pool.contexts,
         &mut pool.batches,
         settings.semantics,
+        settings.d3dcompile_no_debug,
     );
     recipes.clear();
     let mut costs = Vec::with_capacity(recorded.len());

@@ -24,6 +24,9 @@ pub enum ContextKind {
 pub struct DeferredContext {
     pub id: u32,
     pub semantics: Semantics,
+    /// The title's build defines `D3DCOMPILE_NO_DEBUG` (seed 002): its `SetFastResources`
+    /// calls cost half the CPU ([`super::cpu_cost::record_ns_built`]).
+    pub no_debug: bool,
     recording: Option<CommandList>,
     lists: u64,
 }
@@ -34,6 +37,7 @@ impl DeferredContext {
         Self {
             id,
             semantics,
+            no_debug: false,
             recording: None,
             lists: 0,
         }
@@ -61,7 +65,7 @@ impl DeferredContext {
     pub fn push(&mut self, command: Command) -> Result<(), DeviceError> {
         match &mut self.recording {
             Some(list) => {
-                list.cpu_ns += super::cpu_cost::record_ns(&command);
+                list.cpu_ns += super::cpu_cost::record_ns_built(&command, self.no_debug);
                 list.commands.push(command);
                 Ok(())
             }

@@ -158,6 +158,12 @@ pub struct Settings {
     /// all of them whatever this says.
     #[serde(skip_serializing_if = "is_default_flags")]
     pub device_flags: DeviceFlags,
+    /// True as when the title defines `D3DCOMPILE_NO_DEBUG` to 1 before including
+    /// `D3D11_X.H`, as seed 002 advises for retail builds: every `SetFastResources`
+    /// invocation loses an if statement and half its code, so half its CPU cost
+    /// (`device::cpu_cost`). False, the default, prices the calls as debug builds.
+    #[serde(skip_serializing_if = "is_false")]
+    pub d3dcompile_no_debug: bool,
 }
 
 fn is_default_flags(f: &DeviceFlags) -> bool {
@@ -166,6 +172,10 @@ fn is_default_flags(f: &DeviceFlags) -> bool {
 
 fn is_true(b: &bool) -> bool {
     *b
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Default for Settings {
@@ -189,6 +199,7 @@ impl Default for Settings {
             record_threads: 4,
             order: Order::Declaration,
             device_flags: DeviceFlags::default(),
+            d3dcompile_no_debug: false,
         }
     }
 }

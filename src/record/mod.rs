@@ -20,11 +20,14 @@ pub const PARALLEL_RECORD_THRESHOLD: usize = 16;
 /// grown alike, RB-2). Recipes and contexts stay where they are: a frame of
 /// 100,000 passes moved both into a vector of pairs and back, two allocations of tens of
 /// megabytes a tick that the allocator maps fresh each time (page faults on every page).
+/// `no_debug`: the title's build defines `D3DCOMPILE_NO_DEBUG` (seed 002), which prices every
+/// context's `SetFastResources` calls, scripted ones included.
 pub fn record_all(
     recipes: &[PassRecipe],
     pool: &mut Vec<DeferredContext>,
     batches: &mut Vec<Vec<SharedBatch<ObjectKey>>>,
     semantics: Semantics,
+    no_debug: bool,
 ) -> Vec<Result<CommandList, DeviceError>> {
     while pool.len() < recipes.len() {
         let id = pool.len() as u32;
@@ -32,6 +35,9 @@ pub fn record_all(
     }
     batches.resize_with(batches.len().max(recipes.len()), Vec::new);
     let contexts = &mut pool[..recipes.len()];
+    for ctx in contexts.iter_mut() {
+        ctx.no_debug = no_debug;
+    }
     let batches = &mut batches[..recipes.len()];
     if recipes.len() < PARALLEL_RECORD_THRESHOLD {
         return (recipes.iter().zip(contexts).zip(batches))

@@ -102,11 +102,22 @@ fn deferred(
     threads: u32,
     frames: u64,
 ) -> fastframe::report::RunStats {
+    deferred_built(binding, threads, frames, false)
+}
+
+/// [`deferred`], in a build that defines `D3DCOMPILE_NO_DEBUG` (`no_debug`) or not.
+fn deferred_built(
+    binding: fastframe::model::BindingMode,
+    threads: u32,
+    frames: u64,
+    no_debug: bool,
+) -> fastframe::report::RunStats {
     let mut rt = fastframe::Runtime::from_scene(std::path::Path::new("scenes/deferred.ron"))
         .expect("bundled scene");
     rt.set_validation(true);
     rt.settings_mut().binding = binding;
     rt.settings_mut().record_threads = threads;
+    rt.settings_mut().d3dcompile_no_debug = no_debug;
     rt.world
         .resource_mut::<fastframe::report::RunStats>()
         .keep_timeline = true;
@@ -149,6 +160,47 @@ fn batches_save_dwords_front_end_time_and_cpu_against_per_slot_binding() {
     // binding slot by slot (CTX-7); the batches were built once, not every frame.
     assert!(batches.cpu_record_ns < calls.cpu_record_ns);
     assert!(calls.cpu_record_ns < slots.cpu_record_ns);
+}
+
+#[test]
+fn no_debug_halves_the_cpu_cost_of_set_fast_resources_only() {
+    use fastframe::device::cpu_cost::{DWORD_NS, ROOM_CHECK_NS};
+    use fastframe::model::BindingMode as B;
+    let frames = 10;
+    let (debug, retail) = (
+        deferred_built(B::Calls, 4, frames, false),
+        deferred_built(B::Calls, 4, frames, true),
+    );
+    // The same calls, the same dwords for the front end: the define changes the CPU's code.
+    assert!(debug.binding.calls > 0);
+    assert_eq!(debug.binding, retail.binding);
+    assert_eq!(debug.binding_front_ns, retail.binding_front_ns);
+    // Every binding call here is a SetFastResources (a room check and its dwords), and each
+    // costs half in the NO_DEBUG build (seed 002); nothing else recorded changes.
+    let halved = (ROOM_CHECK_NS * debug.binding.calls + DWORD_NS * debug.binding.dwords) / 2;
+    assert_eq!(debug.cpu_record_ns - retail.cpu_record_ns, halved);
+    assert!(retail.cpu_record_span_ns < debug.cpu_record_span_ns);
+    // Batches are copied, not written by SetFastResources: the define leaves them as they are.
+    let (debug, retail) = (
+        deferred_built(B::Batches, 4, frames, false),
+        deferred_built(B::Batches, 4, frames, true),
+    );
+    assert_eq!(debug.cpu_record_ns, retail.cpu_record_ns);
+}
+
+#[test]
+fn a_scene_says_its_build_defines_no_debug_and_the_summary_names_it() {
+    let text = std::fs::read_to_string("scenes/deferred.ron").expect("bundled scene");
+    let built = text.replacen("settings: (", "settings: (d3dcompile_no_debug: true, ", 1);
+    assert_ne!(built, text);
+    let mut rt = fastframe::Runtime::from_str(&built, "deferred_no_debug.ron").expect("loads");
+    rt.run(2).expect("runs");
+    assert!(rt.summary().settings.d3dcompile_no_debug);
+    // Off, the default, the summary does not name it: no summary changes for other scenes.
+    let mut rt = fastframe::Runtime::from_str(&text, "deferred.ron").expect("loads");
+    rt.run(2).expect("runs");
+    let settings = serde_json::to_value(rt.summary().settings).expect("json");
+    assert!(settings.get("d3dcompile_no_debug").is_none(), "{settings}");
 }
 
 #[test]

@@ -33,6 +33,10 @@ pub struct RunSettings {
     pub record_threads: u32,
     /// `declaration`, `fewer-barriers` or `overlap`: the order passes ran in.
     pub order: &'static str,
+    /// The title's build defines `D3DCOMPILE_NO_DEBUG` (seed 002): its `SetFastResources`
+    /// calls cost half the CPU. Named only when true.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub d3dcompile_no_debug: bool,
 }
 
 impl RunSettings {
@@ -73,6 +77,7 @@ impl RunSettings {
                 Order::FewerBarriers => "fewer-barriers",
                 Order::Overlap => "overlap",
             },
+            d3dcompile_no_debug: settings.d3dcompile_no_debug,
         }
     }
 
