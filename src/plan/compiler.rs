@@ -46,6 +46,9 @@ pub(super) struct ResourceInfo {
 /// as a resource; [`compile_graph`](super::compile_graph) makes a fresh one.
 #[derive(Resource, Debug, Default)]
 pub struct Compiler {
+    /// The device profile queue assignment estimates passes with (`async_min_us`), kept so
+    /// that a warm compile does not build it again.
+    profile: Option<crate::device::Profile>,
     /// Every use of every pass, resolved, in declaration order.
     uses: Vec<PlannedUse>,
     /// Pass `i`'s uses are `uses[starts[i]..starts[i + 1]]`.
@@ -160,9 +163,17 @@ impl Compiler {
         self.numbers.clear();
         self.number_of.clear();
         self.resources.clear();
-        let profile = crate::device::Profile::by_name(&settings.profile).unwrap_or_default();
+        if self
+            .profile
+            .as_ref()
+            .is_none_or(|p| p.name != settings.profile)
+        {
+            self.profile =
+                Some(crate::device::Profile::by_name(&settings.profile).unwrap_or_default());
+        }
+        let profile = self.profile.get_or_insert_with(Default::default);
         for &(e, _, pass) in passes {
-            self.queues.push(assign_queue(pass, settings, &profile));
+            self.queues.push(assign_queue(pass, settings, profile));
             let start = self.uses.len();
             self.starts.push(start as u32);
             let shading = pass.shading();
