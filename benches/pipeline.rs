@@ -15,52 +15,11 @@ use bevy_ecs::entity::Entity;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use fastframe::barrier::Layout;
 use fastframe::generator::{GenGraph, GenSpec, Shape, graph};
-use fastframe::model::{Lifetime, Pass, QueueKind, Settings, TextureState, Use, UseAccess};
-use fastframe::model::{Texture, TextureFlags};
+use fastframe::model::{Lifetime, Pass, Settings, TextureState};
 use fastframe::plan::barriers::EnhancedPlanner;
-use fastframe::plan::{
-    AliasPlan, Aliaser, BarrierPlan, CompiledGraph, Compiler, TargetInfo, TextureStart,
-};
+use fastframe::plan::{AliasPlan, Aliaser, BarrierPlan, CompiledGraph, Compiler, TextureStart};
 use kael_render_graph::{PassDesc, RenderGraph, ResourceDesc};
 use std::hint::black_box;
-
-/// Texture `i` is entity `RESOURCES + i`; pass `i` is entity `i + 1`.
-const RESOURCES: u32 = 1 << 24;
-
-fn texture(i: usize) -> Entity {
-    Entity::from_raw_u32(RESOURCES + i as u32).expect("a valid index")
-}
-
-/// The generated graph as fastframe passes: graphics passes render into their texture,
-/// compute passes write it as a UAV, every read is a shader read.
-fn passes(g: &GenGraph) -> Vec<(Entity, String, Pass)> {
-    let read = |j: usize| Use {
-        target: texture(j),
-        access: UseAccess::ShaderRead,
-        stages: None,
-        clear: false,
-        range: None,
-    };
-    (g.reads.iter().enumerate())
-        .map(|(i, reads)| {
-            let (queue, access) = match g.compute[i] {
-                true => (QueueKind::Compute, UseAccess::UnorderedAccess),
-                false => (QueueKind::Graphics, UseAccess::RenderTarget),
-            };
-            let write = Use {
-                target: texture(i),
-                access,
-                stages: None,
-                clear: false,
-                range: None,
-            };
-            let uses = std::iter::once(write).chain(reads.iter().map(|&j| read(j)));
-            let entity = Entity::from_raw_u32(i as u32 + 1).expect("a valid index");
-            let pass = Pass::dispatch(queue, uses.collect(), i as u32);
-            (entity, format!("p{i}"), pass)
-        })
-        .collect()
-}
 
 /// kael's graph of the same passes, built and compiled.
 fn kael(g: &GenGraph) -> kael_render_graph::CompiledGraph {
@@ -108,17 +67,13 @@ fn pipeline(c: &mut Criterion) {
             };
             let g = graph(&spec);
             group.throughput(Throughput::Elements(g.uses() as u64));
-            let owned = passes(&g);
+            let owned = g.passes();
             let refs: Vec<(Entity, &str, &Pass)> =
                 owned.iter().map(|(e, s, p)| (*e, s.as_str(), p)).collect();
-            let lifetime = |e: Entity| match g.transient.get((e.index_u32() - RESOURCES) as usize) {
-                Some(true) => Lifetime::Transient,
-                _ => Lifetime::Imported,
-            };
-            let target = |e: Entity| TargetInfo::texture(lifetime(e));
+            let target = |e: Entity| g.target(e);
             let start = |e: Entity| TextureStart {
                 state: TextureState::new(Layout::Common),
-                transient: lifetime(e) == Lifetime::Transient,
+                transient: g.lifetime(e) == Lifetime::Transient,
                 chain: false,
                 compressible: false,
             };
@@ -159,27 +114,13 @@ fn alias(
         ..*spec
     };
     let g = graph(&spec);
-    let owned = passes(&g);
+    let owned = g.passes();
     let refs: Vec<(Entity, &str, &Pass)> =
         owned.iter().map(|(e, s, p)| (*e, s.as_str(), p)).collect();
-    let number = |e: Entity| (e.index_u32() - RESOURCES) as usize;
-    let lifetime = |e: Entity| match g.transient[number(e)] {
-        true => Lifetime::Transient,
-        false => Lifetime::Imported,
-    };
     let mut compiled = CompiledGraph::default();
-    (Compiler::default().compile_into(
-        &refs,
-        |e| TargetInfo::texture(lifetime(e)),
-        settings,
-        &mut compiled,
-    ))
-    .expect("compiles");
-    let bytes = |e: Entity| {
-        let (side, format) = g.size[number(e)];
-        let t = Texture::new_2d(format, glam::UVec2::splat(side), TextureFlags::default());
-        g.transient[number(e)].then(|| t.bytes())
-    };
+    (Compiler::default().compile_into(&refs, |e| g.target(e), settings, &mut compiled))
+        .expect("compiles");
+    let bytes = |e: Entity| g.transient_bytes(e);
     let (mut aliaser, mut plan) = (Aliaser::default(), AliasPlan::default());
     group.throughput(Throughput::Elements(compiled.resources.uses() as u64));
     group.bench_function(BenchmarkId::new("alias", spec.passes), |b| {

@@ -20,6 +20,10 @@
 //! targets, 64 KiB to 8 MiB), which is what transient aliasing must pack. The same shape, size,
 //! seed, fractions and sizes always give the same scene.
 
+mod ecs;
+
+pub use ecs::RESOURCE_BASE;
+
 use glam::UVec2;
 
 use crate::model::*;
