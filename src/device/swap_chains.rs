@@ -1,0 +1,73 @@
+//! The device's swap chains as a title sees them: creating and resizing chains, the buffer
+//! at each place of the rotation, the present count RL-5 recovers its index from, and whether
+//! the display engine still reads a buffer. What happens at Present and at a wait on present
+//! is the present engine's (`present`) and the simulated scan-out's (`sim::scanout`).
+
+use super::{Device, DeviceError, ObjectDesc, ObjectKey, SwapChainKey};
+
+impl Device {
+    /// True while `buffer` is queued for or being scanned out at CPU time `cpu_ns`: the
+    /// display engine still reads it, whatever the fences say.
+    pub fn is_presenting(&self, buffer: ObjectKey, cpu_ns: u64) -> bool {
+        let mut gpu = self.gpu();
+        gpu.horizon = gpu.horizon.max(cpu_ns);
+        let until = gpu.horizon;
+        gpu.advance(until, None, &self.profile);
+        gpu.scanout.free_at(buffer).is_none_or(|t| t > cpu_ns)
+    }
+
+    /// Create a swap chain with `count` buffers made from `buffer`'s description.
+    pub fn create_swap_chain(
+        &mut self,
+        name: &str,
+        buffer: crate::model::Texture,
+        count: u32,
+        vsync_interval: u32,
+    ) -> (SwapChainKey, Vec<ObjectKey>) {
+        let buffers: Vec<ObjectKey> = (0..count)
+            .map(|i| {
+                self.memory
+                    .create(&format!("{name}[{i}]"), ObjectDesc::Texture(buffer.clone()))
+            })
+            .collect();
+        let key = self.present.create(name, buffers.clone(), vsync_interval);
+        (key, buffers)
+    }
+
+    /// Replace a chain's buffers with new ones of another size. The old buffers are returned
+    /// for the caller to release once their fences pass (FS-6).
+    pub fn resize_swap_chain(
+        &mut self,
+        chain: SwapChainKey,
+        buffer: crate::model::Texture,
+    ) -> Result<(Vec<ObjectKey>, Vec<ObjectKey>), DeviceError> {
+        let state = self.present.chain(chain).ok_or(DeviceError::NoSwapChain)?;
+        let (name, count) = (state.name.clone(), state.buffers.len());
+        let fresh: Vec<ObjectKey> = (0..count)
+            .map(|i| {
+                self.memory
+                    .create(&format!("{name}[{i}]"), ObjectDesc::Texture(buffer.clone()))
+            })
+            .collect();
+        let old = self
+            .present
+            .replace_buffers(chain, fresh.clone())
+            .ok_or(DeviceError::NoSwapChain)?;
+        Ok((old, fresh))
+    }
+
+    /// The buffer at `index` of a chain's rotation (0 is the current back buffer).
+    pub fn swap_chain_buffer(&self, chain: SwapChainKey, index: usize) -> Option<ObjectKey> {
+        self.present.chain(chain)?.buffers.get(index).copied()
+    }
+
+    /// Frame statistics: presents so far (RL-5 recovers its index from this).
+    pub fn swap_count(&self, chain: SwapChainKey) -> u64 {
+        self.present.chain(chain).map_or(0, |c| c.swaps)
+    }
+
+    /// Flips the display engine has performed so far.
+    pub fn flips(&self) -> u64 {
+        self.gpu().scanout.flips()
+    }
+}
