@@ -9,15 +9,17 @@ use super::submitter::Submitter;
 use crate::barrier::*;
 use crate::device::{Command, FenceId, QueueId};
 use crate::error::RuntimeError;
-use crate::frame::{Clock, FrameSubmissions, FramesInFlight};
+use crate::frame::{Clock, FrameSubmissions, FramesInFlight, PassFences};
 use crate::model::*;
-use crate::plan::{BarrierPlan, PlanFrame};
+use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame};
 
 /// Present every written chain, then insert the end-of-frame fences.
 pub fn present_frame(
     mut commands: Commands,
     work: Res<FrameSubmissions>,
     plan: Res<BarrierPlan>,
+    graph: Res<CompiledGraph>,
+    fences: Res<PassFences>,
     this: Res<PlanFrame>,
     clock: Res<Clock>,
     frame: Res<FrameIndex>,
@@ -32,6 +34,10 @@ pub fn present_frame(
     let _span = tracy_client::span!("present");
     let label = submitter.device().label("present");
     let end_label = submitter.device().label("end of frame");
+    let mut waits: Vec<Command> = (graph.present_waits.iter())
+        .filter_map(|&w| fences.current.get(&graph.passes.get(w)?.entity))
+        .map(|&f| Command::WaitFence(f))
+        .collect();
     for &e in &work.presented {
         let Ok((chain, gpu, mut back, mut state)) = chains.get_mut(e) else {
             continue;
@@ -47,19 +53,24 @@ pub fn present_frame(
         // RL-1, FS-4: the display cannot read a compressed surface. The fault skips the whole
         // decompress stage: the barrier into PRESENT would decompress the buffer too.
         let skip = settings.fault == Some(Fault::SkipDecompress);
-        let mut cmds = if skip {
-            Vec::new()
-        } else {
-            vec![Command::Decompress(buffer)]
-        };
+        // FS-1: what other queues did to the chains this frame completes before a present.
+        let mut cmds: Vec<Command> = std::mem::take(&mut waits);
+        // An explicit decompression rewrites the surface as a render target; a buffer last
+        // written otherwise (through a UAV) is decompressed by its barrier into PRESENT.
+        if !skip && layout == Layout::RenderTarget {
+            cmds.push(Command::Decompress(buffer));
+        }
         if layout != Layout::PRESENT && !skip {
             let mut group = BarrierGroup::default();
             // Nothing on this queue touches the buffer after it until the next frame's wait on
             // present: SyncAfter NONE, AccessAfter NO_ACCESS (barrier-spec A3.1).
-            // SyncBefore must contain the SyncAfter of the plan's last barrier on it (A3.4).
+            // SyncBefore must contain the SyncAfter of the plan's last barrier on it (A3.4):
+            // the stage that wrote it, or nothing when another queue's fence ordered it.
             let sync_before = match settings.barriers_run() {
                 BarrierMode::Conservative => Sync::ALL,
-                BarrierMode::Enhanced | BarrierMode::Legacy => Sync::RENDER_TARGET,
+                _ if layout == Layout::RenderTarget => Sync::RENDER_TARGET,
+                _ if access == Access::NO_ACCESS => Sync::NONE,
+                BarrierMode::Enhanced | BarrierMode::Legacy => Sync::ALL_SHADING,
             };
             group.textures.push(TextureBarrier {
                 sync_before,

@@ -78,7 +78,7 @@ pub fn record_passes(
             let view = if u.target != u.resource {
                 objects.get(u.target).ok().and_then(|o| o.0).map(|g| g.0)
             } else if chain.is_some() {
-                back.and_then(|b| b.view)
+                back.and_then(|b| b.view?.for_access(u.access))
             } else {
                 u.view_kind
                     .and_then(|k| implicit.views.get(&(u.resource, k, u.view_range)).copied())

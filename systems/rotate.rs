@@ -5,7 +5,7 @@ use bevy_ecs::prelude::*;
 
 use crate::barrier::SubresourceRange;
 
-use crate::device::{Command, Device, FenceId, ObjectDesc};
+use crate::device::{Command, Device, DeviceError, FenceId, ObjectDesc, ObjectKey};
 use crate::error::RuntimeError;
 use crate::frame::{ChainPrologues, Clock};
 use crate::model::*;
@@ -36,31 +36,27 @@ pub fn rotate_views(
             continue;
         }
         let result = match settings.rotation.unwrap_or(chain.rotation) {
-            Rotation::SavedViews => saved_view(&mut device, name, e, &mut back, &buffers),
+            Rotation::SavedViews => saved_view(&mut device, name, chain, e, &mut back, &buffers),
             Rotation::FencedRing => fenced_ring(
                 &mut device,
                 name,
-                chain.buffers as usize,
+                chain,
                 &mut back,
                 buffer,
                 &mut clock.cpu_ns,
                 &mut stats,
             ),
             Rotation::PlaceView => {
-                let view = match back.placed_view {
+                let views = match back.placed_view {
                     Some(v) => Ok(v),
-                    None => device.create(
-                        &format!("{name}.placed_rtv"),
-                        ObjectDesc::View {
-                            of: buffer,
-                            kind: ViewKind::Rtv,
-                            range: SubresourceRange::ALL,
-                        },
-                    ),
+                    None => create_views(&mut device, &format!("{name}.placed"), chain, buffer),
                 };
-                view.inspect(|&v| {
+                views.inspect(|&v| {
                     back.placed_view = Some(v);
-                    prologue.push(Command::PlaceSwapChainView { view: v, buffer });
+                    prologue.extend(
+                        v.keys()
+                            .map(|view| Command::PlaceSwapChainView { view, buffer }),
+                    );
                 })
             }
         };
@@ -71,33 +67,53 @@ pub fn rotate_views(
     Ok(())
 }
 
-/// RL-5: views made once per buffer; pick the one for the title's index.
+/// The views passes write one buffer through: a render-target view, and a UAV when the
+/// chain allows unordered access. `name` is their prefix (`.rtv` and `.uav` are appended).
+fn create_views(
+    device: &mut Device,
+    name: &str,
+    chain: &SwapChain,
+    of: ObjectKey,
+) -> Result<ChainViews, DeviceError> {
+    let view = |device: &mut Device, kind, suffix| {
+        device.create(
+            &format!("{name}{suffix}"),
+            ObjectDesc::View {
+                of,
+                kind,
+                range: SubresourceRange::ALL,
+            },
+        )
+    };
+    let rtv = view(device, ViewKind::Rtv, ".rtv")?;
+    let uav = match chain.unordered_access {
+        true => Some(view(device, ViewKind::Uav, ".uav")?),
+        false => None,
+    };
+    Ok(ChainViews { rtv, uav })
+}
+
+/// RL-5: views made once per buffer; pick the set for the title's index.
 fn saved_view(
     device: &mut Device,
     name: &Name,
-    chain: Entity,
+    chain: &SwapChain,
+    entity: Entity,
     back: &mut BackBuffer,
     buffers: &Query<(&SwapChainBuffer, &GpuObject), Without<ReleaseRequest>>,
-) -> Result<crate::device::ObjectKey, crate::device::DeviceError> {
+) -> Result<ChainViews, DeviceError> {
     if back.saved_views.is_empty() {
-        let mut mine: Vec<_> = buffers.iter().filter(|(b, _)| b.chain == chain).collect();
+        let mut mine: Vec<_> = buffers.iter().filter(|(b, _)| b.chain == entity).collect();
         mine.sort_unstable_by_key(|(b, _)| b.index);
         for (b, obj) in mine {
-            let v = device.create(
-                &format!("{name}.rtv[{}]", b.index),
-                ObjectDesc::View {
-                    of: obj.0,
-                    kind: ViewKind::Rtv,
-                    range: SubresourceRange::ALL,
-                },
-            )?;
-            back.saved_views.push(v);
+            let views = create_views(device, &format!("{name}[{}]", b.index), chain, obj.0)?;
+            back.saved_views.push(views);
         }
     }
     back.saved_views
         .get(back.saved_index as usize)
         .copied()
-        .ok_or(crate::device::DeviceError::NoSwapChain)
+        .ok_or(DeviceError::NoSwapChain)
 }
 
 /// RL-6: a new view of buffer 0 each frame, in a ring of N+1 slots. A slot is reused only
@@ -105,13 +121,13 @@ fn saved_view(
 fn fenced_ring(
     device: &mut Device,
     name: &Name,
-    buffer_count: usize,
+    chain: &SwapChain,
     back: &mut BackBuffer,
-    buffer: crate::device::ObjectKey,
+    buffer: ObjectKey,
     cpu_ns: &mut u64,
     stats: &mut crate::report::RunStats,
-) -> Result<crate::device::ObjectKey, crate::device::DeviceError> {
-    let slots = buffer_count + 1;
+) -> Result<ChainViews, DeviceError> {
+    let slots = chain.buffers as usize + 1;
     if back.ring.len() != slots {
         back.ring.resize(slots, None);
         back.ring_cursor %= slots;
@@ -124,16 +140,9 @@ fn fenced_ring(
             stats.ring_waits += 1;
             *cpu_ns = (*cpu_ns).max(device.wait_fence_cpu(FenceId(fence))?);
         }
-        back.retiring.push((old, fence));
+        back.retiring.extend(old.keys().map(|v| (v, fence)));
     }
-    let view = device.create(
-        &format!("{name}.ring_rtv[{cursor}]"),
-        ObjectDesc::View {
-            of: buffer,
-            kind: ViewKind::Rtv,
-            range: SubresourceRange::ALL,
-        },
-    )?;
+    let view = create_views(device, &format!("{name}.ring[{cursor}]"), chain, buffer)?;
     // The fence is filled in at present, once this frame's fence exists.
     back.ring[cursor] = Some((view, 0));
     back.ring_cursor = (cursor + 1) % slots;

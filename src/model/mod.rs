@@ -42,6 +42,8 @@ pub use script_map::Rename;
 pub use settings::{
     Api, BarrierMode, BindingMode, DeviceFlags, FrameIndex, Order, Semantics, Settings,
 };
-pub use swapchain::{BackBuffer, GpuChain, ResizeRequest, Rotation, SwapChain, SwapChainBuffer};
+pub use swapchain::{
+    BackBuffer, ChainViews, GpuChain, ResizeRequest, Rotation, SwapChain, SwapChainBuffer,
+};
 pub use timeline::{Dormant, Timeline, TimelineEvent};
 pub use view::{View, ViewKind};

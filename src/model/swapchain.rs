@@ -44,8 +44,8 @@ pub struct SwapChain {
     pub vsync_interval: u32,
     #[serde(default)]
     pub rotation: Rotation,
-    /// Its buffers may also be written through UAVs (scripts only: a compute pass that
-    /// writes the back buffer directly).
+    /// Its buffers may also be written through UAVs: a compute pass that writes the back
+    /// buffer directly. The runtime then rotates a UAV beside each render-target view (FS-9).
     #[serde(default, skip_serializing_if = "is_false")]
     pub unordered_access: bool,
 }
@@ -85,18 +85,18 @@ pub struct SwapChainBuffer {
 pub struct BackBuffer {
     /// The buffer entity at index 0 this frame (set by the acquire system).
     pub buffer: Option<Entity>,
-    /// The device view that passes bind as the chain's render target this frame.
-    pub view: Option<ObjectKey>,
+    /// The device views that passes bind to write the chain this frame.
+    pub view: Option<ChainViews>,
     /// RL-5: the application's own index, advanced once per frame.
     pub saved_index: u32,
-    /// RL-5: one view per buffer, by creation index.
-    pub saved_views: Vec<ObjectKey>,
-    /// RL-6: the ring of N+1 views with the fence that covers each one's last use.
-    pub ring: Vec<Option<(ObjectKey, u64)>>,
+    /// RL-5: one set of views per buffer, by creation index.
+    pub saved_views: Vec<ChainViews>,
+    /// RL-6: the ring of N+1 view sets with the fence that covers each one's last use.
+    pub ring: Vec<Option<(ChainViews, u64)>>,
     /// RL-6: the next ring slot.
     pub ring_cursor: usize,
-    /// RL-7: the pre-allocated view.
-    pub placed_view: Option<ObjectKey>,
+    /// RL-7: the pre-allocated views.
+    pub placed_view: Option<ChainViews>,
     /// Times the runtime had to recover its index from the swap count (RL-5).
     pub recoveries: u64,
     /// Views of buffers that were replaced, with the fence that covers their last use; they
@@ -109,9 +109,35 @@ impl BackBuffer {
     /// behind `fence`, the newest frame fence. Ring views retire as the ring turns (RL-6);
     /// the placed view is simply re-pointed (RL-7).
     pub fn retire_saved_views(&mut self, fence: u64) {
-        self.retiring
-            .extend(self.saved_views.drain(..).map(|v| (v, fence)));
+        for views in self.saved_views.drain(..) {
+            self.retiring.extend(views.keys().map(|v| (v, fence)));
+        }
         self.saved_index = 0;
+    }
+}
+
+/// The views of one back buffer that passes write it through: its render-target view, and
+/// a UAV when the chain allows unordered access. Both point at the same buffer, so both go
+/// stale at a present and rotate together (FS-9).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChainViews {
+    pub rtv: ObjectKey,
+    pub uav: Option<ObjectKey>,
+}
+
+impl ChainViews {
+    /// Every view in the set, for re-pointing and retiring them together.
+    pub fn keys(self) -> impl Iterator<Item = ObjectKey> {
+        std::iter::once(self.rtv).chain(self.uav)
+    }
+
+    /// The view that binds `access` of the chain: the UAV for unordered access, the
+    /// render-target view otherwise.
+    pub fn for_access(self, access: crate::model::UseAccess) -> Option<ObjectKey> {
+        match access {
+            crate::model::UseAccess::UnorderedAccess => self.uav,
+            _ => Some(self.rtv),
+        }
     }
 }
 

@@ -26,6 +26,7 @@ use super::compile::{TargetInfo, assign_queue, copies_to_self, resolve_use};
 use super::fences::Fences;
 use super::order as graph;
 use super::parts::{Dims, Parts};
+use super::present::plan_present_waits;
 use super::schedule::Scheduler;
 use super::versions::{Preds, Versions, touch};
 use crate::device::QueueId;
@@ -79,6 +80,8 @@ pub struct Compiler {
     place: Vec<u32>,
     scratch: Vec<u32>,
     fences: Fences,
+    /// The swap chains the passes use, for the present's waits.
+    chains: Vec<Entity>,
     scheduler: Scheduler,
     /// Passes and culled names the output had no room for, kept for a larger graph.
     spare: Vec<CompiledPass>,
@@ -383,5 +386,9 @@ impl Compiler {
             .rebuild(&self.keys, numbers, &mut self.scratch);
         self.fences
             .plan(&mut out.passes, &out.edges, &out.resources);
+        self.chains.clear();
+        let chains = self.resources.iter().filter(|r| r.lifetime.is_none());
+        self.chains.extend(chains.map(|r| r.entity));
+        plan_present_waits(&mut out.passes, &self.chains, &mut out.present_waits);
     }
 }

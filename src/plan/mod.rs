@@ -25,6 +25,7 @@ mod fences;
 mod index;
 pub mod order;
 mod parts;
+mod present;
 mod schedule;
 mod split;
 mod versions;
@@ -148,6 +149,9 @@ pub struct CompiledGraph {
     pub culled: Vec<String>,
     /// Dependency edges between compiled passes (indices), for the graph printer.
     pub edges: Vec<(usize, usize)>,
+    /// Passes of other queues whose fence the graphics queue waits on before it presents:
+    /// they use a swap chain after anything graphics waits on (see `present`).
+    pub present_waits: Vec<usize>,
     /// The resources the passes use, numbered, with the uses grouped by resource (empty
     /// for a graph not made by compile; see [`ResourceIndex`]).
     pub resources: ResourceIndex,

@@ -69,10 +69,7 @@ pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
             "an Rtv of {what} needs `render_target: true` in its flags (EB-4)"
         )),
         (Resource::Texture(t), ViewKind::Uav) if t.swap_chain && !t.flags.unordered_access => {
-            Some(format!(
-                "{}; a script may write it through a UAV when the swap chain says `unordered_access: true`",
-                swap_chain_uav(what)
-            ))
+            Some(swap_chain_uav(what))
         }
         (Resource::Texture(t), ViewKind::Uav) if !t.flags.unordered_access => Some(format!(
             "a Uav of {what} needs `unordered_access: true` in its flags"
@@ -81,11 +78,11 @@ pub fn view_kind(kind: ViewKind, res: &Resource, what: &str) -> Option<String> {
     }
 }
 
-/// A swap chain has no `flags`: the runtime makes its buffers render targets, which a
-/// compute shader cannot write through a UAV.
+/// A swap chain has no `flags`: its buffers are render targets, and UAV access is the
+/// chain's own `unordered_access` setting.
 fn swap_chain_uav(what: &str) -> String {
     format!(
-        "{what} cannot be written through a UAV: its buffers are render targets (a swap chain has no flags to add `unordered_access` to); write a texture with `unordered_access: true` and copy or draw it into the swap chain"
+        "{what} cannot be written through a UAV: its buffers are render targets only; add `unordered_access: true` to the swap chain (beside `buffers` and `format`) to let compute write it"
     )
 }
 
@@ -191,7 +188,9 @@ fn texture_access(access: UseAccess, t: &TextureFacts, what: &str) -> Option<Str
         UseAccess::DepthWrite | UseAccess::DepthRead if !t.flags.depth_stencil => Some(format!(
             "a {access:?} use of {what} needs `depth_stencil: true` in its flags (EB-4)"
         )),
-        UseAccess::UnorderedAccess if t.swap_chain => Some(swap_chain_uav(what)),
+        UseAccess::UnorderedAccess if t.swap_chain && !t.flags.unordered_access => {
+            Some(swap_chain_uav(what))
+        }
         UseAccess::UnorderedAccess if !t.flags.unordered_access => Some(format!(
             "an UnorderedAccess use of {what} needs `unordered_access: true` in its flags"
         )),

@@ -152,7 +152,7 @@ impl Resolver<'_, '_, '_> {
         }
         if let Ok((gpu, back)) = self.targets.chains.get(e) {
             if slot == Slot::View && self.pass {
-                return (back.view)
+                return (back.view.map(|v| v.rtv))
                     .ok_or_else(|| format!("swap chain {} has no view this frame", self.name(e)));
             }
             let gpu = *gpu;

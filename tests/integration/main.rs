@@ -12,6 +12,7 @@
 mod api;
 mod async_threshold;
 mod authoring;
+mod back_buffer_uav;
 mod barrier_tables;
 mod calibration;
 mod clean_scenes;

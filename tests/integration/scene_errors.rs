@@ -212,9 +212,9 @@ case!(dispatch_renders_nothing, Misuse, 10:54, Some("p"), r#"a Dispatch cannot u
     e(r#"(name: "p", pass: (uses: [(target: "albedo", access: RenderTarget)], work: Dispatch(threads: 64))),"#) => e(r#"(name: "p", pass: (uses: [(target: "albedo", access: RenderTarget)], work: Draw(pixels: 64))),"#));
 case!(dispatch_fetches_no_vertices, Misuse, 10:67, Some("p"), r#"a Dispatch cannot use a target as VertexBuffer"#,
     e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "vb", access: VertexBuffer)], work: Dispatch(threads: 64))),"#) => e(r#"(name: "p", pass: (queue: Graphics, uses: [(target: "vb", access: ConstantBuffer)], work: Dispatch(threads: 64))),"#));
-case!(uav_of_swap_chain, Misuse, 10:60, Some("p"), r#"a swap chain has no flags"#,
+case!(uav_of_swap_chain, Misuse, 10:60, Some("p"), r#"add `unordered_access: true` to the swap chain"#,
     e(r#"(name: "p", pass: (queue: Compute, uses: [(target: "swapchain", access: UnorderedAccess)])),"#) => e(r#"(name: "t", texture: (format: Rgba8Unorm, extent: (4, 4), flags: (unordered_access: true))), (name: "p", pass: (queue: Compute, uses: [(target: "t", access: UnorderedAccess)])),"#));
-case!(uav_view_of_swap_chain, Misuse, 10:45, Some("v"), r#"a swap chain has no flags"#,
+case!(uav_view_of_swap_chain, Misuse, 10:45, Some("v"), r#"add `unordered_access: true` to the swap chain"#,
     e(r#"(name: "v", view: (of: "swapchain", kind: Uav)),"#) => e(r#"(name: "v", view: (of: "swapchain", kind: Rtv)),"#));
 case!(copy_queue_draws_nothing, Misuse, 10:67, Some("p"), r#"on a Copy queue"#,
     e(r#"(name: "p", pass: (queue: Copy, uses: [(target: "albedo", access: ShaderRead)])),"#) => e(r#"(name: "p", pass: (queue: Copy, uses: [(target: "albedo", access: CopySource)])),"#));

@@ -170,6 +170,8 @@ pub fn plan_conservative(
         last: Option<usize>,
         queues: Vec<QueueId>,
         transient: bool,
+        /// A swap-chain buffer: the present transitions it into PRESENT (RL-1).
+        chain: bool,
         /// Per queue, the access the last barrier on it for this texture declared after it
         /// (EB-11: an access must be declared by the last barrier on its queue).
         declared: Vec<(QueueId, Access)>,
@@ -210,6 +212,7 @@ pub fn plan_conservative(
                             last: None,
                             queues: Vec::new(),
                             transient: s.transient,
+                            chain: s.chain,
                             declared: Vec::new(),
                         },
                     ));
@@ -307,7 +310,9 @@ pub fn plan_conservative(
     }
     for (e, t) in tracks {
         let mut end = (t.layout, t.access);
-        // Shared imported textures end the frame in COMMON, which every queue can leave.
+        // Shared imported textures end the frame in COMMON, which every queue can leave. A
+        // back buffer is left to the present, which decompresses it in the layout its last
+        // use left it in and then moves it into PRESENT (RL-1, FS-4).
         let last = t
             .last
             .filter(|&l| can_transition(graph.passes[l].queue, t.layout, Layout::Common));
@@ -321,6 +326,7 @@ pub fn plan_conservative(
         let stays = t.last.is_some_and(|l| shared_read(graph, l, e))
             && first.is_some_and(|(q, want)| t.layout == want || can_transition(q, t.layout, want));
         if !t.transient
+            && !t.chain
             && !stays
             && t.queues.len() > 1
             && t.layout != Layout::Common

@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 use super::Builder;
 use super::phases::{ResUse, resource_uses};
 use super::track::{Q, Track};
-use super::walk::walk_copy;
+use super::walk::{release_chain, walk_copy};
 use super::{COPIES, Walk};
 use crate::barrier::{Access, Layout};
 use crate::plan::CompiledGraph;
@@ -280,9 +280,15 @@ pub(super) fn walk_resource(
             walk_copy::<true>(w, e, &uses[..1], copy, t, graph)?;
             tail.0 = w.frames[0].mark();
             walk_copy::<true>(w, e, &uses[1..], copy, t, graph)?;
+            if s.chain {
+                release_chain(w, e, t);
+            }
             tail.1 = w.frames[0].mark();
         } else if texture {
             walk_copy::<true>(w, e, uses, copy, t, graph)?;
+            if s.chain {
+                release_chain(w, e, t);
+            }
         } else {
             walk_copy::<false>(w, e, uses, copy, t, graph)?;
         }

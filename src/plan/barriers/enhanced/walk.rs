@@ -31,6 +31,20 @@ fn release<const TEXTURE: bool>(w: &mut Walk, e: Entity, t: &mut Track, after: A
     t.layout = to;
 }
 
+/// A back buffer last used this frame on a queue other than graphics goes to PRESENT at the
+/// end of that use, on that queue, which may make the move (A5): the graphics queue presents
+/// it after a fence on that pass (`plan::present`), and the barrier writes the queue's caches
+/// back before the fence (RL-1, FS-1, FS-2).
+pub(super) fn release_chain(w: &mut Walk, e: Entity, t: &mut Track) {
+    let Some(last) = t.pending.last().copied() else {
+        return;
+    };
+    let q = last.queue();
+    if q.kind() != QueueType::Direct && q.can_transition(t.layout, Layout::PRESENT) {
+        release::<true>(w, e, t, last, Layout::PRESENT);
+    }
+}
+
 /// Walk one resource's uses of one copy of the frame (`TEXTURE`: the resource is a texture).
 /// Inlined into each of its few callers: it runs once per copy of each resource, and a call
 /// there is a measurable part of a plan.

@@ -362,6 +362,11 @@ fn walk(
             } else if !s.chain && shared && *state != S::COMMON && may(lq, *state, S::COMMON) {
                 fp.legacy_after[j].push(transition(e, *state, S::COMMON));
                 *state = S::COMMON;
+            } else if s.chain && ![S::RENDER_TARGET, S::COMMON].contains(state) {
+                // A back buffer last written otherwise (a compute pass's UAV) goes to PRESENT
+                // on the queue that wrote it, which the present waits on (RL-1, FS-1).
+                fp.legacy_after[j].push(transition(e, *state, S::COMMON));
+                *state = S::COMMON;
             }
         }
     }
