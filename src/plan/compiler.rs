@@ -26,7 +26,6 @@ use super::compile::{TargetInfo, assign_queue, copies_to_self, resolve_use};
 use super::fences::Fences;
 use super::order as graph;
 use super::parts::{Dims, Parts};
-use super::present::plan_present_waits;
 use super::schedule::Scheduler;
 use super::versions::{Preds, Versions, touch};
 use crate::device::QueueId;
@@ -384,11 +383,15 @@ impl Compiler {
             .map(|t| t >> 1);
         out.resources
             .rebuild(&self.keys, numbers, &mut self.scratch);
-        self.fences
-            .plan(&mut out.passes, &out.edges, &out.resources);
         self.chains.clear();
         let chains = self.resources.iter().filter(|r| r.lifetime.is_none());
         self.chains.extend(chains.map(|r| r.entity));
-        plan_present_waits(&mut out.passes, &self.chains, &mut out.present_waits);
+        (self.fences).plan(
+            &mut out.passes,
+            &out.edges,
+            &out.resources,
+            &self.chains,
+            &mut out.present_waits,
+        );
     }
 }

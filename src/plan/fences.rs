@@ -9,7 +9,10 @@
 //! index - n). A wait is dropped when the rest already implies it. Every remaining wait is
 //! necessary, which is what lets the validation layer catch any single dropped wait.
 
+use bevy_ecs::entity::Entity;
+
 use crate::device::{QUEUE_COUNT, QueueId};
+use crate::plan::present::present_candidates;
 use crate::plan::{CompiledPass, ResourceIndex};
 
 type Known = [i64; QUEUE_COUNT];
@@ -53,6 +56,9 @@ struct Lanes<'a> {
     /// Per pass: its queue's entry.
     lane: &'a [u8],
     width: usize,
+    /// The passes the graphics queue waits on before it presents (`plan::present`): what the
+    /// next frame's graphics queue knows complete beside its own last pass.
+    present: &'a [usize],
 }
 
 /// Each pass's predecessor on its queue: this frame's (false), or the previous frame's last
@@ -88,6 +94,13 @@ fn from_queue(
         let shift = if previous { n } else { 0 };
         join(&mut k, &known[j], shift, lanes);
         k[q] = k[q].max(j as i64 - shift);
+    }
+    if passes[i].queue == QueueId::Graphics && prev[i].is_none_or(|(_, previous)| previous) {
+        for &w in lanes.present {
+            join(&mut k, &known[w], n, lanes);
+            let lane = lanes.lane[w] as usize;
+            k[lane] = k[lane].max(w as i64 - n);
+        }
     }
     k
 }
@@ -125,24 +138,32 @@ pub struct Fences {
     pairs: Vec<(usize, usize)>,
     prev: Vec<Option<(usize, bool)>>,
     known: Vec<Known>,
+    /// Per pass: the latest pass of its own queue known complete when it starts.
+    own: Vec<Option<i64>>,
     waited: Vec<bool>,
     lane: Vec<u8>,
 }
 
 impl Fences {
-    /// Plan every pass's waits and which passes signal a fence. `index` describes `out`'s
-    /// uses; the wrap-around waits are found through it.
+    /// Plan every pass's waits, the present's (into `present`), and which passes signal a
+    /// fence. `index` describes `out`'s uses; the wrap-around waits are found through it.
+    /// `chains` are the swap chains the passes use: each frame writes another of their
+    /// buffers, and the wait on present orders a buffer's reuse (FS-5), so they need no
+    /// wrap-around wait.
     pub fn plan(
         &mut self,
         out: &mut [CompiledPass],
         edges: &[(usize, usize)],
         index: &ResourceIndex,
+        chains: &[Entity],
+        present: &mut Vec<usize>,
     ) {
-        // On one queue, order is execution order: no pass waits, none signals, and nothing
-        // is known complete through a round trip of fences.
+        present_candidates(out, chains, present);
+        // On one queue, order is execution order: no pass waits, and nothing is known
+        // complete through a round trip of fences; only the present may wait.
         if out.windows(2).all(|w| w[0].queue == w[1].queue) {
-            for p in out.iter_mut() {
-                (p.own_complete, p.signals) = (None, false);
+            for (i, p) in out.iter_mut().enumerate() {
+                (p.own_complete, p.signals) = (None, present.contains(&i));
             }
             return;
         }
@@ -172,6 +193,9 @@ impl Fences {
         let pairs = &mut self.pairs;
         pairs.clear();
         for r in 0..index.resources().len() {
+            if chains.contains(&index.resources()[r]) {
+                continue;
+            }
             let uses = &grouped[index.span(r)];
             let mut last_use = [None::<usize>; QUEUE_COUNT];
             let mut last_write = [None::<usize>; QUEUE_COUNT];
@@ -210,6 +234,7 @@ impl Fences {
         let lanes = Lanes {
             lane: &self.lane,
             width,
+            present,
         };
         // Knowledge in the steady state: two sweeps, the second seeing the first's last
         // passes as the previous frame.
@@ -235,23 +260,41 @@ impl Fences {
             }
         }
         // What each pass knows complete of its own queue: only a round trip tells (its queue
-        // signalled, another waited on it, and this pass waited on that one).
+        // signalled, another waited on it, and this pass or an earlier one of its queue
+        // waited on that one). Two sweeps, as for `known`, carry it over the frame boundary.
         sweep(out, prev, known, lanes);
-        for (i, pass) in out.iter_mut().enumerate() {
+        let own = &mut self.own;
+        own.clear();
+        own.extend(out.iter().enumerate().map(|(i, pass)| {
             let q = lanes.lane[i] as usize;
             let through = |w: usize, shift: i64| known[w][q] - shift;
-            let best = pass
-                .waits
+            pass.waits
                 .iter()
                 .map(|&w| through(w, 0))
                 .chain(pass.waits_previous.iter().map(|&w| through(w, n)))
                 .filter(|&k| k > NOTHING / 2)
-                .max();
-            pass.own_complete = best.filter(|&k| k < i as i64);
+                .max()
+        }));
+        for _ in 0..2 {
+            for i in 0..out.len() {
+                if let Some((j, previous)) = prev[i] {
+                    let inherited = own[j].map(|k| k - if previous { n } else { 0 });
+                    own[i] = own[i].max(inherited);
+                }
+            }
         }
+        for (i, pass) in out.iter_mut().enumerate() {
+            pass.own_complete = own[i].filter(|&k| k < i as i64);
+        }
+        // The present need not wait on what the graphics queue already knows complete.
+        let last_graphics = out.iter().rposition(|p| p.queue == QueueId::Graphics);
         let waited = &mut self.waited;
         waited.clear();
         waited.resize(out.len(), false);
+        for &w in present.iter() {
+            waited[w] = last_graphics.is_none_or(|g| known[g][lanes.lane[w] as usize] < w as i64);
+        }
+        present.retain(|&w| waited[w]);
         for p in out.iter() {
             for &w in p.waits.iter().chain(&p.waits_previous) {
                 waited[w] = true;
@@ -341,7 +384,7 @@ mod tests {
             (p.waits, p.waits_previous, p.signals, p.own_complete) = (vec![], vec![], false, None);
         }
         let index = ResourceIndex::of(&again);
-        Fences::default().plan(&mut again, &g.edges, &index);
+        Fences::default().plan(&mut again, &g.edges, &index, &[], &mut Vec::new());
         assert_eq!(again, g.passes);
         assert_eq!(index, g.resources);
         assert!(g.resources.indexes(&g.passes));

@@ -21,7 +21,7 @@ pub mod barriers;
 mod compile;
 mod compiler;
 mod error;
-mod fences;
+pub(crate) mod fences;
 mod index;
 pub mod order;
 mod parts;

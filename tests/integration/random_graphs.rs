@@ -38,21 +38,46 @@ enum Phase {
     Frozen,
 }
 
+/// The subresources a use names: `None` for the whole resource, else one mip of a two-mip
+/// colour texture (EB-6: planned, barriered and validated per subresource).
+type Mip = Option<usize>;
+
+/// The mips a use covers, as indices into its resource's per-mip phases.
+fn covered(mip: Mip, mips: usize) -> std::ops::Range<usize> {
+    match mip {
+        Some(m) => m..m + 1,
+        None => 0..mips,
+    }
+}
+
+/// A use's text: its target, access, whether it clears and, for one mip, its `range`.
+fn use_text(r: usize, mip: Mip, access: &str, clear: bool) -> String {
+    let range = match mip {
+        Some(m) => format!(", range: (first_mip: {m}, mip_count: 1)"),
+        None => String::new(),
+    };
+    let clear = if clear { ", clear: true" } else { "" };
+    format!("(target: \"r{r}\", access: {access}{clear}{range})")
+}
+
 /// A random scene on random queues: resources are written, read, and often written again
-/// after being read (a new version), and imported ones are sometimes read before their
-/// first write of the frame (history: the previous frame's version).
+/// after being read (a new version), imported ones are sometimes read before their first
+/// write of the frame (history: the previous frame's version), colour textures often have
+/// two mips that passes use one at a time, and the frame sometimes ends with a dispatch
+/// writing the back buffer through a UAV.
 fn scene(seed: u64) -> String {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut out = String::from("Scene(\n    settings: (frames_in_flight: 2),\n    entities: [\n");
     let rotation = ["SavedViews", "FencedRing", "PlaceView"][rng.below(3)];
-    out += &format!(
-        "        (name: \"sc\", swap_chain: (buffers: {}, format: Bgra8Unorm, extent: (256, 256), vsync_interval: {}, rotation: {rotation})),\n",
-        2 + rng.below(2),
-        rng.below(2)
-    );
+    let buffers = 2 + rng.below(2);
+    let vsync = rng.below(2);
+    // Drawn after the resources so that seeds without it keep the corpus they had.
+    let mut chain_uav = None;
+    let chain_at = out.len();
     let nres = 3 + rng.below(6);
     let mut kinds = Vec::new();
     let mut imported = Vec::new();
+    let mut mips = Vec::new();
     for i in 0..nres {
         let kind = [Kind::Color, Kind::Color, Kind::Depth, Kind::Buffer][rng.below(4)];
         let lifetime = if rng.chance(50) {
@@ -60,16 +85,32 @@ fn scene(seed: u64) -> String {
         } else {
             "Imported"
         };
+        let levels = if kind == Kind::Color && rng.chance(40) {
+            2
+        } else {
+            1
+        };
         let def = match kind {
-            Kind::Color => "texture: (format: Rgba16Float, extent: (256, 256), flags: (render_target: true, unordered_access: true, dcc: true))".to_owned(),
-            Kind::Depth => "texture: (format: D32Float, extent: (256, 256), flags: (depth_stencil: true))".to_owned(),
+            Kind::Color => format!(
+                "texture: (format: Rgba16Float, extent: (256, 256), mips: {levels}, flags: (render_target: true, unordered_access: true, dcc: true))"
+            ),
+            Kind::Depth => {
+                "texture: (format: D32Float, extent: (256, 256), flags: (depth_stencil: true))"
+                    .to_owned()
+            }
             Kind::Buffer => "buffer: (size: 65536, unordered_access: true)".to_owned(),
         };
         out += &format!("        (name: \"r{i}\", {def}, lifetime: {lifetime}),\n");
         kinds.push(kind);
         imported.push(lifetime == "Imported");
+        mips.push(levels);
     }
-    let mut phase = vec![Phase::Fresh; nres];
+    // A use of resource `r` names one mip of a two-mip texture half the time (never a copy's,
+    // which moves whole resources).
+    let pick_mip = |rng: &mut Rng, r: usize, copy: bool| -> Mip {
+        (mips[r] == 2 && !copy && rng.chance(50)).then(|| rng.below(2))
+    };
+    let mut phase: Vec<[Phase; 2]> = vec![[Phase::Fresh; 2]; nres];
     let npasses = 3 + rng.below(8);
     for p in 0..npasses {
         let queue = match rng.below(20) {
@@ -78,11 +119,12 @@ fn scene(seed: u64) -> String {
             _ => "Copy",
         };
         let mut uses = Vec::new();
+        let mut used = Vec::new();
         let mut work = "None".to_owned();
         // One write.
         let rewrite = rng.chance(30);
         let writable: Vec<usize> = (0..nres)
-            .filter(|&r| phase[r] != Phase::Frozen || rewrite)
+            .filter(|&r| phase[r][..mips[r]].iter().any(|&f| f != Phase::Frozen) || rewrite)
             .filter(|&r| !matches!((queue, kinds[r]), ("Compute" | "Copy", Kind::Depth)))
             .collect();
         if let Some(&w) = writable.get(rng.below(writable.len().max(1))) {
@@ -92,25 +134,33 @@ fn scene(seed: u64) -> String {
                 ("Copy", _) => "CopyDest",
                 _ => "UnorderedAccess",
             };
+            let mut mip = pick_mip(&mut rng, w, queue == "Copy");
+            if let Some(m) = mip.filter(|&m| phase[w][m] == Phase::Frozen && !rewrite) {
+                mip = Some(1 - m);
+            }
             let clear = matches!(access, "RenderTarget" | "DepthWrite") && rng.chance(50);
-            uses.push(format!(
-                "(target: \"r{w}\", access: {access}, clear: {clear})"
-            ));
+            uses.push(use_text(w, mip, access, clear));
+            used.push(w);
             let before = phase[w];
-            phase[w] = Phase::Written;
+            for m in covered(mip, mips[w]) {
+                phase[w][m] = Phase::Written;
+            }
             if queue == "Copy" {
                 let src: Vec<usize> = (0..nres)
-                    .filter(|&r| r != w && phase[r] != Phase::Fresh && kinds[r] != Kind::Depth)
+                    .filter(|&r| r != w && kinds[r] != Kind::Depth && mips[r] == mips[w])
+                    .filter(|&r| phase[r][..mips[r]].iter().all(|&f| f != Phase::Fresh))
                     .filter(|&r| (kinds[r] == Kind::Buffer) == (kinds[w] == Kind::Buffer))
                     .collect();
                 match src.get(rng.below(src.len().max(1))) {
                     Some(&s) => {
                         uses.push(format!("(target: \"r{s}\", access: CopySource)"));
-                        phase[s] = Phase::Frozen;
+                        used.push(s);
+                        phase[s] = [Phase::Frozen; 2];
                         work = "Copy(bytes: 65536)".to_owned();
                     }
                     None => {
                         uses.pop();
+                        used.pop();
                         phase[w] = before;
                     }
                 }
@@ -120,15 +170,16 @@ fn scene(seed: u64) -> String {
         if queue != "Copy" {
             for _ in 0..rng.below(3) {
                 let history = rng.chance(20);
-                let readable: Vec<usize> = (0..nres)
-                    .filter(|&r| {
-                        (phase[r] != Phase::Fresh || history && imported[r])
-                            && !uses
-                                .iter()
-                                .any(|u: &String| u.contains(&format!("\"r{r}\"")))
-                    })
-                    .collect();
-                let Some(&r) = readable.get(rng.below(readable.len().max(1))) else {
+                let mut readable = Vec::new();
+                for r in (0..nres).filter(|r| !used.contains(r)) {
+                    let mip = pick_mip(&mut rng, r, false);
+                    let ready = covered(mip, mips[r])
+                        .all(|m| phase[r][m] != Phase::Fresh || history && imported[r]);
+                    if ready {
+                        readable.push((r, mip));
+                    }
+                }
+                let Some(&(r, mip)) = readable.get(rng.below(readable.len().max(1))) else {
                     break;
                 };
                 let depth_bound = uses.iter().any(|u: &String| u.contains("Depth"));
@@ -137,8 +188,11 @@ fn scene(seed: u64) -> String {
                     ("Graphics", Kind::Buffer) if rng.chance(50) => "VertexBuffer",
                     _ => "ShaderRead",
                 };
-                uses.push(format!("(target: \"r{r}\", access: {access})"));
-                phase[r] = Phase::Frozen;
+                uses.push(use_text(r, mip, access, false));
+                used.push(r);
+                for m in covered(mip, mips[r]) {
+                    phase[r][m] = Phase::Frozen;
+                }
             }
             work = if queue == "Graphics" {
                 "Draw(draws: 2, vertices: 3000, pixels: 65536)"
@@ -155,9 +209,35 @@ fn scene(seed: u64) -> String {
             uses.join(", ")
         );
     }
-    // The frame ends by drawing into the back buffer, reading whatever was produced.
-    let mut uses = vec!["(target: \"sc\", access: RenderTarget, clear: true)".to_owned()];
-    for r in (0..nres).filter(|&r| phase[r] == Phase::Written) {
+    // The frame ends by drawing into the back buffer, reading whatever was produced; or by a
+    // dispatch writing it through a UAV, on either queue, that a draw may follow.
+    let written =
+        |phase: &[[Phase; 2]], r: usize| phase[r][..mips[r]].iter().all(|&f| f == Phase::Written);
+    if rng.chance(25) {
+        let queue = if rng.chance(50) {
+            "Compute"
+        } else {
+            "Graphics"
+        };
+        chain_uav = Some(queue);
+        let mut uses = vec!["(target: \"sc\", access: UnorderedAccess)".to_owned()];
+        let read: Vec<usize> = (0..nres)
+            .filter(|&r| written(&phase, r) && kinds[r] != Kind::Depth)
+            .collect();
+        for r in read {
+            uses.push(format!("(target: \"r{r}\", access: ShaderRead)"));
+            phase[r] = [Phase::Frozen; 2];
+        }
+        out += &format!(
+            "        (name: \"tonemap\", pass: (queue: {queue}, uses: [{}], work: Dispatch(dispatches: 1, threads: 65536))),\n",
+            uses.join(", ")
+        );
+    }
+    let mut uses = vec![match chain_uav {
+        Some(_) => "(target: \"sc\", access: RenderTarget)".to_owned(),
+        None => "(target: \"sc\", access: RenderTarget, clear: true)".to_owned(),
+    }];
+    for r in (0..nres).filter(|&r| written(&phase, r)) {
         let access = if kinds[r] == Kind::Depth && rng.chance(50) {
             "DepthRead"
         } else {
@@ -168,10 +248,22 @@ fn scene(seed: u64) -> String {
         }
         uses.push(format!("(target: \"r{r}\", access: {access})"));
     }
-    out += &format!(
-        "        (name: \"final\", pass: (uses: [{}], work: Draw(draws: 1, vertices: 3, pixels: 65536))),\n    ],\n)\n",
-        uses.join(", ")
+    if chain_uav.is_none() || rng.chance(50) {
+        out += &format!(
+            "        (name: \"final\", pass: (uses: [{}], work: Draw(draws: 1, vertices: 3, pixels: 65536))),\n",
+            uses.join(", ")
+        );
+    }
+    out += "    ],\n)\n";
+    let chain = format!(
+        "        (name: \"sc\", swap_chain: (buffers: {buffers}, format: Bgra8Unorm, extent: (256, 256), vsync_interval: {vsync}, rotation: {rotation}{})),\n",
+        if chain_uav.is_some() {
+            ", unordered_access: true"
+        } else {
+            ""
+        }
     );
+    out.insert_str(chain_at, &chain);
     out
 }
 
@@ -214,8 +306,11 @@ fn run(text: &str, seed: u64, fault: Option<String>) -> Outcome {
 fn random_graphs_validate_clean_and_every_dropped_sync_is_caught() {
     let mut total_barriers = 0;
     let mut total_waits = 0;
+    let (mut ranged, mut chain_uav) = (0, 0);
     for seed in 0..1000u64 {
         let text = scene(seed);
+        ranged += usize::from(text.contains("range: (first_mip"));
+        chain_uav += usize::from(text.contains("(target: \"sc\", access: UnorderedAccess)"));
         let (diags, err, trace, present) = run(&text, seed, None);
         assert!(
             err.is_none(),
@@ -229,15 +324,15 @@ fn random_graphs_validate_clean_and_every_dropped_sync_is_caught() {
             diags.join("\n")
         );
         // What the passes submitted in the frame we tamper with (the present stage's own
-        // barrier is not a pass's).
-
+        // barrier and its wait on a compute queue that wrote the back buffer are not a
+        // pass's: `back_buffer_uav` drops that wait).
         let in_frame = trace.iter().filter(|s| s.frame == DROP_FRAME);
         let mut barriers = 0;
         let mut waits = 0;
         for s in in_frame {
             match &s.command {
                 Command::Barrier(g) if s.label != present => barriers += g.len(),
-                Command::WaitFence(_) => waits += 1,
+                Command::WaitFence(_) if s.label != present => waits += 1,
                 _ => {}
             }
         }
@@ -271,6 +366,10 @@ fn random_graphs_validate_clean_and_every_dropped_sync_is_caught() {
             );
         }
     }
+    assert!(
+        ranged > 300 && chain_uav > 100,
+        "the corpus exercises mip ranges ({ranged}) and compute writing the back buffer ({chain_uav})"
+    );
     assert!(
         total_barriers > 1000,
         "the corpus exercises barriers ({total_barriers})"

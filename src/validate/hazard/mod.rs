@@ -166,9 +166,9 @@ pub struct HazardTracker {
     /// How far into every queue's stream the CPU knows the GPU complete: the clocks of the
     /// fences it waited on or found passed (FN-2). Submissions after join it.
     cpu: VectorClock,
-    /// Per swap-chain buffer: the queue and stream position of its last Present, which a
-    /// wait on present for it joins (FS-5).
-    presented: HashMap<ObjectKey, (usize, u64)>,
+    /// Per swap-chain buffer: the presenting queue's clock at its last Present (its own
+    /// entry the Present's position), which a wait on present for it joins (FS-5).
+    presented: HashMap<ObjectKey, VectorClock>,
 }
 
 /// Where the current command is.
@@ -343,8 +343,8 @@ impl HazardTracker {
     /// orders no other access and every cross-frame hazard needs its own barrier.
     pub fn present(&mut self, at: At, buffer: ObjectKey) -> Option<Hazard> {
         let q = at.queue.index();
-        let pos = self.advance(q);
-        self.presented.insert(buffer, (q, pos));
+        self.advance(q);
+        self.presented.insert(buffer, self.clocks[q]);
         let w = self.states_of(buffer).find_map(|s| s.write)?;
         let done = w.queue == q || self.clocks[q][w.queue] > w.pos;
         (!done).then_some(Hazard {
@@ -358,16 +358,19 @@ impl HazardTracker {
     }
 
     /// A wait on present for `buffer` on `queue`: the flip it waits for came after everything
-    /// its queue did before that Present (an end-of-pipe event), so the waiting queue's later
-    /// work is ordered after all of it (FS-5, RL-1). This, not Present itself, is what orders
-    /// one frame's work before a later frame's on the presenting queue.
+    /// its queue did before that Present (an end-of-pipe event), and so after everything that
+    /// queue knew complete through its fences (a compute write the present waited on), so
+    /// the waiting queue's later work is ordered after all of it, as after a fence (FS-5,
+    /// RL-1, FN-2). This, not Present itself, is what orders one frame's work before a later
+    /// frame's on the presenting queue.
     pub fn wait_on_present(&mut self, queue: QueueId, buffer: ObjectKey) {
         let q = queue.index();
-        if let Some(&(pq, pos)) = self.presented.get(&buffer) {
-            if pq == q {
-                self.completed[q] = self.completed[q].max(pos);
-            } else {
-                self.clocks[q][pq] = self.clocks[q][pq].max(pos);
+        if let Some(clock) = self.presented.get(&buffer).copied() {
+            self.completed[q] = self.completed[q].max(clock[q]);
+            for (i, (mine, theirs)) in self.clocks[q].iter_mut().zip(clock).enumerate() {
+                if i != q {
+                    *mine = (*mine).max(theirs);
+                }
             }
         }
     }

@@ -6,7 +6,7 @@ use bevy_ecs::prelude::*;
 use super::Builder;
 use super::phases::{ResUse, resource_uses};
 use super::track::{Q, Track};
-use super::walk::{release_chain, walk_copy};
+use super::walk::{release_chain, release_transient, walk_copy};
 use super::{COPIES, Walk};
 use crate::barrier::{Access, Layout};
 use crate::plan::CompiledGraph;
@@ -187,6 +187,18 @@ pub(super) enum Later {
     clippy::too_many_arguments,
     reason = "the walk's per-resource state, passed apart so each copy borrows only what it changes"
 )]
+/// What a texture owes at the end of a copy of the frame: a back buffer's hand-over to the
+/// present, a transient's write-back before another queue activates it next frame.
+fn end_of_frame(w: &mut Walk, e: Entity, t: &mut Track, s: &TextureStart, uses: &[ResUse]) {
+    if s.chain {
+        release_chain(w, e, t);
+    } else if s.transient
+        && let Some(first) = uses.first()
+    {
+        release_transient(w, e, t, first.queue);
+    }
+}
+
 pub(super) fn walk_resource(
     w: &mut Walk,
     graph: &CompiledGraph,
@@ -280,15 +292,11 @@ pub(super) fn walk_resource(
             walk_copy::<true>(w, e, &uses[..1], copy, t, graph)?;
             tail.0 = w.frames[0].mark();
             walk_copy::<true>(w, e, &uses[1..], copy, t, graph)?;
-            if s.chain {
-                release_chain(w, e, t);
-            }
+            end_of_frame(w, e, t, &s, uses);
             tail.1 = w.frames[0].mark();
         } else if texture {
             walk_copy::<true>(w, e, uses, copy, t, graph)?;
-            if s.chain {
-                release_chain(w, e, t);
-            }
+            end_of_frame(w, e, t, &s, uses);
         } else {
             walk_copy::<false>(w, e, uses, copy, t, graph)?;
         }

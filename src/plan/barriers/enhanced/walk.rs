@@ -3,7 +3,7 @@
 use bevy_ecs::prelude::*;
 
 use super::phases::ResUse;
-use super::track::{Acc, Track};
+use super::track::{Acc, Q, Track};
 use super::{Walk, barrier};
 use crate::barrier::*;
 use crate::plan::barriers::WholeTexture;
@@ -42,6 +42,21 @@ pub(super) fn release_chain(w: &mut Walk, e: Entity, t: &mut Track) {
     let q = last.queue();
     if q.kind() != QueueType::Direct && q.can_transition(t.layout, Layout::PRESENT) {
         release::<true>(w, e, t, last, Layout::PRESENT);
+    }
+}
+
+/// A transient's next activation discards its contents, but a write that another queue
+/// made last must still be written back before the fence that orders the activation, or its
+/// dirty lines could land on the new contents (FS-2, EB-5): the writer releases it at the end
+/// of its pass, in the layout it is in.
+pub(super) fn release_transient(w: &mut Walk, e: Entity, t: &mut Track, next: Q) {
+    if let Some(wr) = t
+        .last_write
+        .filter(|wr| wr.queue() != next && !t.written_back)
+    {
+        let layout = t.layout;
+        release::<true>(w, e, t, wr, layout);
+        t.written_back = true;
     }
 }
 
