@@ -182,11 +182,6 @@ pub(super) enum Later {
     Converged,
 }
 
-/// Walk one resource over the three copies of the frame.
-#[expect(
-    clippy::too_many_arguments,
-    reason = "the walk's per-resource state, passed apart so each copy borrows only what it changes"
-)]
 /// What a texture owes at the end of a copy of the frame: a back buffer's hand-over to the
 /// present, a transient's write-back before another queue activates it next frame.
 fn end_of_frame(w: &mut Walk, e: Entity, t: &mut Track, s: &TextureStart, uses: &[ResUse]) {
@@ -199,6 +194,11 @@ fn end_of_frame(w: &mut Walk, e: Entity, t: &mut Track, s: &TextureStart, uses: 
     }
 }
 
+/// Walk one resource over the three copies of the frame.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "the walk's per-resource state, passed apart so each copy borrows only what it changes"
+)]
 pub(super) fn walk_resource(
     w: &mut Walk,
     graph: &CompiledGraph,
