@@ -185,10 +185,15 @@ impl Runtime {
         let settings = RunSettings::new(self.world.resource::<Settings>(), chains);
         let validator = self.world.resource::<Validator>();
         let (validation_errors, validation_warnings) = validator.counts();
+        let mut stats = self.world.resource::<RunStats>().clone();
+        // What the device has counted of the GPU's work so far (FS-13, CC-4).
+        let device = self.world.resource::<crate::device::Device>();
+        stats.sampled_bytes = device.sampled_bytes();
+        stats.graphics_refills = device.graphics_refills();
         Summary {
             scene: self.scene.clone(),
             settings,
-            stats: self.world.resource::<RunStats>().clone(),
+            stats,
             live_entities: host.entities as u64,
             validation_errors,
             validation_warnings,

@@ -32,6 +32,8 @@ fn configure_device(
     device.set_flags(settings.device_flags);
     // A device without enhanced barriers runs the legacy strategy whatever was asked (EB-11).
     device.set_legacy_barriers(settings.barriers_run() == BarrierMode::Legacy);
+    // The loose file of seed 004 sends legacy barriers down the driver's previous path.
+    device.set_legacy_barrier_translation(settings.legacy_barrier_translation);
     device.set_api(settings.api);
     // Pipe-0 queues start at 4 CUs (CC-2); unless the scene says otherwise the runtime lets
     // them use every CU, as engines do: priority alone keeps them below graphics.
@@ -235,6 +237,11 @@ pub fn materialize(
             range: view.range,
         };
         let key = device.create(name.as_str(), desc).map_err(&failed)?;
+        // A view's MinLOD starts as its resource's; a scene's `min_lod` sets its own (FS-13),
+        // in whole mips: a sampler clamped between two mips still reads the finer one.
+        if view.min_lod > 0.0 {
+            device.set_view_min_lod(key, view.min_lod as u32);
+        }
         commands
             .entity(e)
             .insert((GpuObject(key), LastUse::default()));

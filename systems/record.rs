@@ -7,7 +7,7 @@
 use bevy_ecs::prelude::*;
 use glam::UVec2;
 
-use crate::barrier::{LegacyBarrier, translate};
+use crate::barrier::{LegacyBarrier, LegacyPath, translate_with};
 use crate::device::ObjectKey;
 use crate::device::cpu_cost::record_span_ns;
 use crate::error::RuntimeError;
@@ -101,7 +101,9 @@ pub fn record_passes(
         let mut before = before.map(|e| key_of(*e).unwrap_or_default());
         let mut after = after.map(|e| key_of(*e).unwrap_or_default());
         if let Some(fp) = plan.frame_at(this.0) {
-            // The driver translates legacy barriers as the list is recorded (EB-10).
+            // The driver translates legacy barriers as the list is recorded (EB-10), or, with
+            // the loose file of seed 004, takes its previous path.
+            let path = LegacyPath::of(settings.legacy_barrier_translation);
             for (legacy, group) in [
                 (fp.legacy_before.get(i), &mut before),
                 (fp.legacy_after.get(i), &mut after),
@@ -113,7 +115,7 @@ pub fn record_passes(
                     .iter()
                     .map(|b| b.map(|e| key_of(*e).unwrap_or_default()))
                     .collect();
-                match translate(&keyed, |k| resource_info(&device, *k)) {
+                match translate_with(&keyed, |k| resource_info(&device, *k), path) {
                     Ok(g) => {
                         group.global.extend(g.global);
                         group.buffers.extend(g.buffers);

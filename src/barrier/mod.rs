@@ -61,7 +61,10 @@ pub use hardware::{
 };
 pub use history::SubState;
 pub use layout::Layout;
-pub use legacy::{ALL_SUBRESOURCES, LegacyBarrier, LegacySplit, legacy_subresources, translate};
+pub use legacy::{
+    ALL_SUBRESOURCES, LegacyBarrier, LegacyPath, LegacySplit, UNTRANSLATED_UAV_SYNC,
+    legacy_subresources, translate, translate_with,
+};
 pub use lower::{LowerOptions, lower, lower_legacy, lower_tracked};
 pub use queue::QueueType;
 pub use resource::{ResourceInfo, Subresources, TextureInfo};

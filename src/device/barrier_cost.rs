@@ -49,6 +49,11 @@ pub struct BarrierWork {
     pub cache_ns: u64,
     /// Decompression and metadata initialisation, ns.
     pub decompress_ns: u64,
+    /// It writes back or invalidates a cache every queue's shaders use (the vector L0/L1,
+    /// the scalar K$, L2). Cache operations take the whole cache, never a range (CC-4): on a
+    /// compute queue such a flush disturbs the graphics work running meanwhile
+    /// ([`super::compute::GRAPHICS_REFILL_NS`]).
+    pub shared_caches: bool,
 }
 
 /// Price a Barrier call on `queue` (EB-9: what it adds beyond the drains it waits for).
@@ -95,6 +100,8 @@ pub fn price(l: &Lowered, p: &Profile) -> BarrierWork {
         front_end: l.front_end,
         cache_ns: write_back + invalidate,
         decompress_ns: decompress,
+        shared_caches: (l.write_back | l.invalidate)
+            .intersects(Caches::L0_L1 | Caches::SCALAR_K | Caches::L2),
     }
 }
 

@@ -20,6 +20,14 @@
 //! model takes the three flushes a compute context otherwise issues by hand: a compute
 //! partial flush, an L1 invalidation and an L2 write-back ([`DispatchFlags::after_dispatch`]).
 //! The device runs each as a barrier after the dispatch and charges it like one.
+//!
+//! Cache flushes take the whole cache; the hardware has no range-based flush, so "this may
+//! affect any GPU work executing on the graphics context at the same time" (seed 002, CC-4).
+//! The model: when a compute queue's barrier (the title's, or the debug flags' flush after a
+//! dispatch) writes back or invalidates a cache the graphics shaders share (L0/L1, K$, L2),
+//! every graphics work item running at that moment has lost what it had cached and stalls
+//! [`GRAPHICS_REFILL_NS`] refilling it. A flush of nothing shared, or no flush at all, leaves
+//! graphics work alone.
 
 use super::barrier_cost::Lowered;
 use super::{Command, DeviceError, Memory};
@@ -28,6 +36,12 @@ use crate::barrier::{Caches, Stages};
 /// Shading work of a dispatch with L1 bypassed, in percent of the same dispatch through L1
 /// (CC-4): every load goes to L2. A model assumption, not a figure of the seed.
 pub const L1_BYPASS_WORK_PERCENT: u64 = 125;
+
+/// How long a graphics work item in flight stalls refilling its caches after a compute
+/// queue's whole-cache flush (CC-4). A model assumption, not a figure of the seed, which says
+/// only that such a flush may affect concurrent graphics work: about what re-reading a
+/// working set of 1 MiB takes at the 2020 profile's memory bandwidth.
+pub const GRAPHICS_REFILL_NS: u64 = 2_000;
 
 /// A compute context's dispatch flags (CC-4, `Command::SetDispatchFlags`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -29,6 +29,7 @@ mod error;
 mod fast;
 mod fast_binding;
 mod fence;
+mod min_lod;
 mod object;
 mod pipeline;
 mod present;
@@ -114,6 +115,9 @@ pub struct Device {
     flags: crate::model::DeviceFlags,
     /// Barriers are legacy ones translated by the driver (EB-10), priced as such.
     legacy_barriers: bool,
+    /// False with the loose file `D3D__DisableLegacyResourceBarrierTranslation` (seed 004):
+    /// legacy barriers take the driver's previous path (EB-10, [`crate::barrier::LegacyPath`]).
+    legacy_barrier_translation: bool,
     /// The API the streams are written to (which rules the validation layer applies).
     api: Api,
     gpu: Mutex<Gpu>,
@@ -133,6 +137,9 @@ pub struct Device {
     dispatch_flags: [compute::DispatchFlags; QUEUE_COUNT],
     /// Each compute context's dispatches have an early-out path (CC-8); Resume resets it.
     early_out_path: [bool; QUEUE_COUNT],
+    /// Resource and view MinLODs, what each context has bound with which, and the bytes
+    /// sampled so far (FS-13).
+    min_lods: min_lod::MinLods,
 }
 
 /// How many times the device was asked to submit and to destroy.
@@ -162,6 +169,7 @@ impl Device {
             flags: Default::default(),
             suspended: false,
             legacy_barriers: false,
+            legacy_barrier_translation: true,
             api: Api::D3d11x,
             fence_sequence: [0; QUEUE_COUNT],
             labels: vec![String::new()],
@@ -171,6 +179,7 @@ impl Device {
             bound_pipeline: [None; QUEUE_COUNT],
             dispatch_flags: Default::default(),
             early_out_path: [false; QUEUE_COUNT],
+            min_lods: Default::default(),
         }
     }
 
@@ -232,6 +241,17 @@ impl Device {
         self.legacy_barriers = legacy;
     }
 
+    /// Whether the driver translates legacy barriers into enhanced ones (EB-10): false as
+    /// when the loose file `D3D__DisableLegacyResourceBarrierTranslation` is deployed.
+    pub fn set_legacy_barrier_translation(&mut self, on: bool) {
+        self.legacy_barrier_translation = on;
+    }
+
+    /// The driver's path for legacy barriers (EB-10, seed 004).
+    pub fn legacy_path(&self) -> crate::barrier::LegacyPath {
+        crate::barrier::LegacyPath::of(self.legacy_barrier_translation)
+    }
+
     /// Whether barriers are priced as legacy ones (EB-10).
     pub fn legacy_barriers(&self) -> bool {
         self.legacy_barriers || self.semantics == Semantics::Legacy
@@ -286,7 +306,23 @@ impl Device {
         if let ObjectDesc::View { of, .. } = &desc {
             self.memory.get(*of)?;
         }
-        Ok(self.memory.create(name, desc))
+        let key = self.memory.create(name, desc);
+        // A view takes its resource's MinLOD as it is now (FS-13).
+        self.min_lods.created(key, &self.memory);
+        Ok(key)
+    }
+
+    /// Give `view` its own MinLOD in whole mips, as `SetShaderResourceViewMinLOD` would: a
+    /// scene view's `min_lod` (FS-13). Contexts see it from the view's next binding on.
+    pub fn set_view_min_lod(&mut self, view: ObjectKey, lod: u32) {
+        self.min_lods.set_view(view, lod);
+    }
+
+    /// Bytes the samplers of every draw and dispatch so far may have read: the mips at or
+    /// coarser than the MinLOD in effect of each texture view bound to their stages (FS-13,
+    /// `min_lod.rs`).
+    pub fn sampled_bytes(&self) -> u64 {
+        self.min_lods.sampled_bytes()
     }
 
     /// Destroy an object at CPU time `cpu_ns`. Refused while any command referencing it is

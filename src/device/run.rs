@@ -102,6 +102,12 @@ impl Device {
         self.gpu().queues[queue.index()].last_end
     }
 
+    /// Graphics work items that stalled refilling their caches after a compute queue's
+    /// whole-cache flush, so far (CC-4, [`super::compute::GRAPHICS_REFILL_NS`]).
+    pub fn graphics_refills(&self) -> u64 {
+        self.gpu().refills
+    }
+
     /// How far the GPU has been simulated, ns.
     pub fn gpu_time_ns(&self) -> u64 {
         self.gpu().now

@@ -91,6 +91,8 @@ impl Device {
                 }
                 _ => {}
             }
+            // FS-13: MinLODs, the views bound with them, and what the work samples.
+            self.min_lods.observe(&cmd, queue, semantics, &self.memory);
             let shader = self.bound_pipeline[queue.index()]
                 .and_then(|id| self.pipeline_costs.get(&id).copied());
             let mut op = op_for(

@@ -72,6 +72,12 @@ pub struct RunStats {
     /// Each queue's time, busy or idle by cause, on the timeline.
     pub queue_clock: QueueClock,
     pub executed_commands: u64,
+    /// Bytes the draws' and dispatches' samplers may read: the mips at or coarser than the
+    /// MinLOD in effect of each texture view bound to them (FS-13).
+    pub sampled_bytes: u64,
+    /// Graphics work items stalled refilling their caches after a compute queue's
+    /// whole-cache flush (CC-4).
+    pub graphics_refills: u64,
     /// Binding calls submitted and the constant-engine dwords they write (RB-1, RB-2).
     pub binding: crate::device::BindingCount,
     /// Front-end time the executed binding calls took, ns.

@@ -10,6 +10,9 @@
 //! and makes visible UAV accesses without naming a layout. (A translation that put every
 //! subresource in UNORDERED_ACCESS would contradict the layouts of the others, EB-11.)
 //!
+//! Without translation (the loose file of seed 004) the driver's previous path issues the
+//! calls instead: UAV barriers drain pixel and compute work only (`LegacyPath`, EB-10).
+//!
 //! An aliasing barrier is the full stall EB-10 describes (a global barrier that waits for
 //! everything, writes every cache back and invalidates) and also says which resource hands
 //! the memory to which: the driver deactivates `before` in the same call (AccessAfter
@@ -21,7 +24,7 @@
 use crate::barrier::{
     ALL_SUBRESOURCES, Access, BarrierGroup, BufferBarrier, GlobalBarrier, Layout, LegacyBarrier,
     LegacySplit, ResourceInfo, ResourceStates, SubresourceRange, Sync, TextureBarrier,
-    TextureBarrierFlags, translate,
+    TextureBarrierFlags, translate_with,
 };
 use crate::device::{Device, ObjectKey};
 use crate::model::{LegacyScriptBarrier, ScriptState};
@@ -71,11 +74,13 @@ pub(super) fn translate_script(
             }
         }
     }
-    let mut group = translate(&legacy, |k| device.memory.resource_info(*k)).map_err(|errors| {
+    let path = device.legacy_path();
+    let info = |k: &ObjectKey| device.memory.resource_info(*k);
+    let mut group = translate_with(&legacy, info, path).map_err(|errors| {
         let names: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
         format!("ResourceBarrier: {}", names.join("; "))
     })?;
-    let (sync, access) = (Sync::ALL_SHADING, Access::UNORDERED_ACCESS);
+    let (sync, access) = (path.uav_sync(), Access::UNORDERED_ACCESS);
     for r in uavs {
         let mut subs: Vec<u32> = (state.legacy.iter())
             .filter(|((k, _), s)| *k == r && s.contains(ResourceStates::UNORDERED_ACCESS))

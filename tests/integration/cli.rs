@@ -30,6 +30,8 @@ const KEYS: &[&str] = &[
     "gpu.stalls_us.fence",
     "gpu.stalls_us.present",
     "gpu.commands",
+    "gpu.sampled_bytes",
+    "gpu.graphics_refills",
     "cpu.tick_us.mean",
     "cpu.tick_us.p50",
     "cpu.tick_us.p99",

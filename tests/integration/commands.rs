@@ -88,6 +88,48 @@ fn a_legacy_uav_barrier_claims_only_the_subresources_in_unordered_access() {
 }
 
 #[test]
+fn without_translation_a_legacy_uav_barrier_drains_no_vertex_work() {
+    // Seed 004: the loose file D3D__DisableLegacyResourceBarrierTranslation sends legacy
+    // barriers down the driver's previous path, whose UAV barrier issues PS and CS partial
+    // flushes and no VS one (EB-10); translated, the same call drains every shader stage.
+    let text = scene("legacy_uav_barrier.ron");
+    let flushes = |translation: bool| {
+        let text = text.replacen(
+            "Scene(",
+            &format!("Scene(settings: (legacy_barrier_translation: {translation}),"),
+            1,
+        );
+        let mut rt = Runtime::from_str(&text, "legacy_uav_barrier.ron").expect("loads");
+        rt.set_validation(true);
+        rt.run(FRAMES).expect("runs");
+        let found: Vec<String> = (rt.diagnostics().iter())
+            .map(|d| d.code.to_string())
+            .collect();
+        // Both orders the compute writes the barrier is there for.
+        assert!(found.is_empty(), "translation {translation}: {found:?}");
+        let h = rt.summary().stats.hardware;
+        (
+            h.vs_partial_flushes + h.idles,
+            h.ps_partial_flushes,
+            h.cs_partial_flushes,
+        )
+    };
+    let (translated, untranslated) = (flushes(true), flushes(false));
+    // One UAV barrier a frame loses its VS partial flush; the transitions around it (full
+    // idles) and the PS and CS partial flushes are the same on both paths.
+    assert_eq!(
+        translated.0 - untranslated.0,
+        FRAMES,
+        "{translated:?} {untranslated:?}"
+    );
+    assert_eq!(
+        (translated.1, translated.2),
+        (untranslated.1, untranslated.2)
+    );
+    assert!(untranslated.1 > 0 && untranslated.2 > 0, "{untranslated:?}");
+}
+
+#[test]
 fn fences_with_values_wait_on_the_value_asked_for() {
     let cpu = r#"WaitForFenceCpu(fence: "produced"),"#;
     // A queue wait on the latest value orders the copy as the CPU wait did.

@@ -6,6 +6,7 @@ use fastframe::device::*;
 
 const GFX: QueueId = QueueId::Graphics;
 const PIPE0: QueueId = QueueId::Compute { pipe: 0, index: 0 };
+const PIPE1: QueueId = QueueId::Compute { pipe: 1, index: 0 };
 
 fn dispatch(threads: u64) -> Command {
     Command::Dispatch {
@@ -134,4 +135,62 @@ fn work_launched_while_the_flag_is_raised_exits_at_once_and_runs_whole_once_it_i
     let lowered = run(vec![(true, 0), (false, 500)]);
     assert!(raised * 10 < whole, "raised {raised} ns, whole {whole} ns");
     assert_eq!(lowered, whole);
+}
+
+/// When a long draw on the graphics queue ends, and how many graphics items refilled their
+/// caches, with `compute` submitted on a pipe-1 queue (above graphics, CC-2) 1 us after the draw.
+fn draw_beside(compute: Vec<Command>) -> (u64, u64) {
+    let mut d = Device::default();
+    let (g, drawn) = fence(&mut d, GFX);
+    let draw = Command::Draw {
+        draws: 1,
+        vertices: 3,
+        pixels: 1 << 26,
+    };
+    d.submit(GFX, 0, 0, [draw, drawn], 0).unwrap();
+    let (c, computed) = fence(&mut d, PIPE1);
+    let mut commands = compute;
+    commands.push(computed);
+    d.submit(PIPE1, 0, 0, commands, 1_000).unwrap();
+    d.wait_fence_cpu(c).unwrap();
+    let end = d.wait_fence_cpu(g).unwrap();
+    (end, d.graphics_refills())
+}
+
+#[test]
+fn a_whole_cache_flush_on_compute_stalls_the_graphics_work_running_beside_it() {
+    // CC-4: cache flushes take the whole cache, so a compute context's flush disturbs the
+    // graphics work in flight. The debug flags flush L2 and L1 after the dispatch, while the
+    // draw runs: the draw refills its caches and ends GRAPHICS_REFILL_NS later (a model
+    // assumption) than beside the same dispatch without the flush.
+    let (alone, none) = draw_beside(vec![]);
+    assert_eq!(none, 0);
+    let (plain, plain_refills) = draw_beside(vec![dispatch(1 << 10)]);
+    assert_eq!(plain_refills, 0, "no flush, no refill");
+    let (flushed, refills) = draw_beside(vec![flags(false, true), dispatch(1 << 10)]);
+    assert_eq!(refills, 1, "one flush while one draw runs");
+    assert_eq!(
+        flushed - plain,
+        compute::GRAPHICS_REFILL_NS,
+        "{flushed} vs {plain}"
+    );
+    // Two dispatches, two flushes, two refills.
+    let two = vec![flags(false, true), dispatch(1 << 10), dispatch(1 << 10)];
+    let (twice, refills) = draw_beside(two);
+    let (two_plain, _) = draw_beside(vec![dispatch(1 << 10), dispatch(1 << 10)]);
+    assert_eq!(refills, 2);
+    assert_eq!(twice - two_plain, 2 * compute::GRAPHICS_REFILL_NS);
+    // A compute barrier that flushes no shared cache (a compute partial flush only) leaves
+    // the draw alone, and the draw alone is no slower for it.
+    let drain = crate::common::global(
+        fastframe::barrier::Sync::COMPUTE_SHADING,
+        fastframe::barrier::Sync::COMPUTE_SHADING,
+        (
+            fastframe::barrier::Access::NO_ACCESS,
+            fastframe::barrier::Access::NO_ACCESS,
+        ),
+    );
+    let (drained, refills) = draw_beside(vec![dispatch(1 << 10), drain]);
+    assert_eq!((drained, refills), (plain, 0));
+    assert!(alone > 0);
 }

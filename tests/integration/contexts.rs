@@ -177,3 +177,32 @@ fn a_fast_immediate_context_has_write_combined_dynamic_buffers_and_fast_kickoffs
     assert_eq!(flagged, fast);
     assert!(legacy > fast + 4 * 6_000, "{legacy} {fast}");
 }
+
+#[test]
+fn a_scene_view_s_min_lod_clamps_what_its_draws_sample() {
+    // FS-13: a view's MinLOD (here the scene's `min_lod`, in effect when the view is bound)
+    // keeps the finer mips out of what a draw samples. 256 x 256 RGBA8, four mips.
+    let scene = |min_lod: &str| {
+        format!(
+            r#"Scene(
+                entities: [
+                    (name: "tex", texture: (format: Rgba8Unorm, extent: (256, 256), mips: 4)),
+                    (name: "srv", view: (of: "tex", kind: Srv{min_lod})),
+                ],
+                script: (frames: [[(queue: Graphics, label: "draw", commands: [
+                    SetResources(stage: Pixel, views: ["srv"]),
+                    Draw(vertices: 3, pixels: 64),
+                ])]]),
+            )"#
+        )
+    };
+    let sampled = |text: String| {
+        let mut rt =
+            fastframe::Runtime::from_str(&text, "lod.ron").unwrap_or_else(|e| panic!("{e}"));
+        rt.run(1).unwrap_or_else(|e| panic!("{e}"));
+        rt.summary().stats.sampled_bytes
+    };
+    assert_eq!(sampled(scene("")), 262_144 + 65_536 + 16_384 + 4_096);
+    // A clamp between mips 2 and 3 still reads mip 2.
+    assert_eq!(sampled(scene(", min_lod: 2.5")), 16_384 + 4_096);
+}

@@ -11,6 +11,17 @@
 //! syncs the top of the pipe, without the stream-out flushes the old path emitted (EB-10): the
 //! full stall EB-9d contrasts with UNDEFINED + DISCARD. Lowering translated groups with the
 //! `legacy` option also holds the whole front end (see `lower.rs`).
+//!
+//! A title can turn the translation off by deploying the loose file
+//! `D3D__DisableLegacyResourceBarrierTranslation` (seed 004): the driver goes back to its
+//! previous implementation of legacy barriers ([`LegacyPath::Untranslated`]). What the seed
+//! says that implementation did differently is what [`translate_with`] changes: its UAV
+//! barrier issues a PS and a CS partial flush before the invalidation and no VS partial flush
+//! ([`UNTRANSLATED_UAV_SYNC`]), so vertex-shader UAV writes are not waited for. Its aliasing
+//! barrier also emitted stream-out flush packets the translation dropped; the model has no
+//! stream-out unit to flush (a stream-output write is vertex work, already drained by the
+//! full stall) and the seed gives those packets no cost, so the aliasing barrier is the same
+//! on both paths. Transitions the seed does not distinguish: the same on both.
 
 use super::states::enhanced_state;
 use super::{
@@ -77,11 +88,56 @@ impl<R> LegacyBarrier<R> {
     }
 }
 
+/// Which implementation of legacy barriers the driver runs (EB-10, seed 004).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LegacyPath {
+    /// Translated into enhanced barriers: the default.
+    #[default]
+    Translated,
+    /// The previous implementation, with the loose file
+    /// `D3D__DisableLegacyResourceBarrierTranslation` deployed.
+    Untranslated,
+}
+
+impl LegacyPath {
+    /// The path of a device whose translation is on or off.
+    pub fn of(translation: bool) -> LegacyPath {
+        if translation {
+            LegacyPath::Translated
+        } else {
+            LegacyPath::Untranslated
+        }
+    }
+
+    /// The stages a UAV barrier on this path drains and blocks: every shader stage once
+    /// translated (the worst case, correct), pixel and compute only before (EB-10).
+    pub fn uav_sync(self) -> Sync {
+        match self {
+            LegacyPath::Translated => Sync::ALL_SHADING,
+            LegacyPath::Untranslated => UNTRANSLATED_UAV_SYNC,
+        }
+    }
+}
+
+/// The untranslated UAV barrier's partial flushes (seed 004, EB-10): PS and CS, not VS, as
+/// if vertex work were always followed by pixel work, which it need not be.
+pub const UNTRANSLATED_UAV_SYNC: Sync = Sync::PIXEL_SHADING.union(Sync::COMPUTE_SHADING);
+
 /// The enhanced barriers the driver issues for `barriers` (EB-10). Same-state transitions
 /// vanish; every refusal is collected.
 pub fn translate<R: Clone>(
     barriers: &[LegacyBarrier<R>],
     info: impl Fn(&R) -> Option<ResourceInfo>,
+) -> Result<BarrierGroup<R>, Vec<BarrierError>> {
+    translate_with(barriers, info, LegacyPath::Translated)
+}
+
+/// The barriers the driver issues for `barriers` on `path`: the translation, or the previous
+/// implementation expressed in the same vocabulary (see the module documentation).
+pub fn translate_with<R: Clone>(
+    barriers: &[LegacyBarrier<R>],
+    info: impl Fn(&R) -> Option<ResourceInfo>,
+    path: LegacyPath,
 ) -> Result<BarrierGroup<R>, Vec<BarrierError>> {
     let mut group = BarrierGroup::default();
     let mut errors = Vec::new();
@@ -105,13 +161,13 @@ pub fn translate<R: Clone>(
                     transition(&mut group, resource, &i, t)
                 }),
             LegacyBarrier::Uav { resource: None } => {
-                let (s, a) = (Sync::ALL_SHADING, Access::UNORDERED_ACCESS);
+                let (s, a) = (path.uav_sync(), Access::UNORDERED_ACCESS);
                 group.global.push(global(s, a));
                 Ok(())
             }
             LegacyBarrier::Uav { resource: Some(r) } => match info(r) {
                 Some(i) => {
-                    uav(&mut group, r, &i);
+                    uav(&mut group, r, &i, path.uav_sync());
                     Ok(())
                 }
                 None => Err(vec![BarrierError::UnknownResource]),
@@ -188,9 +244,10 @@ fn transition<R: Clone>(
     Ok(())
 }
 
-/// A UAV barrier on one resource: UNORDERED_ACCESS on both sides, sync ALL_SHADING (A3.7).
-fn uav<R: Clone>(group: &mut BarrierGroup<R>, resource: &R, info: &ResourceInfo) {
-    let (sync, access) = (Sync::ALL_SHADING, Access::UNORDERED_ACCESS);
+/// A UAV barrier on one resource: UNORDERED_ACCESS on both sides, sync ALL_SHADING once
+/// translated (A3.7), `sync` being the path's.
+fn uav<R: Clone>(group: &mut BarrierGroup<R>, resource: &R, info: &ResourceInfo, sync: Sync) {
+    let access = Access::UNORDERED_ACCESS;
     let resource = resource.clone();
     match info {
         ResourceInfo::Buffer => group.buffers.push(BufferBarrier {

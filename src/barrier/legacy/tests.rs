@@ -173,3 +173,48 @@ fn refusals_are_collected() {
         ["UnknownResource", "InvalidLegacyState", "UnknownResource"]
     );
 }
+
+#[test]
+fn eb10_untranslated_uav_barriers_skip_the_vertex_partial_flush() {
+    // Seed 004: without translation (the loose file), a UAV barrier flushes pixel and compute
+    // before invalidating, not vertex work; translated, it flushes all three.
+    let uavs = [
+        LegacyBarrier::Uav {
+            resource: Some(BUF),
+        },
+        LegacyBarrier::Uav {
+            resource: Some(TEX),
+        },
+        LegacyBarrier::Uav { resource: None },
+    ];
+    let lowered = |path| {
+        let g = translate_with(&uavs, info, path).unwrap();
+        let syncs: Vec<Sync> = (g.buffers.iter().map(|b| b.sync_before))
+            .chain(g.textures.iter().map(|t| t.sync_before))
+            .chain(g.global.iter().map(|b| b.sync_before))
+            .collect();
+        assert_eq!(syncs, [path.uav_sync(); 3]);
+        let options = crate::barrier::LowerOptions::default();
+        crate::barrier::lower(&g, crate::barrier::QueueType::Direct, info, options).drains
+    };
+    let (translated, untranslated) = (
+        lowered(LegacyPath::Translated),
+        lowered(LegacyPath::Untranslated),
+    );
+    use crate::barrier::Stages;
+    assert!(translated.contains(Stages::SHADERS), "{translated:?}");
+    assert!(!untranslated.contains(Stages::VERTEX), "{untranslated:?}");
+    assert!(untranslated.contains(Stages::PIXEL | Stages::COMPUTE));
+    // Transitions and aliasing barriers are the same on both paths.
+    let others = [
+        transition(TEX, 0, S::RENDER_TARGET, S::PIXEL_SHADER_RESOURCE),
+        LegacyBarrier::Aliasing {
+            before: Some(TEX),
+            after: None,
+        },
+    ];
+    assert_eq!(
+        translate_with(&others, info, LegacyPath::Untranslated),
+        translate(&others, info)
+    );
+}

@@ -8,6 +8,10 @@
 //! order. With nothing to drain and no cache or compression work, an action costs nothing
 //! beyond its command slot (EB-9).
 //!
+//! A compute queue's barrier that flushes a cache the graphics shaders share flushes all of it
+//! (no ranges, CC-4): the graphics items running when its cache work starts stall refilling
+//! theirs ([`super::super::compute::GRAPHICS_REFILL_NS`], [`Gpu::disturb_graphics`]).
+//!
 //! A barrier blocks later work on its SyncAfter stages until it is done; one that holds the
 //! front end (legacy, split, or blocking every stage) halts its queue's front end instead.
 //! Suspend drains every queue's kicked-off work and holds the graphics front end meanwhile
@@ -149,6 +153,11 @@ impl Gpu {
                 a.drained = Some(now);
                 a.path.absorb(release);
                 a.done_at = Some(now.max(a.parse_end).saturating_add(cache + decompress));
+                let whole_cache = matches!(a.kind, ActionKind::Barrier(b) if b.shared_caches);
+                let compute = matches!(QueueId::from_index(qi), Some(QueueId::Compute { .. }));
+                if whole_cache && compute {
+                    self.disturb_graphics();
+                }
             }
             let q = &mut self.queues[qi];
             if q.actions

@@ -14,6 +14,7 @@
 //! time it will finish at that share. Shares only change at events, so between two events
 //! nothing needs updating, and an event costs only the queues it touches.
 
+use super::super::compute::GRAPHICS_REFILL_NS;
 use super::super::cost::WorkItem;
 use super::super::{Profile, QueueId};
 use super::diagnose::Hang;
@@ -41,6 +42,8 @@ pub(crate) struct Item {
     pub launch: u64,
     /// Shading work left at `t_at`, milli-CU ns.
     pub rem_at: u64,
+    /// From when `rem_at` counts down: later than now while the item refills its caches
+    /// after a whole-cache flush (CC-4).
     pub t_at: u64,
     /// Current share, milli-CUs.
     pub rate: u32,
@@ -255,6 +258,40 @@ impl Gpu {
         }
         self.refresh_items_next(qi, profile);
         moved
+    }
+
+    /// A compute queue flushed a whole cache the graphics shaders share (CC-4): every graphics
+    /// item running now stalls [`GRAPHICS_REFILL_NS`] refilling it. Its shading makes no
+    /// progress meanwhile (`t_at` lies ahead; it keeps its compute units, its waves waiting on
+    /// memory) and its floor ends that much later.
+    pub(super) fn disturb_graphics(&mut self) {
+        let now = self.now;
+        let refill = GRAPHICS_REFILL_NS;
+        let mut disturbed = 0;
+        for i in 0..self.queues[0].launched.len() {
+            let slot = self.queues[0].launched[i];
+            let it = &mut self.items[slot as usize];
+            let working = it.rem_at > 0 && it.work_done > now;
+            if !working && it.floor_end <= now {
+                continue;
+            }
+            if working {
+                // Its shading resumes after the refill, at whatever share it has then.
+                it.rem_at = it.rem(now);
+                it.t_at = it.t_at.max(now).saturating_add(refill);
+                if it.rate > 0 {
+                    it.work_done = it.t_at.saturating_add(it.rem_at.div_ceil(it.rate as u64));
+                }
+            }
+            it.floor_end = it.floor_end.max(now).saturating_add(refill);
+            disturbed += 1;
+        }
+        if disturbed > 0 {
+            self.refills += disturbed;
+            // Its items' events moved later: the next look at the graphics queue finds them.
+            self.queues[0].items_next = self.queues[0].items_next.min(now);
+            self.wake(0);
+        }
     }
 
     /// Recompute queue `qi`'s earliest item event.

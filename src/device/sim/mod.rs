@@ -162,6 +162,8 @@ pub(crate) struct Gpu {
     pub early_out: early_out::EarlyOut,
     pub fault: Option<Hang>,
     pub executed: Vec<Executed>,
+    /// Graphics work items a compute queue's whole-cache flush made refill (CC-4).
+    pub refills: u64,
     produced: usize,
     scratch: share::Scratch,
 }
@@ -187,6 +189,7 @@ impl Gpu {
             early_out: Default::default(),
             fault: None,
             executed: Vec::new(),
+            refills: 0,
             produced: 0,
             scratch: share::Scratch::default(),
         };

@@ -115,7 +115,8 @@ impl Gpu {
                     }
                     changed = true;
                     it.rem_at = it.rem(now);
-                    it.t_at = now;
+                    // An item refilling its caches resumes where it would have (CC-4).
+                    it.t_at = it.t_at.max(now);
                     it.rate = if it.rem_at == 0 { 0 } else { s.rates[j] };
                     it.work_done = if it.rem_at == 0 {
                         // Done exactly now: the next pass over the queue releases its CUs.
@@ -124,7 +125,7 @@ impl Gpu {
                     } else if it.rate == 0 {
                         u64::MAX
                     } else {
-                        now.saturating_add(it.rem_at.div_ceil(it.rate as u64))
+                        it.t_at.saturating_add(it.rem_at.div_ceil(it.rate as u64))
                     };
                 }
                 if changed {

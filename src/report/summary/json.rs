@@ -98,6 +98,11 @@ pub struct GpuJson {
     pub queue_time: BTreeMap<String, QueueTimeJson>,
     pub stalls_us: StallsJson,
     pub commands: u64,
+    /// Bytes the samplers of the run's draws and dispatches may read (FS-13).
+    pub sampled_bytes: u64,
+    /// Graphics work items that refilled their caches after a compute queue's whole-cache
+    /// flush (CC-4).
+    pub graphics_refills: u64,
 }
 
 #[derive(Clone, Copy, Debug, Serialize)]

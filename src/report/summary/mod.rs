@@ -150,6 +150,8 @@ impl Summary {
                     decompress: most(&|t| t.decompress_us),
                 },
                 commands: s.executed_commands,
+                sampled_bytes: s.sampled_bytes,
+                graphics_refills: s.graphics_refills,
             },
             cpu: CpuJson {
                 tick_us: TickJson {

@@ -14,6 +14,8 @@
 //! a fast context; SetResourceMinLod on a legacy one, whose views defer to their resource) is
 //! in effect only once the view is set again; a draw or dispatch before that is V0211 (FS-13).
 //! A fast context's views ignore SetResourceMinLod once created, so it marks nothing there.
+//! The D3D11.X calls (SetFastResources, its batches, CSSetPlacementResource) act as on a fast
+//! context whatever the context: a view they bound follows the view call, not the resource's.
 //! What a draw runs with, piece
 //! by piece, is in [`state`] and checked in [`pipeline`] (FS-12, FS-14). State persists
 //! across command lists (FS-12).
@@ -43,6 +45,8 @@ pub(super) struct Context {
     stale: HashSet<ObjectKey>,
     /// Bound views whose MinLOD changed since they were bound, not set since (FS-13).
     min_lod_changed: HashSet<ObjectKey>,
+    /// Bound views a D3D11.X call bound: their own MinLOD is theirs on any context (FS-13).
+    bound_as_fast: HashSet<ObjectKey>,
     /// The pipeline state set since the last reset (FS-12, FS-14).
     state: StateShadow,
     /// State the immediate context had set that a fast list then changed, with the list's
@@ -82,6 +86,12 @@ impl Contexts {
                 q.clobbered.insert(key, label);
             }
         }
+    }
+
+    /// `views` were just bound by a D3D11.X call (SetFastResources or a batch), which reads
+    /// the view's own MinLOD on any context (FS-13).
+    pub fn bound_as_fast(&mut self, queue: QueueId, views: impl IntoIterator<Item = ObjectKey>) {
+        self.queues[queue].bound_as_fast.extend(views);
     }
 
     /// Track what `cmd` sets, binds and invalidates, and check the state a draw or dispatch
@@ -138,6 +148,7 @@ impl Contexts {
                 for v in keys {
                     q.stale.remove(v);
                     q.min_lod_changed.remove(v);
+                    q.bound_as_fast.remove(v);
                     if !q.bound.contains(v) {
                         q.bound.push(*v);
                     }
@@ -145,6 +156,11 @@ impl Contexts {
             }
             Command::SetIndexBuffer(b) | Command::CSSetPlacementResource { view: b, .. } => {
                 q.stale.remove(b);
+                if matches!(cmd, Command::CSSetPlacementResource { .. }) {
+                    // A rebind: the view's MinLOD as it is now (FS-13).
+                    q.min_lod_changed.remove(b);
+                    q.bound_as_fast.insert(*b);
+                }
                 if !q.bound.contains(b) {
                     q.bound.push(*b);
                 }
@@ -171,13 +187,15 @@ impl Contexts {
                 q.stale.extend(stale);
             }
             Command::SetShaderResourceViewMinLod { view, .. }
-                if q.bound.contains(view) && ctx.semantics() == Semantics::Fast =>
+                if q.bound.contains(view)
+                    && (ctx.semantics() == Semantics::Fast || q.bound_as_fast.contains(view)) =>
             {
                 q.min_lod_changed.insert(*view);
             }
             Command::SetResourceMinLod { resource, .. } if ctx.semantics() == Semantics::Legacy => {
                 let r = views.resolve(device, *resource);
-                let changed = (q.bound.iter().copied()).filter(|v| views.resolve(device, *v) == r);
+                let changed = (q.bound.iter().copied())
+                    .filter(|v| !q.bound_as_fast.contains(v) && views.resolve(device, *v) == r);
                 q.min_lod_changed.extend(changed);
             }
             Command::Draw { .. }

@@ -42,6 +42,12 @@ impl Validator {
                 for legacy in sets.iter().filter_map(|s| s.as_legacy()) {
                     self.observe_one(ctx, i, &legacy, first_map);
                 }
+                // Its shader-resource views keep their own MinLOD on any context (FS-13).
+                let srvs = sets.iter().filter_map(|s| match s {
+                    crate::device::FastSet::Srv { views, .. } => Some(views.iter().copied()),
+                    _ => None,
+                });
+                self.contexts.bound_as_fast(ctx.queue, srvs.flatten());
             }
             return;
         }

@@ -128,6 +128,38 @@ fn fs13_min_lod_takes_effect_on_rebind() {
         found(&f.device, resource.clone(), false),
         [Code::MinLodNotRebound]
     );
-    assert!(found(&f.device, resource, true).is_empty());
-    assert!(found(&f.device, view, false).is_empty());
+    assert!(found(&f.device, resource.clone(), true).is_empty());
+    assert!(found(&f.device, view.clone(), false).is_empty());
+    // Legacy, but bound by SetFastResources or CSSetPlacementResource: those act as on a
+    // fast context, so the view call needs the rebind and the resource call changes nothing.
+    let fast = Command::SetFastResources(vec![crate::device::FastSet::Srv {
+        stage: ShaderStage::Compute,
+        slot: 0,
+        views: vec![srv],
+    }]);
+    let placed = Command::CSSetPlacementResource {
+        slot: 0,
+        view: srv,
+        base: tex,
+        offset: 0,
+    };
+    for eleven_x in [fast, placed] {
+        let found = |change: Command, rebind: bool| {
+            let mut cmds = vec![Command::SetPipelineState(2), eleven_x.clone(), change];
+            cmds.extend(rebind.then(|| eleven_x.clone()));
+            cmds.push(Command::Dispatch {
+                dispatches: 1,
+                threads: 64,
+            });
+            let mut v = Validator::new(true);
+            v.observe(&f.device, QueueId::Graphics, 0, 0, &cmds);
+            (v.diagnostics.iter())
+                .filter(|d| d.rule == "FS-13")
+                .map(|d| d.code)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(found(view.clone(), false), [Code::MinLodNotRebound]);
+        assert!(found(view.clone(), true).is_empty());
+        assert!(found(resource.clone(), false).is_empty());
+    }
 }
