@@ -38,11 +38,12 @@ enum Phase {
     Frozen,
 }
 
-/// The subresources a use names: `None` for the whole resource, else one mip of a two-mip
-/// colour texture (EB-6: planned, barriered and validated per subresource).
+/// The subresources a use names: `None` for the whole resource, else one part of a colour
+/// texture with two mips or two array slices (EB-6: planned, barriered and validated per
+/// subresource).
 type Mip = Option<usize>;
 
-/// The mips a use covers, as indices into its resource's per-mip phases.
+/// The parts a use covers, as indices into its resource's per-part phases.
 fn covered(mip: Mip, mips: usize) -> std::ops::Range<usize> {
     match mip {
         Some(m) => m..m + 1,
@@ -50,9 +51,11 @@ fn covered(mip: Mip, mips: usize) -> std::ops::Range<usize> {
     }
 }
 
-/// A use's text: its target, access, whether it clears and, for one mip, its `range`.
-fn use_text(r: usize, mip: Mip, access: &str, clear: bool) -> String {
+/// A use's text: its target, access, whether it clears and, for one part, its `range` (an
+/// array slice where `slices`, else a mip).
+fn use_text(r: usize, mip: Mip, slices: bool, access: &str, clear: bool) -> String {
     let range = match mip {
+        Some(m) if slices => format!(", range: (first_slice: {m}, slice_count: 1)"),
         Some(m) => format!(", range: (first_mip: {m}, mip_count: 1)"),
         None => String::new(),
     };
@@ -63,7 +66,7 @@ fn use_text(r: usize, mip: Mip, access: &str, clear: bool) -> String {
 /// A random scene on random queues: resources are written, read, and often written again
 /// after being read (a new version), imported ones are sometimes read before their first
 /// write of the frame (history: the previous frame's version), colour textures often have
-/// two mips that passes use one at a time, and the frame sometimes ends with a dispatch
+/// two mips or two array slices that passes use one at a time, and the frame sometimes ends with a dispatch
 /// writing the back buffer through a UAV.
 fn scene(seed: u64) -> String {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
@@ -78,6 +81,7 @@ fn scene(seed: u64) -> String {
     let mut kinds = Vec::new();
     let mut imported = Vec::new();
     let mut mips = Vec::new();
+    let mut slices = Vec::new();
     for i in 0..nres {
         let kind = [Kind::Color, Kind::Color, Kind::Depth, Kind::Buffer][rng.below(4)];
         let lifetime = if rng.chance(50) {
@@ -90,9 +94,14 @@ fn scene(seed: u64) -> String {
         } else {
             1
         };
+        let layered = levels == 2 && rng.chance(40);
+        let shape = match layered {
+            true => "array_size: 2".to_owned(),
+            false => format!("mips: {levels}"),
+        };
         let def = match kind {
             Kind::Color => format!(
-                "texture: (format: Rgba16Float, extent: (256, 256), mips: {levels}, flags: (render_target: true, unordered_access: true, dcc: true))"
+                "texture: (format: Rgba16Float, extent: (256, 256), {shape}, flags: (render_target: true, unordered_access: true, dcc: true))"
             ),
             Kind::Depth => {
                 "texture: (format: D32Float, extent: (256, 256), flags: (depth_stencil: true))"
@@ -104,6 +113,7 @@ fn scene(seed: u64) -> String {
         kinds.push(kind);
         imported.push(lifetime == "Imported");
         mips.push(levels);
+        slices.push(layered);
     }
     // A use of resource `r` names one mip of a two-mip texture half the time (never a copy's,
     // which moves whole resources).
@@ -139,7 +149,7 @@ fn scene(seed: u64) -> String {
                 mip = Some(1 - m);
             }
             let clear = matches!(access, "RenderTarget" | "DepthWrite") && rng.chance(50);
-            uses.push(use_text(w, mip, access, clear));
+            uses.push(use_text(w, mip, slices[w], access, clear));
             used.push(w);
             let before = phase[w];
             for m in covered(mip, mips[w]) {
@@ -148,6 +158,7 @@ fn scene(seed: u64) -> String {
             if queue == "Copy" {
                 let src: Vec<usize> = (0..nres)
                     .filter(|&r| r != w && kinds[r] != Kind::Depth && mips[r] == mips[w])
+                    .filter(|&r| slices[r] == slices[w])
                     .filter(|&r| phase[r][..mips[r]].iter().all(|&f| f != Phase::Fresh))
                     .filter(|&r| (kinds[r] == Kind::Buffer) == (kinds[w] == Kind::Buffer))
                     .collect();
@@ -188,7 +199,7 @@ fn scene(seed: u64) -> String {
                     ("Graphics", Kind::Buffer) if rng.chance(50) => "VertexBuffer",
                     _ => "ShaderRead",
                 };
-                uses.push(use_text(r, mip, access, false));
+                uses.push(use_text(r, mip, slices[r], access, false));
                 used.push(r);
                 for m in covered(mip, mips[r]) {
                     phase[r][m] = Phase::Frozen;
@@ -306,10 +317,11 @@ fn run(text: &str, seed: u64, fault: Option<String>) -> Outcome {
 fn random_graphs_validate_clean_and_every_dropped_sync_is_caught() {
     let mut total_barriers = 0;
     let mut total_waits = 0;
-    let (mut ranged, mut chain_uav) = (0, 0);
+    let (mut ranged, mut layered, mut chain_uav) = (0, 0, 0);
     for seed in 0..1000u64 {
         let text = scene(seed);
-        ranged += usize::from(text.contains("range: (first_mip"));
+        ranged += usize::from(text.contains("range: (first_"));
+        layered += usize::from(text.contains("range: (first_slice"));
         chain_uav += usize::from(text.contains("(target: \"sc\", access: UnorderedAccess)"));
         let (diags, err, trace, present) = run(&text, seed, None);
         assert!(
@@ -367,8 +379,8 @@ fn random_graphs_validate_clean_and_every_dropped_sync_is_caught() {
         }
     }
     assert!(
-        ranged > 300 && chain_uav > 100,
-        "the corpus exercises mip ranges ({ranged}) and compute writing the back buffer ({chain_uav})"
+        ranged > 300 && layered > 100 && chain_uav > 100,
+        "the corpus exercises ranges ({ranged}, of slices {layered}) and compute writing the back buffer ({chain_uav})"
     );
     assert!(
         total_barriers > 1000,
