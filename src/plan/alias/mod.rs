@@ -31,6 +31,7 @@
 //! transients.
 
 mod greedy;
+mod hand_over;
 mod lifetimes;
 mod placement;
 #[cfg(test)]
@@ -39,6 +40,8 @@ mod tests;
 use bevy_ecs::prelude::*;
 
 use super::CompiledGraph;
+
+pub use hand_over::hand_over;
 
 /// Placement alignment of a transient in a heap: 64 KiB, the default resource placement
 /// alignment of D3D12-class hardware.
