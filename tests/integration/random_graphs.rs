@@ -7,10 +7,10 @@ use fastframe::device::{Command, Device};
 use fastframe::model::Order;
 
 /// xorshift64*: a tiny deterministic generator, so the corpus is the same on every machine.
-struct Rng(u64);
+pub(crate) struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -38,10 +38,32 @@ enum Phase {
     Frozen,
 }
 
+/// How a corpus draws its scenes.
+#[derive(Clone, Copy)]
+pub(crate) struct Mix {
+    /// Chance in percent that a resource is transient.
+    pub transient: u64,
+    /// Passes before the final one: at least 3, below `3 + passes`.
+    pub passes: usize,
+    /// Textures of two sizes, so that placements share parts of each other's bytes.
+    pub sizes: bool,
+}
+
+const PLAIN: Mix = Mix {
+    transient: 50,
+    passes: 8,
+    sizes: false,
+};
+
 /// A random scene on random queues: resources are written, read, and often written again
 /// after being read (a new version), and imported ones are sometimes read before their
 /// first write of the frame (history: the previous frame's version).
 fn scene(seed: u64) -> String {
+    scene_with(seed, PLAIN)
+}
+
+/// [`scene`] drawn with `mix`.
+pub(crate) fn scene_with(seed: u64, mix: Mix) -> String {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut out = String::from("Scene(\n    settings: (frames_in_flight: 2),\n    entities: [\n");
     let rotation = ["SavedViews", "FencedRing", "PlaceView"][rng.below(3)];
@@ -55,14 +77,23 @@ fn scene(seed: u64) -> String {
     let mut imported = Vec::new();
     for i in 0..nres {
         let kind = [Kind::Color, Kind::Color, Kind::Depth, Kind::Buffer][rng.below(4)];
-        let lifetime = if rng.chance(50) {
+        let lifetime = if rng.chance(mix.transient) {
             "Transient"
         } else {
             "Imported"
         };
+        let side = if mix.sizes && rng.chance(50) {
+            128
+        } else {
+            256
+        };
         let def = match kind {
-            Kind::Color => "texture: (format: Rgba16Float, extent: (256, 256), flags: (render_target: true, unordered_access: true, dcc: true))".to_owned(),
-            Kind::Depth => "texture: (format: D32Float, extent: (256, 256), flags: (depth_stencil: true))".to_owned(),
+            Kind::Color => format!(
+                "texture: (format: Rgba16Float, extent: ({side}, {side}), flags: (render_target: true, unordered_access: true, dcc: true))"
+            ),
+            Kind::Depth => format!(
+                "texture: (format: D32Float, extent: ({side}, {side}), flags: (depth_stencil: true))"
+            ),
             Kind::Buffer => "buffer: (size: 65536, unordered_access: true)".to_owned(),
         };
         out += &format!("        (name: \"r{i}\", {def}, lifetime: {lifetime}),\n");
@@ -70,7 +101,7 @@ fn scene(seed: u64) -> String {
         imported.push(lifetime == "Imported");
     }
     let mut phase = vec![Phase::Fresh; nres];
-    let npasses = 3 + rng.below(8);
+    let npasses = 3 + rng.below(mix.passes);
     for p in 0..npasses {
         let queue = match rng.below(20) {
             0..=9 => "Graphics",
@@ -176,9 +207,9 @@ fn scene(seed: u64) -> String {
 }
 
 const FRAMES: u64 = 5;
-const DROP_FRAME: u64 = 3;
+pub(crate) const DROP_FRAME: u64 = 3;
 
-type Outcome = (
+pub(crate) type Outcome = (
     Vec<String>,
     Option<String>,
     Vec<fastframe::device::Submitted>,
@@ -187,7 +218,7 @@ type Outcome = (
 
 /// Half the seeds run in declaration order, a quarter in each other order (issue 19): every
 /// order must plan clean frames whose every barrier and wait is needed.
-fn order(seed: u64) -> Order {
+pub(crate) fn order(seed: u64) -> Order {
     match seed % 4 {
         1 => Order::FewerBarriers,
         3 => Order::Overlap,
@@ -195,7 +226,7 @@ fn order(seed: u64) -> Order {
     }
 }
 
-fn run(text: &str, seed: u64, fault: Option<String>) -> Outcome {
+pub(crate) fn run(text: &str, seed: u64, fault: Option<String>) -> Outcome {
     let mut rt = Runtime::from_str(text, &format!("random-{seed}.ron"))
         .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
     rt.set_validation(true);

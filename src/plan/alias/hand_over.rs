@@ -66,7 +66,6 @@ struct Sharing {
 
 /// Add the hand-overs of the transients `alias` places to one frame of a barrier plan.
 pub fn hand_over(graph: &CompiledGraph, alias: &AliasPlan, frame: &mut FramePlan) {
-    keep_buffers_active(alias, frame);
     let sharing = sharing(alias);
     if sharing.is_empty() {
         return;
@@ -269,43 +268,6 @@ fn activate(alias: &AliasPlan, info: &EntityHashMap<Sharing>, frame: &mut FrameP
                 }
             }
         });
-}
-
-/// A buffer barrier from AccessBefore NO_ACCESS activates a placed buffer (barrier-spec
-/// A3.2): its contents are garbage after it. A planner issues one to acquire a buffer after
-/// a fence (SyncBefore NONE, A3.1) or as a queue's first barrier of a plan (SyncBefore ALL,
-/// EB-8a); on a placed buffer anywhere but before its first use, that becomes a barrier from
-/// the accesses it makes (waiting for this queue's earlier work in those stages), so that its
-/// contents stay.
-fn keep_buffers_active(alias: &AliasPlan, frame: &mut FramePlan) {
-    let firsts: EntityHashMap<usize> = (alias.placements.iter())
-        .map(|p| (p.resource, 2 * p.first as usize))
-        .collect();
-    let bars = &frame.barriers;
-    let acquires = |b: &BufferBarrier<Entity>, slot: usize| {
-        (firsts.get(&b.resource)).is_some_and(|&f| f != slot)
-            && b.access_before == Access::NO_ACCESS
-            && b.access_after != Access::NO_ACCESS
-    };
-    let slots: Vec<u32> = (0..2 * bars.passes())
-        .filter(|&slot| {
-            let group = if slot % 2 == 0 {
-                bars.before(slot / 2)
-            } else {
-                bars.after(slot / 2)
-            };
-            group.buffers.iter().any(|b| acquires(b, slot))
-        })
-        .map(|slot| slot as u32)
-        .collect();
-    frame.barriers.edit_slots(&slots, |slot, buffers, _| {
-        for b in buffers.iter_mut().filter(|b| acquires(b, slot as usize)) {
-            b.access_before = b.access_after;
-            if b.sync_before.is_empty() {
-                b.sync_before = b.sync_after;
-            }
-        }
-    });
 }
 
 /// Where a transient is deactivated on another queue than the one it is activated on, its
