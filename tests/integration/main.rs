@@ -10,6 +10,7 @@
 //! on the thread of the test that asks it to, so the other tests pass through it uncounted.
 
 mod aliased_graphs;
+mod aliasing;
 mod api;
 mod async_threshold;
 mod authoring;

@@ -1,0 +1,129 @@
+//! The runtime places the frame graph's transients in one heap at the offsets the aliasing
+//! plan gives (EB-5, EB-9d): `memory.peak_bytes` shrinks by what the plan saves, a recompile
+//! that moves them makes a new heap and retires the old one only after its fences (FS-6),
+//! and the legacy strategy, whose aliasing barrier names no resources in its translation
+//! (EB-10), keeps each transient in its own memory.
+
+use fastframe::Runtime;
+use fastframe::device::Device;
+use fastframe::frame::TransientHeap;
+use fastframe::generator::{GenSpec, Shape, generate};
+use fastframe::model::{BarrierMode, GpuObject};
+use fastframe::plan::AliasPlan;
+
+fn mixed() -> String {
+    let spec = GenSpec {
+        shape: Shape::Mixed,
+        passes: 200,
+        seed: 3,
+        compute: Shape::Mixed.default_compute(),
+        transient: 0.5,
+        mixed_sizes: true,
+    };
+    fastframe::scene::to_ron(&generate(&spec))
+}
+
+/// A validated run of `text` for `frames`: the runtime, after checking it is clean.
+fn run(text: &str, frames: u64, tweak: impl FnOnce(&mut fastframe::model::Settings)) -> Runtime {
+    let mut rt = Runtime::from_str(text, "aliasing.ron").expect("loads");
+    rt.set_validation(true);
+    tweak(&mut rt.settings_mut());
+    rt.run(frames).expect("runs");
+    let found: Vec<String> = rt.diagnostics().iter().map(|d| d.to_string()).collect();
+    assert!(found.is_empty(), "{found:#?}");
+    rt
+}
+
+fn peak(rt: &Runtime) -> u64 {
+    rt.world.resource::<Device>().memory.bytes().1
+}
+
+#[test]
+fn placed_transients_sit_at_their_planned_offsets_and_peak_memory_shrinks() {
+    let text = mixed();
+    let mut on = run(&text, 4, |_| {});
+    let off = run(&text, 4, |s| s.aliasing = false);
+    let plan = on.world.resource::<AliasPlan>().clone();
+    let heap = on.world.resource::<TransientHeap>().heap.expect("a heap");
+    assert!(plan.peak_bytes * 4 < plan.unaliased_bytes, "{plan:?}");
+    let device = on.world.resource::<Device>();
+    assert_eq!(
+        device.memory.heap(heap).map(|h| h.size),
+        Some(plan.peak_bytes)
+    );
+    let mut placed_bytes = 0;
+    for p in &plan.placements {
+        let key = on.world.get::<GpuObject>(p.resource).expect("an object").0;
+        let device = on.world.resource::<Device>();
+        let at = device.memory.placement(key).expect("placed");
+        assert_eq!((at.heap, at.offset), (heap, p.offset));
+        placed_bytes += at.bytes;
+    }
+    // Everything else is the same: the heap replaces the transients' own memory.
+    assert_eq!(peak(&off) - peak(&on), placed_bytes - plan.peak_bytes);
+    assert!(off.world.resource::<TransientHeap>().heap.is_none());
+    let _ = on.world.resource_mut::<TransientHeap>();
+}
+
+#[test]
+fn legacy_keeps_every_transient_in_its_own_memory() {
+    let text = mixed();
+    let legacy = |s: &mut fastframe::model::Settings| {
+        s.barriers = BarrierMode::Legacy;
+        s.async_compute = false;
+    };
+    let rt = run(&text, 3, legacy);
+    assert!(rt.world.resource::<TransientHeap>().heap.is_none());
+    let off = run(&text, 3, |s| {
+        legacy(s);
+        s.aliasing = false;
+    });
+    assert_eq!(peak(&rt), peak(&off));
+}
+
+/// `a` is read by `late` at the end of the frame until `late` is disabled at frame 4; then
+/// `a` can share bytes it could not before, the plan moves, and the runtime places again.
+/// The old objects and heap are destroyed once the fences of every frame in flight have
+/// passed: the device refuses a premature destruction (FS-6) and the validation layer
+/// checks each release against the fences covering its last use (V0702), so a run
+/// that retires too early fails.
+const REPLACED: &str = r#"Scene(entities: [
+    (name: "sc", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
+    (name: "a", texture: (format: Rgba8Unorm, extent: (256, 256), flags: (render_target: true)), lifetime: Transient),
+    (name: "b", texture: (format: Rgba8Unorm, extent: (256, 256), flags: (render_target: true)), lifetime: Transient),
+    (name: "c", texture: (format: Rgba8Unorm, extent: (256, 256), flags: (render_target: true)), lifetime: Transient),
+    (name: "d", texture: (format: Rgba8Unorm, extent: (256, 256), flags: (render_target: true)), lifetime: Transient),
+    (name: "p0", pass: (uses: [(target: "a", access: RenderTarget, clear: true)], work: Draw(draws: 1, vertices: 3, pixels: 65536))),
+    (name: "p1", pass: (uses: [(target: "b", access: RenderTarget, clear: true), (target: "a", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 65536))),
+    (name: "p2", pass: (uses: [(target: "c", access: RenderTarget, clear: true), (target: "b", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 65536))),
+    (name: "p3", pass: (uses: [(target: "d", access: RenderTarget, clear: true), (target: "c", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 65536))),
+    (name: "compose", pass: (uses: [(target: "sc", access: RenderTarget, clear: true), (target: "d", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 4096))),
+    (name: "late", pass: (uses: [(target: "sc", access: RenderTarget), (target: "a", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 4096))),
+], timeline: [(frame: 4, event: Disable("late"))])"#;
+
+#[test]
+fn a_recompile_places_again_and_retires_the_old_heap_after_its_fences() {
+    let mut rt = Runtime::from_str(REPLACED, "replaced.ron").expect("loads");
+    rt.set_validation(true);
+    rt.run(4).expect("runs");
+    let first = rt.world.resource::<TransientHeap>().heap.expect("a heap");
+    let before = rt.world.resource::<AliasPlan>().peak_bytes;
+    rt.run(1).expect("runs");
+    let heaps = rt.world.resource::<TransientHeap>();
+    let second = heaps.heap.expect("a heap");
+    assert_ne!(
+        first, second,
+        "the plan moved, so the transients were placed again"
+    );
+    let after = rt.world.resource::<AliasPlan>().peak_bytes;
+    assert!(after < before, "a shares now: {after} < {before}");
+    rt.run(6).expect("runs");
+    assert!(rt.diagnostics().is_empty(), "{:#?}", rt.diagnostics());
+    assert!(rt.world.resource::<TransientHeap>().retiring.is_empty());
+    let device = rt.world.resource::<Device>();
+    assert!(
+        device.memory.heap(first).is_none(),
+        "retired once its fences passed"
+    );
+    assert_eq!(device.memory.heap(second).map(|h| h.size), Some(after));
+}
