@@ -175,6 +175,7 @@ pub fn place_transients(
     // Views go before the resources they view.
     old_views.append(&mut retiring.objects);
     retiring.objects = old_views;
+    stats.transients_placed = !offsets.is_empty();
     if moved {
         retiring.heap = heap.heap.take();
         heap.heap = new_heap;
