@@ -37,7 +37,10 @@
 
 mod greedy;
 mod hand_over;
+#[cfg(test)]
+mod hand_over_tests;
 mod lifetimes;
+mod occupants;
 mod placement;
 #[cfg(test)]
 mod tests;
