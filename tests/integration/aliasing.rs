@@ -83,41 +83,46 @@ fn legacy_keeps_every_transient_in_its_own_memory() {
 
 /// `a` is read by `late` at the end of the frame until `late` is disabled at frame 4; then
 /// `a` can share bytes it could not before, the plan moves, and the runtime places again.
-/// The old objects and heap are destroyed once the fences of every frame in flight have
-/// passed: the device refuses a premature destruction (FS-6) and the validation layer
-/// checks each release against the fences covering its last use (V0702), so a run
-/// that retires too early fails.
-const REPLACED: &str = r#"Scene(entities: [
-    (name: "sc", swap_chain: (buffers: 2, format: Bgra8Unorm, extent: (64, 64))),
+/// The GPU runs two frames behind the CPU (heavy passes, a CPU frame of 10 us), so the old
+/// objects and heap must wait for those frames' fences (FS-6); the device would refuse a
+/// premature destruction and the validation layer checks each release against the fences
+/// covering its last use (V0702).
+const REPLACED: &str = r#"Scene(settings: (frames_in_flight: 3, cpu_frame_us: 10.0), entities: [
+    (name: "sc", swap_chain: (buffers: 3, format: Bgra8Unorm, extent: (64, 64), vsync_interval: 0)),
     (name: "a", texture: (format: Rgba8Unorm, extent: (256, 256), flags: (render_target: true)), lifetime: Transient),
     (name: "b", texture: (format: Rgba8Unorm, extent: (256, 256), flags: (render_target: true)), lifetime: Transient),
     (name: "c", texture: (format: Rgba8Unorm, extent: (256, 256), flags: (render_target: true)), lifetime: Transient),
     (name: "d", texture: (format: Rgba8Unorm, extent: (256, 256), flags: (render_target: true)), lifetime: Transient),
-    (name: "p0", pass: (uses: [(target: "a", access: RenderTarget, clear: true)], work: Draw(draws: 1, vertices: 3, pixels: 65536))),
-    (name: "p1", pass: (uses: [(target: "b", access: RenderTarget, clear: true), (target: "a", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 65536))),
-    (name: "p2", pass: (uses: [(target: "c", access: RenderTarget, clear: true), (target: "b", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 65536))),
-    (name: "p3", pass: (uses: [(target: "d", access: RenderTarget, clear: true), (target: "c", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 65536))),
-    (name: "compose", pass: (uses: [(target: "sc", access: RenderTarget, clear: true), (target: "d", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 4096))),
-    (name: "late", pass: (uses: [(target: "sc", access: RenderTarget), (target: "a", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 4096))),
+    (name: "p0", pass: (uses: [(target: "a", access: RenderTarget, clear: true)], work: Draw(draws: 1, vertices: 3, pixels: 100000000))),
+    (name: "p1", pass: (uses: [(target: "b", access: RenderTarget, clear: true), (target: "a", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 100000000))),
+    (name: "p2", pass: (uses: [(target: "c", access: RenderTarget, clear: true), (target: "b", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 100000000))),
+    (name: "p3", pass: (uses: [(target: "d", access: RenderTarget, clear: true), (target: "c", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 100000000))),
+    (name: "compose", pass: (uses: [(target: "sc", access: RenderTarget, clear: true), (target: "d", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 100000000))),
+    (name: "late", pass: (uses: [(target: "sc", access: RenderTarget), (target: "a", access: ShaderRead)], work: Draw(draws: 1, vertices: 3, pixels: 100000000))),
 ], timeline: [(frame: 4, event: Disable("late"))])"#;
 
 #[test]
 fn a_recompile_places_again_and_retires_the_old_heap_after_its_fences() {
     let mut rt = Runtime::from_str(REPLACED, "replaced.ron").expect("loads");
     rt.set_validation(true);
-    rt.run(4).expect("runs");
+    // Ticks, not `run`, which waits for the GPU at its end.
+    let mut tick = |rt: &mut Runtime, n| (0..n).for_each(|_| rt.tick().expect("ticks"));
+    tick(&mut rt, 4);
     let first = rt.world.resource::<TransientHeap>().heap.expect("a heap");
     let before = rt.world.resource::<AliasPlan>().peak_bytes;
-    rt.run(1).expect("runs");
+    tick(&mut rt, 1);
     let heaps = rt.world.resource::<TransientHeap>();
     let second = heaps.heap.expect("a heap");
     assert_ne!(
         first, second,
         "the plan moved, so the transients were placed again"
     );
+    assert_eq!(heaps.retiring.len(), 1, "the old heap waits for its fences");
+    assert!(rt.world.resource::<Device>().memory.heap(first).is_some());
     let after = rt.world.resource::<AliasPlan>().peak_bytes;
     assert!(after < before, "a shares now: {after} < {before}");
-    rt.run(6).expect("runs");
+    tick(&mut rt, 6);
+    rt.finish().expect("finishes");
     assert!(rt.diagnostics().is_empty(), "{:#?}", rt.diagnostics());
     assert!(rt.world.resource::<TransientHeap>().retiring.is_empty());
     let device = rt.world.resource::<Device>();
