@@ -106,7 +106,7 @@ fn a_recompile_places_again_and_retires_the_old_heap_after_its_fences() {
     let mut rt = Runtime::from_str(REPLACED, "replaced.ron").expect("loads");
     rt.set_validation(true);
     // Ticks, not `run`, which waits for the GPU at its end.
-    let mut tick = |rt: &mut Runtime, n| (0..n).for_each(|_| rt.tick().expect("ticks"));
+    let tick = |rt: &mut Runtime, n| (0..n).for_each(|_| rt.tick().expect("ticks"));
     tick(&mut rt, 4);
     let first = rt.world.resource::<TransientHeap>().heap.expect("a heap");
     let before = rt.world.resource::<AliasPlan>().peak_bytes;
