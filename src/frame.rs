@@ -122,3 +122,24 @@ impl FrameSubmissions {
         }
     }
 }
+
+/// The heap the frame graph's transients are placed in, and what earlier placements left
+/// to destroy.
+#[derive(Resource, Debug, Default)]
+pub struct TransientHeap {
+    /// The device heap of the current placement, if any.
+    pub heap: Option<u32>,
+    /// Each placed transient's offset in it.
+    pub offsets: bevy_ecs::entity::EntityHashMap<u64>,
+    /// Objects and heaps of replaced placements, waiting for their fences.
+    pub retiring: Vec<Retiring>,
+}
+
+/// What a replaced placement leaves: destroyed once `fences` have passed (FS-6).
+#[derive(Debug, Default)]
+pub struct Retiring {
+    /// Views first, then the resources they view.
+    pub objects: Vec<ObjectKey>,
+    pub heap: Option<u32>,
+    pub fences: Vec<u64>,
+}

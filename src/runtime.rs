@@ -60,6 +60,7 @@ impl Runtime {
         world.init_resource::<CompiledGraph>();
         world.init_resource::<BarrierPlan>();
         world.init_resource::<crate::plan::AliasPlan>();
+        world.init_resource::<crate::frame::TransientHeap>();
         world.init_resource::<crate::plan::PlanFrame>();
         world.init_resource::<GraphDirty>();
         world.init_resource::<RunStats>();

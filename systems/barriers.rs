@@ -10,10 +10,12 @@ use bevy_ecs::prelude::*;
 
 use crate::barrier::Layout;
 use crate::error::RuntimeError;
+use crate::frame::TransientHeap;
 use crate::model::{BarrierMode, Lifetime, Settings, SwapChain, Texture};
 use crate::model::{SubresourceStates, TextureState};
+use crate::plan::alias::hand_over;
 use crate::plan::barriers::{EnhancedPlanner, TextureStart, plan_conservative, plan_legacy};
-use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame, range_of};
+use crate::plan::{AliasPlan, BarrierPlan, CompiledGraph, PlanFrame, range_of};
 
 /// Re-plan when the graph changed or textures start the frame somewhere the plan did not
 /// assume. Steady state costs a comparison.
@@ -31,6 +33,7 @@ pub fn barrier_system(
         Option<&SubresourceStates>,
     )>,
     names: Query<&Name>,
+    (alias, heap): (Res<AliasPlan>, Res<TransientHeap>),
     mut last: Local<Option<(u64, BarrierMode)>>,
     mut enhanced: Local<EnhancedPlanner>,
 ) -> Result<(), RuntimeError> {
@@ -103,6 +106,12 @@ pub fn barrier_system(
         )
     };
     let mut planned = planned.map_err(|err| RuntimeError::plan(frame.0, err, name))?;
+    // Transients placed in one heap hand their bytes over (EB-5, EB-9d).
+    if !heap.offsets.is_empty() && mode != BarrierMode::Legacy {
+        for f in &mut planned.frames {
+            hand_over(&graph, &alias, f);
+        }
+    }
     // Barriers on the parts of split textures become barriers on the textures' ranges.
     for f in &mut planned.frames {
         f.fold_parts(&graph.parts);

@@ -170,6 +170,8 @@ pub fn materialize(
     buffers: Query<(Entity, &SwapChainBuffer)>,
     in_flight: Res<crate::frame::FramesInFlight>,
     heaps: Query<(Entity, &Name, &Heap, Option<&GpuHeap>)>,
+    settings: Res<Settings>,
+    script: Option<Res<FrameScript>>,
 ) -> Result<(), RuntimeError> {
     let failed = RuntimeError::device(frame.0);
     let latest_fence = in_flight
@@ -195,7 +197,12 @@ pub fn materialize(
         };
         heap_ids.insert(e, id);
     }
+    // The frame graph places its transients once compiled (systems/alias.rs, EB-9d).
+    let graph_places = settings.aliasing_runs() && script.is_none();
     for (e, name, texture, buffer, lifetime, placed) in &resources {
+        if graph_places && placed.is_none() && lifetime == Some(&Lifetime::Transient) {
+            continue;
+        }
         let desc = match (texture, buffer) {
             (Some(t), _) => ObjectDesc::Texture(t.clone()),
             (None, Some(b)) => ObjectDesc::Buffer(b.clone()),

@@ -127,7 +127,10 @@ pub fn frame_schedule() -> Schedule {
         retire::retire_frames.pipe(stop).in_set(Retire),
         acquire::acquire_back_buffers.in_set(Acquire),
         rotate::rotate_views.pipe(stop).in_set(Rotate),
-        (compile::compile_system.pipe(stop), alias::place_transients)
+        (
+            compile::compile_system.pipe(stop),
+            alias::place_transients.pipe(stop),
+        )
             .chain()
             .in_set(Compile),
         barriers::barrier_system.pipe(stop).in_set(Barriers),
@@ -147,7 +150,12 @@ pub fn frame_schedule() -> Schedule {
             .in_set(Submit)
             .run_if(script::has_frame_script),
         present::present_frame.pipe(stop).in_set(Present),
-        release::release_objects.pipe(stop).in_set(Release),
+        (
+            release::release_objects.pipe(stop),
+            alias::retire_placements.pipe(stop),
+        )
+            .chain()
+            .in_set(Release),
         simulate::simulate_gpu.pipe(stop).in_set(Simulate),
         report::report_frame.in_set(Report),
     ));

@@ -128,6 +128,9 @@ pub struct Overrides {
     /// stay on the graphics queue (0: none do).
     #[arg(long, value_parser = parse_async_min_us, allow_negative_numbers = true)]
     pub async_min_us: Option<f64>,
+    /// Place transients in one shared heap by lifetime (off: each has its own memory).
+    #[arg(long, value_enum)]
+    pub aliasing: Option<Switch>,
     /// Frames the CPU may run ahead of the GPU (1 to 8, as the scene setting).
     #[arg(long, value_parser = clap::value_parser!(u32)
         .range(1..=i64::from(crate::scene::MAX_FRAMES_IN_FLIGHT)))]
@@ -191,6 +194,9 @@ pub(super) fn load(
         }
         if let Some(us) = o.async_min_us {
             s.async_min_us = us;
+        }
+        if let Some(a) = o.aliasing {
+            s.aliasing = a == Switch::On;
         }
         if let Some(f) = o.frames_in_flight {
             s.frames_in_flight = f;

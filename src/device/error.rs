@@ -64,6 +64,9 @@ pub enum DeviceError {
     /// A placed resource names a heap the device does not have.
     #[error("EB-9d: heap {heap} does not exist")]
     NoSuchHeap { heap: u32 },
+    /// A heap destroyed while a resource is still placed in it.
+    #[error("FS-6: heap {heap} destroyed while {object} is still placed in it")]
+    HeapInUse { heap: u32, object: String },
     /// A placed resource does not fit in its heap.
     #[error(
         "EB-9d: {object} needs {bytes} bytes at offset {offset}, past the end of heap {heap} ({size} bytes)"

@@ -65,7 +65,8 @@ pub struct HeapInfo {
 #[derive(Default)]
 pub struct Memory {
     objects: SlotMap<ObjectKey, Object>,
-    heaps: Vec<HeapInfo>,
+    /// Heaps by number; `None` once destroyed (numbers are never reused).
+    heaps: Vec<Option<HeapInfo>>,
     live_bytes: u64,
     peak_bytes: u64,
     created: u64,
@@ -98,10 +99,10 @@ impl Memory {
 
     /// Create a heap of `size` bytes; its memory is accounted now, not per placed resource.
     pub fn create_heap(&mut self, name: &str, size: u64) -> u32 {
-        self.heaps.push(HeapInfo {
+        self.heaps.push(Some(HeapInfo {
             name: name.to_owned(),
             size,
-        });
+        }));
         self.live_bytes += size;
         self.peak_bytes = self.peak_bytes.max(self.live_bytes);
         (self.heaps.len() - 1) as u32
@@ -109,7 +110,32 @@ impl Memory {
 
     /// Heap `heap`, if it exists.
     pub fn heap(&self, heap: u32) -> Option<&HeapInfo> {
-        self.heaps.get(heap as usize)
+        self.heaps.get(heap as usize)?.as_ref()
+    }
+
+    /// Destroy heap `heap`, giving its memory back. Refused while a live resource is placed
+    /// in it (FS-6: nothing is reference counted, so the title must destroy those first).
+    pub fn destroy_heap(&mut self, heap: u32) -> Result<(), DeviceError> {
+        let size = self
+            .heap(heap)
+            .ok_or(DeviceError::NoSuchHeap { heap })?
+            .size;
+        let placed =
+            (self.objects.values()).filter(|o| o.placement.is_some_and(|p| p.heap == heap));
+        if let Some(o) = placed.into_iter().next() {
+            return Err(DeviceError::HeapInUse {
+                heap,
+                object: o.name.clone(),
+            });
+        }
+        self.heaps[heap as usize] = None;
+        self.live_bytes -= size;
+        Ok(())
+    }
+
+    /// True when a live resource is placed in `heap`.
+    pub fn heap_in_use(&self, heap: u32) -> bool {
+        (self.objects.values()).any(|o| o.placement.is_some_and(|p| p.heap == heap))
     }
 
     /// Create a texture or buffer in `heap` at `offset`. Refused when the heap does not exist
@@ -308,5 +334,21 @@ mod tests {
         ));
         m.destroy(a).unwrap();
         assert_eq!(m.bytes(), (1024, 1024));
+        // FS-6: a heap outlives nothing placed in it.
+        assert!(matches!(
+            m.destroy_heap(h),
+            Err(DeviceError::HeapInUse { heap: 0, .. })
+        ));
+        m.destroy(b).unwrap();
+        m.destroy(c).unwrap();
+        assert!(!m.heap_in_use(h));
+        m.destroy_heap(h).unwrap();
+        assert_eq!(m.bytes(), (0, 1024));
+        assert!(m.heap(h).is_none());
+        assert!(matches!(
+            m.create_placed("g", buf(1), h, 0),
+            Err(DeviceError::NoSuchHeap { heap: 0 })
+        ));
+        assert!(m.destroy_heap(h).is_err());
     }
 }

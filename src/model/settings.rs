@@ -164,6 +164,11 @@ pub struct Settings {
     /// (`device::cpu_cost`). False, the default, prices the calls as debug builds.
     #[serde(skip_serializing_if = "is_false")]
     pub d3dcompile_no_debug: bool,
+    /// Place the frame graph's transients in one shared heap by lifetime (EB-5, EB-9d;
+    /// [`crate::plan::alias`]); false gives each its own memory, to compare. Placement runs
+    /// with the enhanced and conservative strategies ([`Settings::aliasing_runs`]).
+    #[serde(skip_serializing_if = "is_true")]
+    pub aliasing: bool,
 }
 
 fn is_default_flags(f: &DeviceFlags) -> bool {
@@ -200,6 +205,7 @@ impl Default for Settings {
             order: Order::Declaration,
             device_flags: DeviceFlags::default(),
             d3dcompile_no_debug: false,
+            aliasing: true,
         }
     }
 }
@@ -213,6 +219,15 @@ impl Settings {
             true => self.barriers,
             false => BarrierMode::Legacy,
         }
+    }
+
+    /// True when the runtime places the frame graph's transients in a shared heap: aliasing
+    /// is on and the strategy that runs issues enhanced barriers, which activate and
+    /// deactivate each transient per resource (EB-9d). The legacy strategy's aliasing
+    /// barrier is the whole-GPU stall of EB-9(d), translated without naming the resources
+    /// (EB-10), so under it transients keep their own memory.
+    pub fn aliasing_runs(&self) -> bool {
+        self.aliasing && self.barriers_run() != BarrierMode::Legacy
     }
 
     /// The strategy asked for when the device cannot run it (see [`Settings::barriers_run`]),

@@ -60,6 +60,9 @@ pub struct RunStats {
     pub transient_peak_bytes: u64,
     pub transient_lower_bound_bytes: u64,
     pub transient_unaliased_bytes: u64,
+    /// True when the runtime placed the transients in that heap (aliasing ran and some share
+    /// bytes); false when the plan is a figure and each transient has its own memory.
+    pub transients_placed: bool,
     /// Simulated time the CPU spent waiting on frame fences (frames in flight).
     pub cpu_wait_ns: u64,
     /// Measured wall-clock time of the ticks.

@@ -13,7 +13,9 @@
 //!
 //! Using a placed resource while an overlapping one was used after this one's last
 //! activation, or without the other's deactivation between them, is V0811 (error). After an
-//! activation the contents are garbage: reading before writing is V0812 (warning).
+//! activation the contents are garbage: reading before writing is V0812 (warning). (A buffer
+//! barrier from NO_ACCESS also declares a buffer again after a fence or its own write-back;
+//! it leaves garbage only when memory the buffer shares was used since its last use.)
 //! Those two follow the order the validator sees commands in. When the hand-over crosses
 //! queues, that order is not the GPU's: the activation must also wait, through a fence, for
 //! the other resource's last use and deactivation on their queues (FN-2), or the new
@@ -67,18 +69,19 @@ impl Aliasing {
         model.seq += 1;
         let seq = model.seq;
         let mut unfenced = Vec::new();
+        // A texture's activation discards (EB-5); a buffer's is a barrier from AccessBefore
+        // NO_ACCESS (A3.2), the same barrier that declares a buffer again after a fence or
+        // after its own queue wrote it back: its contents are lost only when memory it
+        // shares was used since its own last use (or it was never used).
         let textures = (group.textures.iter()).map(|t| {
             let activates = t.layout_before == Layout::Undefined && t.flags.discard;
-            (t.resource, activates, t.access_after)
+            (t.resource, activates, true, t.access_after)
         });
         let buffers = (group.buffers.iter()).map(|b| {
-            (
-                b.resource,
-                b.access_before == Access::NO_ACCESS,
-                b.access_after,
-            )
+            let activates = b.access_before == Access::NO_ACCESS;
+            (b.resource, activates, false, b.access_after)
         });
-        for (r, activates, access_after) in textures.chain(buffers) {
+        for (r, activates, discards, access_after) in textures.chain(buffers) {
             if memory.placement(r).is_none() {
                 continue;
             }
@@ -96,12 +99,21 @@ impl Aliasing {
                     }
                 }
             }
+            let mine = model.resources.get(r).map_or(0, |m| m.last_access);
+            let taken_over = discards
+                || mine == 0
+                || (memory.aliases(r).iter()).any(|o| {
+                    model
+                        .resources
+                        .get(*o)
+                        .is_some_and(|t| t.last_access > mine)
+                });
             let Some(state) = model.resources.entry(r).map(|e| e.or_default()) else {
                 continue;
             };
             if activates {
                 state.activated = seq;
-                state.written = false;
+                state.written &= !taken_over;
             }
             if access_after == Access::NO_ACCESS {
                 state.deactivated = seq;

@@ -9,6 +9,8 @@
 //! test's collide. `planner_memory` installs the binary's global allocator; it counts only
 //! on the thread of the test that asks it to, so the other tests pass through it uncounted.
 
+mod aliased_graphs;
+mod aliasing;
 mod api;
 mod async_threshold;
 mod authoring;

@@ -7,10 +7,10 @@ use fastframe::device::{Command, Device};
 use fastframe::model::Order;
 
 /// xorshift64*: a tiny deterministic generator, so the corpus is the same on every machine.
-struct Rng(u64);
+pub(crate) struct Rng(pub u64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
+    pub(crate) fn next(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -37,6 +37,23 @@ enum Phase {
     Written,
     Frozen,
 }
+
+/// How a corpus draws its scenes.
+#[derive(Clone, Copy)]
+pub(crate) struct Mix {
+    /// Chance in percent that a resource is transient.
+    pub transient: u64,
+    /// Passes before the final one: at least 3, below `3 + passes`.
+    pub passes: usize,
+    /// Textures of two sizes, so that placements share parts of each other's bytes.
+    pub sizes: bool,
+}
+
+const PLAIN: Mix = Mix {
+    transient: 50,
+    passes: 8,
+    sizes: false,
+};
 
 /// The subresources a use names: `None` for the whole resource, else one part of a colour
 /// texture with two mips or two array slices (EB-6: planned, barriered and validated per
@@ -69,6 +86,11 @@ fn use_text(r: usize, mip: Mip, slices: bool, access: &str, clear: bool) -> Stri
 /// two mips or two array slices that passes use one at a time, and the frame sometimes ends with a dispatch
 /// writing the back buffer through a UAV.
 fn scene(seed: u64) -> String {
+    scene_with(seed, PLAIN)
+}
+
+/// [`scene`] drawn with `mix`.
+pub(crate) fn scene_with(seed: u64, mix: Mix) -> String {
     let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
     let mut out = String::from("Scene(\n    settings: (frames_in_flight: 2),\n    entities: [\n");
     let rotation = ["SavedViews", "FencedRing", "PlaceView"][rng.below(3)];
@@ -84,10 +106,15 @@ fn scene(seed: u64) -> String {
     let mut slices = Vec::new();
     for i in 0..nres {
         let kind = [Kind::Color, Kind::Color, Kind::Depth, Kind::Buffer][rng.below(4)];
-        let lifetime = if rng.chance(50) {
+        let lifetime = if rng.chance(mix.transient) {
             "Transient"
         } else {
             "Imported"
+        };
+        let side = if mix.sizes && rng.chance(50) {
+            128
+        } else {
+            256
         };
         let levels = if kind == Kind::Color && rng.chance(40) {
             2
@@ -101,12 +128,11 @@ fn scene(seed: u64) -> String {
         };
         let def = match kind {
             Kind::Color => format!(
-                "texture: (format: Rgba16Float, extent: (256, 256), {shape}, flags: (render_target: true, unordered_access: true, dcc: true))"
+                "texture: (format: Rgba16Float, extent: ({side}, {side}), {shape}, flags: (render_target: true, unordered_access: true, dcc: true))"
             ),
-            Kind::Depth => {
-                "texture: (format: D32Float, extent: (256, 256), flags: (depth_stencil: true))"
-                    .to_owned()
-            }
+            Kind::Depth => format!(
+                "texture: (format: D32Float, extent: ({side}, {side}), flags: (depth_stencil: true))"
+            ),
             Kind::Buffer => "buffer: (size: 65536, unordered_access: true)".to_owned(),
         };
         out += &format!("        (name: \"r{i}\", {def}, lifetime: {lifetime}),\n");
@@ -121,7 +147,7 @@ fn scene(seed: u64) -> String {
         (mips[r] == 2 && !copy && rng.chance(50)).then(|| rng.below(2))
     };
     let mut phase: Vec<[Phase; 2]> = vec![[Phase::Fresh; 2]; nres];
-    let npasses = 3 + rng.below(8);
+    let npasses = 3 + rng.below(mix.passes);
     for p in 0..npasses {
         let queue = match rng.below(20) {
             0..=9 => "Graphics",
@@ -279,9 +305,9 @@ fn scene(seed: u64) -> String {
 }
 
 const FRAMES: u64 = 5;
-const DROP_FRAME: u64 = 3;
+pub(crate) const DROP_FRAME: u64 = 3;
 
-type Outcome = (
+pub(crate) type Outcome = (
     Vec<String>,
     Option<String>,
     Vec<fastframe::device::Submitted>,
@@ -290,7 +316,7 @@ type Outcome = (
 
 /// Half the seeds run in declaration order, a quarter in each other order (issue 19): every
 /// order must plan clean frames whose every barrier and wait is needed.
-fn order(seed: u64) -> Order {
+pub(crate) fn order(seed: u64) -> Order {
     match seed % 4 {
         1 => Order::FewerBarriers,
         3 => Order::Overlap,
@@ -298,7 +324,7 @@ fn order(seed: u64) -> Order {
     }
 }
 
-fn run(text: &str, seed: u64, fault: Option<String>) -> Outcome {
+pub(crate) fn run(text: &str, seed: u64, fault: Option<String>) -> Outcome {
     let mut rt = Runtime::from_str(text, &format!("random-{seed}.ron"))
         .unwrap_or_else(|e| panic!("seed {seed}: {e}\n{text}"));
     rt.set_validation(true);

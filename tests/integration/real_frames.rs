@@ -426,3 +426,11 @@ fn a_legacy_planning_error_names_the_resource() {
         "{err}"
     );
 }
+
+/// FS-1, barrier-spec A5: a transient a DMA engine writes first each frame and that ends the
+/// frame read on two queues is read in COMMON, which the next frame's copy takes as it is;
+/// a transition after either read would race the other queue's.
+#[test]
+fn a_transient_a_dma_engine_writes_first_is_read_in_common_by_two_queues() {
+    clean_everywhere("dma_first_transient_shared_read.ron");
+}

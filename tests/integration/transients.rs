@@ -1,5 +1,6 @@
-//! Transients across the frame boundary (issue 22 item 8). A frame-graph transient owns its
-//! memory (placement is for scripts), so between frames nothing else writes it: the enhanced
+//! Transients across the frame boundary (issue 22 item 8). A frame-graph transient whose
+//! bytes no other transient shares owns its memory (these scenes have one, or none that can
+//! share; `aliasing.rs` has those that do), so between frames nothing else writes it: the enhanced
 //! planner activates it again (from UNDEFINED with DISCARD, EB-5) only where the layout must
 //! change or another queue takes it, and uses it on as it is otherwise. Every barrier it
 //! still emits in a steady frame is needed: dropped, `check` catches it.

@@ -25,13 +25,22 @@
 //!    a placement would need more than every transient side by side (a few large wrapping
 //!    transients can), the plan is that side-by-side layout instead, so aliasing never costs
 //!    memory.
+//! 4. **Hand-overs** ([`hand_over`]): once the runtime has placed the transients in a heap at
+//!    these offsets (`systems/alias.rs`), each frame of a barrier plan gets, for every
+//!    transient whose bytes another uses, an activation before its first use and a
+//!    deactivation after its last (EB-9d).
 //!
-//! Everything is flat arrays in [`Aliaser`], kept between calls, so a warm placement of a
-//! graph of the same shape allocates nothing; the work is linear in uses plus n log n in
-//! transients.
+//! Everything in the first three steps is flat arrays in [`Aliaser`], kept between calls, so
+//! a warm placement of a graph of the same shape allocates nothing; the work is linear in
+//! uses plus n log n in transients. Hand-overs run only when a barrier plan is made (cached
+//! with the graph), and allocate.
 
 mod greedy;
+mod hand_over;
+#[cfg(test)]
+mod hand_over_tests;
 mod lifetimes;
+mod occupants;
 mod placement;
 #[cfg(test)]
 mod tests;
@@ -39,6 +48,8 @@ mod tests;
 use bevy_ecs::prelude::*;
 
 use super::CompiledGraph;
+
+pub use hand_over::hand_over;
 
 /// Placement alignment of a transient in a heap: 64 KiB, the default resource placement
 /// alignment of D3D12-class hardware.

@@ -126,7 +126,12 @@ fn common_reads(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<bool> {
         }
         let end = (k..uses.len()).find(|&x| uses[x].1).unwrap_or(uses.len());
         let run = &uses[k..end];
-        let next = uses.get(end).or(uses.first().filter(|_| wraps));
+        // A transient a DMA engine uses first is taken in COMMON as it is next frame, as a
+        // texture that keeps its contents is.
+        let dma_first = uses.first().is_some_and(|f| dma(f.0));
+        let next = uses
+            .get(end)
+            .or(uses.first().filter(|_| wraps || dma_first));
         let queue = |r: &(usize, bool, bool)| graph.passes[r.0].queue;
         let shared = run.iter().any(|r| queue(r) != queue(&run[0]));
         let dma_reads = run.iter().any(|r| dma(r.0));
@@ -304,7 +309,12 @@ pub fn plan_conservative(
             }
             declare(t, p.queue, to.1);
             t.layout = want;
-            t.access = to.1;
+            // A DMA engine that takes an undefined texture as it is declares its access in no
+            // barrier (A5): the next barrier's AccessBefore stays what the last one declared
+            // (EB-11, A9).
+            if !(matches!(p.queue, QueueId::Dma { .. }) && from.0 == Layout::Undefined) {
+                t.access = to.1;
+            }
             t.last = Some(i);
         }
     }
@@ -325,7 +335,9 @@ pub fn plan_conservative(
         });
         let stays = t.last.is_some_and(|l| shared_read(graph, l, e))
             && first.is_some_and(|(q, want)| t.layout == want || can_transition(q, t.layout, want));
-        if !t.transient
+        // A transient a DMA engine uses first must be in COMMON for it too (A5).
+        let dma_first = first.is_some_and(|(q, _)| matches!(q, QueueId::Dma { .. }));
+        if (!t.transient || dma_first)
             && !t.chain
             && !stays
             && t.queues.len() > 1

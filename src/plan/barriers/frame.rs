@@ -74,6 +74,47 @@ impl PassBarriers {
         self.textures = textures;
     }
 
+    /// Rewrite the buffer and texture barriers of `slots` (sorted, each once) with `f`, which
+    /// may change how many there are; the other slots keep theirs.
+    pub(crate) fn edit_slots(
+        &mut self,
+        slots: &[u32],
+        mut f: impl FnMut(u32, &mut Vec<BufferBarrier<Entity>>, &mut Vec<TextureBarrier<Entity>>),
+    ) {
+        if slots.is_empty() {
+            return;
+        }
+        let mut buffers = Vec::with_capacity(self.buffers.len() + slots.len());
+        let mut textures = Vec::with_capacity(self.textures.len() + slots.len());
+        let (mut slot_buffers, mut slot_textures) = (Vec::new(), Vec::new());
+        let mut next = slots.iter().peekable();
+        for s in 0..self.starts.len().saturating_sub(1) {
+            let (a, b) = (self.starts[s], self.starts[s + 1]);
+            let (bs, ts) = (a[1] as usize..b[1] as usize, a[2] as usize..b[2] as usize);
+            self.starts[s][1] = buffers.len() as u32;
+            self.starts[s][2] = textures.len() as u32;
+            if next.peek().is_some_and(|&&x| x as usize == s) {
+                next.next();
+                slot_buffers.clear();
+                slot_buffers.extend_from_slice(&self.buffers[bs]);
+                slot_textures.clear();
+                slot_textures.extend_from_slice(&self.textures[ts]);
+                f(s as u32, &mut slot_buffers, &mut slot_textures);
+                buffers.extend_from_slice(&slot_buffers);
+                textures.extend_from_slice(&slot_textures);
+            } else {
+                buffers.extend_from_slice(&self.buffers[bs]);
+                textures.extend_from_slice(&self.textures[ts]);
+            }
+        }
+        if let Some(last) = self.starts.last_mut() {
+            last[1] = buffers.len() as u32;
+            last[2] = textures.len() as u32;
+        }
+        self.buffers = buffers;
+        self.textures = textures;
+    }
+
     fn slot(&self, s: usize) -> BarrierGroupRef<'_, Entity> {
         let (Some(a), Some(b)) = (self.starts.get(s), self.starts.get(s + 1)) else {
             return BarrierGroupRef::EMPTY;

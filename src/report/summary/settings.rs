@@ -33,6 +33,9 @@ pub struct RunSettings {
     pub record_threads: u32,
     /// `declaration`, `fewer-barriers` or `overlap`: the order passes ran in.
     pub order: &'static str,
+    /// The runtime places the frame graph's transients in one shared heap (the `aliasing`
+    /// setting, with a strategy that issues enhanced barriers).
+    pub aliasing: bool,
     /// The title's build defines `D3DCOMPILE_NO_DEBUG` (seed 002): its `SetFastResources`
     /// calls cost half the CPU. Named only when true.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -77,6 +80,7 @@ impl RunSettings {
                 Order::FewerBarriers => "fewer-barriers",
                 Order::Overlap => "overlap",
             },
+            aliasing: settings.aliasing_runs(),
             d3dcompile_no_debug: settings.d3dcompile_no_debug,
         }
     }

@@ -138,8 +138,13 @@ impl Summary {
             row(
                 "transient memory",
                 format!(
-                    "{:.2} MiB aliased ({:.2} lower bound, {:.2} unaliased)",
+                    "{:.2} MiB aliased{} ({:.2} lower bound, {:.2} unaliased)",
                     mib(s.transient_peak_bytes),
+                    if s.transients_placed {
+                        ", placed"
+                    } else {
+                        ", not placed"
+                    },
                     mib(s.transient_lower_bound_bytes),
                     mib(s.transient_unaliased_bytes)
                 ),

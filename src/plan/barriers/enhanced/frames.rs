@@ -244,8 +244,9 @@ pub(super) fn walk_resource(
                 t.reset(texture, Layout::PRESENT);
             } else if s.transient {
                 // Contents are discarded by activating from UNDEFINED; a first user that
-                // cannot transition (DMA) takes it as it is instead. A frame-graph transient
-                // owns its memory (placement is for scripts), so nothing else wrote it: one
+                // cannot transition (DMA) takes it as it is instead. The planner plans each
+                // transient as owning its memory, so nothing else wrote it (one sharing bytes
+                // gets its activation from `plan::alias::hand_over`): one
                 // queue's transient that ends the frame in the layout its first use needs
                 // is used on as it is, the walk ordering the uses as for any resource, since
                 // an activation would only re-initialise metadata the first use (a write)

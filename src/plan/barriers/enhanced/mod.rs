@@ -15,8 +15,9 @@
 //!   generic read if depth is involved; a render target read only on the graphics engine goes
 //!   to DIRECT_QUEUE_SHADER_RESOURCE so it stays compressed (EB-4); DMA sees only COMMON;
 //! - transients are activated from UNDEFINED with DISCARD (EB-5) each frame, except one
-//!   queue's transient that ends the frame in the layout its first use needs: it owns its
-//!   memory, so it is used on as it is;
+//!   queue's transient that ends the frame in the layout its first use needs: planned as
+//!   owning its memory, it is used on as it is (a transient placed over another's bytes is
+//!   activated every frame by `plan::alias::hand_over`);
 //! - a texture that keeps its contents and both ends and begins the frame with reads has one
 //!   read phase across the boundary; when several queues read it before anything in the plan
 //!   wrote it, the plan's first frame moves it in a prologue on the graphics queue that the

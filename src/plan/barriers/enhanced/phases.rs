@@ -273,9 +273,12 @@ fn read_phases(
         let (phase, end) = Phase::scan(&out[..stop], start);
         let writer = start.checked_sub(1).map(|w| out[w]);
         // The frame's last phase of a texture that keeps its contents is followed by the next
-        // frame's first use (a write here: a first read joined the phase above).
+        // frame's first use (a write here: a first read joined the phase above); so is a
+        // transient's when a DMA engine uses it first, which can only take it in COMMON as
+        // it is (barrier-spec A5).
+        let dma_first = out[0].queue.kind() == QueueType::Copy;
         let next = (out[..stop].get(end).copied())
-            .or_else(|| (wraps && end == out.len()).then_some(out[0]));
+            .or_else(|| ((wraps || dma_first) && end == out.len()).then_some(out[0]));
         let layout = phase_layout(&phase, out[start].queue, writer, next, compressible)
             .ok_or_else(|| conflict(&out[start..end]))?;
         for u in &mut out[start..end] {

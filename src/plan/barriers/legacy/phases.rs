@@ -45,7 +45,12 @@ pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Ve
             .find(|&x| uses[x].2.is_write())
             .unwrap_or(uses.len());
         let run = &uses[k..end];
-        let next = uses.get(end).or(uses.first().filter(|_| wraps));
+        // A transient a DMA engine uses first is taken in COMMON as it is next frame, as a
+        // resource that keeps its contents is.
+        let dma_first = uses.first().is_some_and(|f| dma(f.1));
+        let next = uses
+            .get(end)
+            .or(uses.first().filter(|_| wraps || dma_first));
         let shared = run.iter().any(|r| r.1 != run[0].1);
         let mut combined = run.iter().fold(S::COMMON, |a, r| a | r.3);
         let dma_reads = run.iter().any(|r| dma(r.1));

@@ -1,0 +1,158 @@
+//! Hand-overs on hand-made plans (EB-5, EB-9d): who held a transient's bytes before it, and
+//! the activation and deactivation barriers added to a frame.
+
+use bevy_ecs::prelude::*;
+
+use super::occupants::{previous_occupants, sharing};
+use super::{ALIAS_ALIGNMENT, AliasPlacement, AliasPlan, hand_over};
+use crate::barrier::{Access, BufferBarrier, Sync};
+use crate::model::UseAccess;
+use crate::plan::barriers::{FramePlan, PassBarriersBuilder, WholeTexture};
+use crate::plan::{CompiledGraph, CompiledPass};
+
+const K: u64 = ALIAS_ALIGNMENT;
+
+fn e(i: u32) -> Entity {
+    Entity::from_raw_u32(100 + i).expect("valid index")
+}
+
+fn placement(i: u32, offset: u64, bytes: u64, first: u32, last: u32) -> AliasPlacement {
+    AliasPlacement {
+        resource: e(i),
+        offset,
+        bytes,
+        first,
+        last,
+        release: last + 1,
+    }
+}
+
+fn plan(placements: Vec<AliasPlacement>, passes: u32) -> AliasPlan {
+    AliasPlan {
+        placements,
+        passes,
+        ..AliasPlan::default()
+    }
+}
+
+/// X at [0, 2K), then Y over its upper half and more, then Z over its lower half: on the
+/// frame's circle X follows Z and Y (the frame before), Y follows X, Z follows X.
+#[test]
+fn previous_occupants_are_the_latest_holders_of_each_byte_on_the_circle() {
+    let p = plan(
+        vec![
+            placement(0, 0, 2 * K, 0, 0),
+            placement(1, K, 2 * K, 1, 1),
+            placement(2, 0, K, 2, 2),
+            placement(3, 8 * K, K, 0, 2),
+        ],
+        3,
+    );
+    assert_eq!(sharing(&p), [0, 1, 2], "the fourth shares no byte");
+    let mut found = previous_occupants(&p, &sharing(&p));
+    found.iter_mut().for_each(|(_, v)| v.sort_unstable());
+    assert_eq!(found, [(0, vec![1, 2]), (1, vec![0]), (2, vec![0])]);
+}
+
+/// A graph of three graphics passes: p0 writes buffer A, p1 reads it, p2 writes buffer B,
+/// which takes A's bytes. `C` has bytes of its own.
+fn graph() -> CompiledGraph {
+    let mut passes = vec![
+        CompiledPass::reading(0, &[e(0), e(2)]),
+        CompiledPass::reading(1, &[e(0)]),
+        CompiledPass::reading(2, &[e(1)]),
+    ];
+    for (p, stages) in [(0, Sync::COMPUTE_SHADING), (2, Sync::VERTEX_SHADING)] {
+        let u = &mut passes[p].uses[0];
+        (u.access, u.stages) = (UseAccess::UnorderedAccess, stages);
+    }
+    CompiledGraph {
+        passes,
+        ..CompiledGraph::default()
+    }
+}
+
+fn frame(planner: impl FnOnce(&mut PassBarriersBuilder<WholeTexture>)) -> FramePlan {
+    let mut b = PassBarriersBuilder::<WholeTexture>::new(3);
+    planner(&mut b);
+    FramePlan {
+        barriers: b.finish(),
+        ..FramePlan::default()
+    }
+}
+
+fn barrier(r: Entity, sync: (Sync, Sync), access: (Access, Access)) -> BufferBarrier<Entity> {
+    BufferBarrier {
+        resource: r,
+        sync_before: sync.0,
+        sync_after: sync.1,
+        access_before: access.0,
+        access_after: access.1,
+    }
+}
+
+#[test]
+fn sharing_buffers_are_activated_after_their_predecessors_and_deactivated_after_their_last_use() {
+    let g = graph();
+    let p = plan(
+        vec![
+            placement(0, 0, K, 0, 1),
+            placement(1, 0, K, 2, 2),
+            placement(2, 4 * K, K, 0, 0),
+        ],
+        3,
+    );
+    // The planner's own barrier between A's write and its read.
+    let (compute, pixel) = (Sync::COMPUTE_SHADING, Sync::PIXEL_SHADING);
+    let mut f = frame(|b| {
+        let uav_to_srv = (Access::UNORDERED_ACCESS, Access::SHADER_RESOURCE);
+        b.buffer(1, false, barrier(e(0), (compute, pixel), uav_to_srv));
+    });
+    hand_over(&g, &p, &mut f);
+    let only = |group: crate::barrier::BarrierGroupRef<'_, Entity>| -> Vec<BufferBarrier<Entity>> {
+        group.buffers.to_vec()
+    };
+    let (none, no) = (Sync::NONE, Access::NO_ACCESS);
+    // A: activated before p0, waiting for B's vertex work of the frame before and its own.
+    let a_on = only(f.barriers.before(0));
+    assert_eq!(a_on.len(), 1, "C shares nothing: {a_on:?}");
+    assert_eq!(a_on[0].resource, e(0));
+    assert_eq!(a_on[0].access_before, no);
+    assert!(a_on[0].sync_before.contains(Sync::VERTEX_SHADING));
+    // The planner's barrier before p1 is left as it was.
+    assert_eq!(only(f.barriers.before(1)).len(), 1);
+    // A: deactivated after p1, from the read the last barrier declared.
+    let a_off = only(f.barriers.after(1));
+    let expected = barrier(e(0), (pixel, none), (Access::SHADER_RESOURCE, no));
+    assert_eq!(a_off, [expected]);
+    // B: activated before p2, waiting for A's stages on graphics; deactivated after it.
+    let b_on = only(f.barriers.before(2));
+    assert_eq!((b_on.len(), b_on[0].resource), (1, e(1)));
+    assert!(b_on[0].sync_before.contains(compute | pixel), "{b_on:?}");
+    assert_eq!(b_on[0].access_before, no);
+    let b_off = only(f.barriers.after(2));
+    assert_eq!((b_off[0].access_after, b_off[0].sync_after), (no, none));
+    // Nothing else: p0's end and C.
+    assert!(only(f.barriers.after(0)).is_empty());
+}
+
+#[test]
+fn a_planner_barrier_at_the_first_use_becomes_the_activation() {
+    let g = graph();
+    let p = plan(vec![placement(0, 0, K, 0, 1), placement(1, 0, K, 2, 2)], 3);
+    let mut f = frame(|b| {
+        let srv_to_uav = (Access::SHADER_RESOURCE, Access::UNORDERED_ACCESS);
+        let sync = (Sync::PIXEL_SHADING, Sync::COMPUTE_SHADING);
+        b.buffer(0, false, barrier(e(0), sync, srv_to_uav));
+    });
+    hand_over(&g, &p, &mut f);
+    let on = f.barriers.before(0).buffers.to_vec();
+    assert_eq!(on.len(), 1, "one barrier on A in the call: {on:?}");
+    assert_eq!(on[0].access_before, Access::NO_ACCESS);
+    assert_eq!(on[0].access_after, Access::UNORDERED_ACCESS);
+    assert!(
+        on[0]
+            .sync_before
+            .contains(Sync::PIXEL_SHADING | Sync::VERTEX_SHADING)
+    );
+}

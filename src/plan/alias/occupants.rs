@@ -1,0 +1,69 @@
+//! Which placed transients share bytes, and which held a transient's bytes just before it:
+//! what the hand-overs need from the placement (EB-9d).
+
+use std::collections::BTreeMap;
+
+use super::AliasPlan;
+
+/// The placements (indices) whose bytes another placement also uses.
+pub(super) fn sharing(alias: &AliasPlan) -> Vec<u32> {
+    let mut by_offset: Vec<u32> = (0..alias.placements.len() as u32).collect();
+    by_offset.sort_unstable_by_key(|&i| alias.placements[i as usize].offset);
+    let mut shares = vec![false; alias.placements.len()];
+    let (mut end, mut owner) = (0u64, None::<u32>);
+    for &i in &by_offset {
+        let p = &alias.placements[i as usize];
+        if p.offset < end {
+            shares[i as usize] = true;
+            if let Some(o) = owner {
+                shares[o as usize] = true;
+            }
+        }
+        if p.offset + p.bytes > end {
+            (end, owner) = (p.offset + p.bytes, Some(i));
+        }
+    }
+    (0..alias.placements.len() as u32)
+        .filter(|&i| shares[i as usize])
+        .collect()
+}
+
+/// For each sharing placement, the placements that held its bytes just before it on the
+/// frame's circle: a sweep in order of first use over a map of byte ranges to their latest
+/// occupant, twice, so that the frame's first transients see the last ones of the frame
+/// before.
+pub(super) fn previous_occupants(alias: &AliasPlan, sharing: &[u32]) -> Vec<(u32, Vec<u32>)> {
+    // Start of a range -> (its end, its occupant).
+    let mut map: BTreeMap<u64, (u64, u32)> = BTreeMap::new();
+    let mut out = Vec::with_capacity(sharing.len());
+    for round in 0..2 {
+        for &i in sharing {
+            let p = &alias.placements[i as usize];
+            let (lo, hi) = (p.offset, p.offset + p.bytes);
+            let mut preds = Vec::new();
+            // Ranges that overlap [lo, hi): the one starting at or before lo, and those inside.
+            let from = map.range(..=lo).next_back().map_or(lo, |(&s, _)| s);
+            let hit: Vec<(u64, (u64, u32))> = (map.range(from..hi))
+                .filter(|(_, (e, _))| *e > lo)
+                .map(|(&s, &v)| (s, v))
+                .collect();
+            for (s, (e, o)) in hit {
+                map.remove(&s);
+                if o != i && !preds.contains(&o) {
+                    preds.push(o);
+                }
+                if s < lo {
+                    map.insert(s, (lo, o));
+                }
+                if e > hi {
+                    map.insert(hi, (e, o));
+                }
+            }
+            map.insert(lo, (hi, i));
+            if round == 1 {
+                out.push((i, preds));
+            }
+        }
+    }
+    out
+}
