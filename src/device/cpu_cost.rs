@@ -189,9 +189,10 @@ mod tests {
             buffers: keys.clone(),
         };
         let call: Command = Command::SetFastResources(vec![set.clone()]);
-        // A room check and five four-dword descriptors under one header: 20 + 22 * 2 ns.
-        assert_eq!(record_ns_built(&call, false), 64);
-        assert_eq!(record_ns_built(&call, true), 32);
+        // A room check, then a two-dword header and five four-dword descriptors.
+        let full = ROOM_CHECK_NS + (2 + 5 * 4) * DWORD_NS;
+        assert_eq!(record_ns_built(&call, false), full);
+        assert_eq!(record_ns_built(&call, true), full / 2);
         assert_eq!(record_ns(&call), record_ns_built(&call, false));
         // The seed says it of SetFastResources: batches and per-slot calls are unchanged.
         let copy: Command =

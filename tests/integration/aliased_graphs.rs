@@ -8,7 +8,7 @@
 use fastframe::barrier::{Access, Layout};
 use fastframe::device::{Command, Device, ObjectKey};
 
-use super::random_graphs::{DROP_FRAME, Mix, Rng, order, run, scene_with};
+use super::random_graphs::{DROP_FRAME, Mix, Rng, drop_is_caught, order, scene_with};
 
 const ALIASED: Mix = Mix {
     transient: 85,
@@ -96,13 +96,8 @@ fn aliased_random_graphs_validate_clean_and_every_dropped_hand_over_is_caught() 
         }
         graphs += 1;
         for (k, what) in &hand_overs {
-            let (diags, ..) = run(
-                &text,
-                seed,
-                Some(format!("drop-nth-barrier={DROP_FRAME}:{k}")),
-            );
             assert!(
-                !diags.is_empty(),
+                drop_is_caught(&text, seed, "barrier", *k),
                 "seed {seed} ({:?}): dropping barrier {k}, the {what}, went unnoticed\n{text}",
                 order(seed)
             );
@@ -117,13 +112,8 @@ fn aliased_random_graphs_validate_clean_and_every_dropped_hand_over_is_caught() 
             _ => Vec::new(),
         };
         for k in chosen {
-            let (diags, ..) = run(
-                &text,
-                seed,
-                Some(format!("drop-nth-fence-wait={DROP_FRAME}:{k}")),
-            );
             assert!(
-                !diags.is_empty(),
+                drop_is_caught(&text, seed, "fence-wait", k),
                 "seed {seed} ({:?}): dropping fence wait {k} of {waits} went unnoticed\n{text}",
                 order(seed)
             );

@@ -339,6 +339,14 @@ pub(crate) fn run(text: &str, seed: u64, fault: Option<String>) -> Outcome {
     (diags, result.err().map(|e| e.to_string()), trace, present)
 }
 
+/// Whether the validation layer notices the `k`th `what` (`barrier` or `fence-wait`) the
+/// passes submit in frame `DROP_FRAME` dropped from `text`'s run.
+pub(crate) fn drop_is_caught(text: &str, seed: u64, what: &str, k: usize) -> bool {
+    let fault = format!("drop-nth-{what}={DROP_FRAME}:{k}");
+    let (diags, ..) = run(text, seed, Some(fault));
+    !diags.is_empty()
+}
+
 #[test]
 fn random_graphs_validate_clean_and_every_dropped_sync_is_caught() {
     let mut total_barriers = 0;
@@ -379,26 +387,16 @@ fn random_graphs_validate_clean_and_every_dropped_sync_is_caught() {
         let mut rng = Rng(seed ^ 0xdead_beef);
         if barriers > 0 {
             let k = rng.below(barriers);
-            let (diags, ..) = run(
-                &text,
-                seed,
-                Some(format!("drop-nth-barrier={DROP_FRAME}:{k}")),
-            );
             assert!(
-                !diags.is_empty(),
+                drop_is_caught(&text, seed, "barrier", k),
                 "seed {seed} ({:?}): dropping barrier {k} of {barriers} went unnoticed\n{text}",
                 order(seed)
             );
         }
         if waits > 0 {
             let k = rng.below(waits);
-            let (diags, ..) = run(
-                &text,
-                seed,
-                Some(format!("drop-nth-fence-wait={DROP_FRAME}:{k}")),
-            );
             assert!(
-                !diags.is_empty(),
+                drop_is_caught(&text, seed, "fence-wait", k),
                 "seed {seed} ({:?}): dropping fence wait {k} of {waits} went unnoticed\n{text}",
                 order(seed)
             );
