@@ -1,4 +1,5 @@
-//! The command line: `run`, `check`, `graph`, `timeline`, `compare` and `gen`. Exit codes: 0 success, 1 validation or
+//! The command line: `run`, `check`, `graph`, `barriers`, `timeline`, `trace-view`, `compare`
+//! and `gen`. Exit codes: 0 success, 1 validation or
 //! device error, 2 bad input or usage, a failed write included (a closed pipe is not one:
 //! see `cli/out.rs`).
 //! Overrides of the scene's settings, and what they may not say, are in `cli/overrides.rs`;
@@ -13,11 +14,13 @@ mod out;
 mod overrides;
 mod pictures;
 mod progress;
+mod run;
 mod snippet;
 
 pub use generate::{MAX_GEN_PASSES, ShapeArg};
 use overrides::load;
 pub use overrides::{BarriersArg, OrderArg, Overrides, RotationArg, Switch};
+pub use run::RunArgs;
 pub use snippet::Sources;
 
 use clap::{Parser, Subcommand};
@@ -38,39 +41,7 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Commands {
     /// Run a scene and print a summary.
-    Run {
-        scene: PathBuf,
-        /// Frames to run.
-        #[arg(long, default_value_t = 300)]
-        frames: u64,
-        /// Print the summary as one JSON object.
-        #[arg(long)]
-        json: bool,
-        /// Also write the JSON summary to this file.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Write the GPU timeline (every command on every queue) to this file, in the Chrome
-        /// trace event format: open it in ui.perfetto.dev or chrome://tracing.
-        #[arg(long)]
-        trace: Option<PathBuf>,
-        /// Check every stream with the validation layer while running.
-        #[arg(long)]
-        validate: bool,
-        /// Also run with asynchronous compute switched the other way and report the gain of
-        /// having it on (key `async_compute_gain`, and a table row).
-        #[arg(long)]
-        compare_async: bool,
-        /// Wait for a Tracy profiler to connect before running (builds with the `tracy`
-        /// feature; Tracy collects nothing before it connects).
-        #[arg(long)]
-        wait_for_profiler: bool,
-        /// Say how far the run is on standard error, a line a second (without it: only when
-        /// standard error is a terminal and the run takes more than a second).
-        #[arg(long)]
-        progress: bool,
-        #[command(flatten)]
-        overrides: Overrides,
-    },
+    Run(RunArgs),
     /// Run a scene briefly with validation and report problems (exit 1 on errors).
     Check {
         scene: PathBuf,
@@ -115,6 +86,24 @@ pub enum Commands {
         out: PathBuf,
         #[command(flatten)]
         overrides: Overrides,
+    },
+    /// Draw a trace file (`run --trace`, or any Chrome trace) as a track view in SVG: a track
+    /// per thread with its slices nested, counters, and flow arrows, over one window.
+    TraceView {
+        trace: PathBuf,
+        /// The SVG file to write.
+        #[arg(short = 'o', long)]
+        out: PathBuf,
+        /// Draw the span of this frame's commands (the slices with this `frame` argument;
+        /// the last frame by default).
+        #[arg(long)]
+        frame: Option<u64>,
+        /// Draw from this time instead, in the trace's microseconds.
+        #[arg(long, requires = "to_us")]
+        from_us: Option<f64>,
+        /// Draw up to this time, in microseconds.
+        #[arg(long, requires = "from_us")]
+        to_us: Option<f64>,
     },
     /// Run a scene under several configurations: a table of frame time and synchronisation,
     /// and with -o an SVG bar chart.
@@ -166,26 +155,6 @@ pub enum Commands {
     },
 }
 
-/// Run the scene again with asynchronous compute the other way round; the gain of having it
-/// on, as [`crate::report::Summary::gain`] reports it.
-fn async_gain(
-    scene: &PathBuf,
-    overrides: &Overrides,
-    frames: u64,
-    summary: &crate::report::Summary,
-) -> Result<crate::report::AsyncGain, RuntimeError> {
-    let mut other = load(scene, Some(overrides))?;
-    let on = !other.settings_mut().async_compute;
-    other.settings_mut().async_compute = on;
-    other.run(frames)?;
-    let other = other.summary();
-    Ok(if on {
-        other.gain(summary)
-    } else {
-        summary.gain(&other)
-    })
-}
-
 /// Create (or truncate) the file at `path`, if one is given; exit code 2 with a message if it
 /// cannot be.
 fn create(path: Option<&PathBuf>) -> Result<Option<std::fs::File>, i32> {
@@ -223,89 +192,7 @@ fn after_output(written: Result<(), i32>, code: i32) -> i32 {
 /// Run the command line; returns the process exit code.
 pub fn main_with(cli: Cli) -> i32 {
     match cli.command {
-        Commands::Run {
-            scene,
-            frames,
-            json,
-            out,
-            trace,
-            validate,
-            compare_async,
-            wait_for_profiler,
-            progress,
-            overrides,
-        } => {
-            let mut rt = match load(&scene, Some(&overrides)) {
-                Ok(rt) => rt,
-                Err(e) => return fail(&e),
-            };
-            if wait_for_profiler {
-                out::eprint("waiting for a Tracy profiler to connect (localhost)...\n");
-                if !crate::report::tracy::wait_for_profiler() {
-                    out::eprint("error: --wait-for-profiler needs a build with --features tracy\n");
-                    return 2;
-                }
-            }
-            if validate {
-                rt.set_validation(true);
-            }
-            // Files are opened before the run: a bad path fails now, not after it.
-            let (trace_file, out_file) = match (create(trace.as_ref()), create(out.as_ref())) {
-                (Ok(t), Ok(o)) => (t, o),
-                (Err(code), _) | (_, Err(code)) => return code,
-            };
-            if let Some(file) = trace_file {
-                rt.record_gpu_trace_to(std::io::BufWriter::new(file));
-            }
-            let result = progress::run(&mut rt, frames, progress);
-            if let Some(path) = &trace
-                && let Err(e) = rt.finish_gpu_trace()
-            {
-                out::eprint(&format!("error: cannot write {}: {e}\n", path.display()));
-                return 2;
-            }
-            let summary = rt.summary();
-            let mut doc = summary.document();
-            let mut gain_row = None;
-            if compare_async {
-                match async_gain(&scene, &overrides, frames, &summary) {
-                    Ok(gain) => {
-                        gain_row = Some(format!(
-                            "  {:<26} {:.1} us/frame ({:.1}%): {:.1} on, {:.1} off; \
-                             {:.0}% of {:.1} available\n",
-                            "async compute gain",
-                            gain.gain_us.0,
-                            gain.gain_percent.0,
-                            gain.frame_work_us.0,
-                            gain.baseline_frame_work_us.0,
-                            gain.taken_percent.0,
-                            gain.available_us.0,
-                        ));
-                        doc.async_compute_gain = Some(gain);
-                    }
-                    Err(e) => return fail(&e),
-                }
-            }
-            let text = serde_json::to_string_pretty(&doc).unwrap_or_default();
-            if let (Some(path), Some(file)) = (&out, out_file)
-                && let Err(code) = write_file(path, file, &text)
-            {
-                return code;
-            }
-            let written = if json {
-                out::print(&format!("{text}\n"))
-            } else {
-                let table = summary.to_table();
-                out::print(&format!("{table}{}", gain_row.unwrap_or_default()))
-            };
-            out::eprint(&findings::of_run(&rt));
-            let code = match result {
-                Err(e) => fail(&e),
-                Ok(()) if summary.validation_errors > 0 => 1,
-                Ok(()) => 0,
-            };
-            after_output(written, code)
-        }
+        Commands::Run(args) => run::run(args),
         Commands::Check {
             scene,
             frames,
@@ -406,6 +293,13 @@ pub fn main_with(cli: Cli) -> i32 {
             frames,
             out.as_ref(),
         ),
+        Commands::TraceView {
+            trace,
+            out,
+            frame,
+            from_us,
+            to_us,
+        } => pictures::trace_view(&trace, &out, frame, from_us.zip(to_us)),
         Commands::Graph { scene, barriers } => graph::graph(&scene, barriers),
         Commands::Barriers {
             scene,

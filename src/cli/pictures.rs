@@ -8,7 +8,8 @@ use super::{BarriersArg, OrderArg, Overrides, Switch, create, fail, out, write_f
 use crate::device::Device;
 use crate::model::BarrierMode;
 use crate::report::RunStats;
-use crate::report::svg::{compare, timeline};
+use crate::report::TraceFile;
+use crate::report::svg::{compare, timeline, trace_view};
 
 /// Run `frames` frames and draw the last one's queues to `path`.
 pub fn timeline(scene: &PathBuf, frames: u64, path: &PathBuf, overrides: &Overrides) -> i32 {
@@ -104,4 +105,58 @@ pub fn compare(
         }
     }
     written.err().unwrap_or(0)
+}
+
+/// Draw the trace file at `trace` to `path`: `window` in microseconds, or the span of
+/// `frame`'s slices (the last frame's by default).
+pub fn trace_view(
+    trace: &PathBuf,
+    path: &PathBuf,
+    frame: Option<u64>,
+    window: Option<(f64, f64)>,
+) -> i32 {
+    let file = match create(Some(path)) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
+    let read = std::fs::File::open(trace).map_err(|e| e.to_string());
+    let parsed = read.and_then(|f| {
+        // serde_json's message ends with the line and column.
+        TraceFile::read(f).map_err(|e| e.to_string())
+    });
+    let file_trace = match parsed {
+        Ok(t) => t,
+        Err(e) => {
+            out::eprint(&format!("error: {}: {e}\n", trace.display()));
+            return 2;
+        }
+    };
+    let frame = frame.or(file_trace.last_frame());
+    let (window, title) = match (window, frame) {
+        (Some((a, b)), _) if a.is_finite() && b.is_finite() && a < b => {
+            (Some((a, b)), format!("{}: {a} to {b} us", trace.display()))
+        }
+        (Some(_), _) => {
+            out::eprint("error: --from-us must be less than --to-us\n");
+            return 2;
+        }
+        (None, Some(f)) => (
+            file_trace.frame_window(f),
+            format!("{}: frame {f}", trace.display()),
+        ),
+        (None, None) => (None, String::new()),
+    };
+    let Some(window) = window else {
+        let what = frame.map_or(
+            "no slice has a frame argument: give --from-us and --to-us".to_owned(),
+            |f| format!("no slice belongs to frame {f}"),
+        );
+        out::eprint(&format!("error: {}: {what}\n", trace.display()));
+        return 2;
+    };
+    let svg = trace_view::render(&file_trace, &title, window);
+    match file {
+        Some(f) => write_file(path, f, &svg).err().unwrap_or(0),
+        None => 0,
+    }
 }

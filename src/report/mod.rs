@@ -27,4 +27,5 @@ pub use summary::{
     SummaryJson, Us,
 };
 pub use sync_counts::SyncCounts;
+pub use trace::read::TraceFile;
 pub use trace::{GpuTrace, TRACE_CAP};

@@ -156,6 +156,90 @@ fn compare_prints_a_table_and_draws_a_bar_per_configuration() {
     assert!(svg.contains("enhanced, async on"));
 }
 
+/// `trace-view` draws the file `run --trace` wrote, as a viewer shows it: every queue's
+/// tracks with the passes by name, barriers nested in them, fence arrows and the counters.
+#[test]
+fn trace_view_draws_the_trace_file_of_a_run() {
+    let trace = std::env::temp_dir().join(format!("fastframe-tv-{}.json", std::process::id()));
+    let out = fastframe(&[
+        "run",
+        "scenes/deferred.ron",
+        "--frames",
+        "6",
+        "--trace",
+        trace.to_str().unwrap(),
+    ]);
+    assert!(out.status.success());
+    let path = temp("trace-view");
+    let out = fastframe(&[
+        "trace-view",
+        trace.to_str().unwrap(),
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(&path).unwrap();
+    let n = parse(&svg).unwrap_or_else(|e| panic!("{e}"));
+    let count = |k: &str| n.get(k).copied().unwrap_or(0);
+    assert!(svg.contains(": frame 5<"), "the last frame by default");
+    for track in [
+        "graphics",
+        "graphics commands",
+        "compute0.0",
+        "dma0",
+        "device memory (MiB)",
+    ] {
+        assert!(svg.contains(&format!(">{track}<")), "{track}");
+    }
+    for pass in ["gbuffer", "ssao", "lighting"] {
+        assert!(svg.contains(&format!("<title>{pass} (")), "{pass}");
+    }
+    assert!(svg.contains("<title>Barrier ("));
+    assert!(count("rect.slice") >= 50, "{n:?}");
+    assert!(count("line.flow") > 0, "fence arrows: {n:?}");
+    assert!(count("rect.counter") > 0, "{n:?}");
+    // A window given in microseconds draws less of the same file; a frame the run did not
+    // reach, a reversed window and a file that is not a trace are errors.
+    let window = fastframe(&[
+        "trace-view",
+        trace.to_str().unwrap(),
+        "-o",
+        path.to_str().unwrap(),
+        "--from-us",
+        "0",
+        "--to-us",
+        "1",
+    ]);
+    assert!(window.status.success());
+    let small = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert!(small.get("rect.slice").copied().unwrap_or(0) < count("rect.slice"));
+    for bad in [&["--frame", "99"][..], &["--from-us", "5", "--to-us", "1"]] {
+        let mut args = vec![
+            "trace-view",
+            trace.to_str().unwrap(),
+            "-o",
+            path.to_str().unwrap(),
+        ];
+        args.extend(bad);
+        assert_eq!(fastframe(&args).status.code(), Some(2), "{bad:?}");
+    }
+    std::fs::write(&trace, "{\"traceEvents\":[\n{\"ph\":\"X\",]}").unwrap();
+    let out = fastframe(&[
+        "trace-view",
+        trace.to_str().unwrap(),
+        "-o",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("line 2 column"));
+    let _ = std::fs::remove_file(&path);
+    let _ = std::fs::remove_file(&trace);
+}
+
 #[test]
 fn a_picture_to_a_bad_path_fails_before_running() {
     let out = fastframe(&[

@@ -5,6 +5,7 @@
 
 pub mod compare;
 pub mod timeline;
+pub mod trace_view;
 
 use std::fmt::Write;
 

@@ -26,6 +26,7 @@
 mod detail;
 mod event;
 mod lanes;
+pub mod read;
 mod write;
 
 use bevy_ecs::prelude::*;
