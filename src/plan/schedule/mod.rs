@@ -13,14 +13,14 @@
 //! already known complete to its own queue, so it costs no wait. Free passes are placed
 //! first; a wait is chosen only when none is free:
 //!
-//! - [`Order::FewerBarriers`] places free passes in declaration order and, when it must
-//!   wait, takes the ready pass whose wait reaches furthest into the other queue, so the one
-//!   wait covers what the most later passes need. Queues run as far as they can on their own
+//! - [`Order::FewerBarriers`] places the free pass with the longest path to the end of the
+//!   frame first and, when it must wait, takes the ready pass whose wait reaches furthest
+//!   into the other queue, so the one wait covers what the most later passes need. Queues run as far as they can on their own
 //!   and meet rarely: fewer fences, fewer hand-over barriers, at the price of overlap (a queue
 //!   may wait for more than it needs next).
-//! - [`Order::Overlap`] places the pass with the longest path to the end of the frame first
-//!   (critical path first) and, when it must wait, takes the one whose wait reaches least far,
-//!   so no queue waits for more than it needs now.
+//! - [`Order::Overlap`] places free passes the same way (critical path first) and, when it
+//!   must wait, takes the one whose wait reaches least far, so no queue waits for more than
+//!   it needs now.
 //!
 //! Both run in O((passes + edges) log passes): blocked passes sit in one heap per pair of
 //! queues keyed by what they need of the other, and leave it when their queue learns enough.
@@ -85,9 +85,7 @@ impl Scheduler {
         }
         let lanes = self.lanes(queues);
         self.successors(preds, n);
-        if order == Order::Overlap {
-            self.depths(topo);
-        }
+        self.depths(topo);
         self.place.clear();
         self.place.resize(n, NOTHING);
         self.known.clear();
@@ -264,10 +262,7 @@ impl Scheduler {
 
     fn make_free(&mut self, order: Order, p: u32) {
         self.state[p as usize] = 2;
-        let key = match order {
-            Order::Overlap => -i64::from(self.depth[p as usize]),
-            _ => i64::from(p),
-        };
+        let key = -i64::from(self.depth[p as usize]);
         self.free.push(Reverse((key, p)));
     }
 
