@@ -56,6 +56,8 @@ mod submissions;
 mod summary_schema;
 mod timing;
 mod trace_file;
+#[cfg(feature = "tracy")]
+mod tracy_capture;
 mod tracy_zones;
 mod transients;
 mod use_ranges;

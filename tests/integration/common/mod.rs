@@ -1,7 +1,10 @@
 //! Helpers the integration tests share: a kicked-off fence and a global barrier for the
-//! device-level tests, a trace writer tests can read, and snapshots to compare output with.
+//! device-level tests, a trace writer tests can read, snapshots to compare output with, and
+//! (with the `tracy` feature) a minimal Tracy server to capture a run with.
 
 pub mod snapshot;
+#[cfg(feature = "tracy")]
+pub mod tracy_reader;
 
 use std::io::Write;
 use std::sync::{Arc, Mutex};
