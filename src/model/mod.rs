@@ -17,6 +17,7 @@ mod resource;
 mod script;
 mod script_command;
 mod script_map;
+mod script_rename;
 mod script_serde;
 mod settings;
 mod swapchain;

@@ -247,7 +247,7 @@ impl Scheduler {
             }
         }
         match blocked_on {
-            None => self.make_free(order, p),
+            None => self.make_free(p),
             Some(o) => {
                 self.state[pi] = 1;
                 self.blocked[q * lanes + o].push(Reverse((need[o], p)));
@@ -260,7 +260,7 @@ impl Scheduler {
         }
     }
 
-    fn make_free(&mut self, order: Order, p: u32) {
+    fn make_free(&mut self, p: u32) {
         self.state[p as usize] = 2;
         let key = -i64::from(self.depth[p as usize]);
         self.free.push(Reverse((key, p)));
@@ -303,11 +303,11 @@ impl Scheduler {
                 self.ready(order, preds, s, lanes);
             }
         }
-        self.unblock(order, q, lanes);
+        self.unblock(q, lanes);
     }
 
     /// Move the passes of lane `q` that what `q` knows now covers to the free heap.
-    fn unblock(&mut self, order: Order, q: usize, lanes: usize) {
+    fn unblock(&mut self, q: usize, lanes: usize) {
         for o in (0..lanes).filter(|&o| o != q) {
             let known = self.known[q * lanes + o];
             while let Some(&Reverse((need, p))) = self.blocked[q * lanes + o].peek() {
@@ -325,7 +325,7 @@ impl Scheduler {
                     Some(x) => {
                         self.blocked[q * lanes + x].push(Reverse((self.need[pi * lanes + x], p)))
                     }
-                    None => self.make_free(order, p),
+                    None => self.make_free(p),
                 }
             }
         }
