@@ -5,17 +5,19 @@
 //! which is what makes it a hard baseline).
 //!
 //! Groups `pipeline_chain`, `pipeline_mixed`, `pipeline_layered`, `pipeline_fan_in`; functions
-//! `fastframe` and `kael`, and `alias`: transient placement alone (`plan::alias`) on the same
-//! shape compiled with half its textures transient, of mixed sizes, to hold it to the
+//! `fastframe` and `kael`, and `alias` and `hand_over`: transient placement (`plan::alias`)
+//! and the barriers that hand the placed bytes over (`plan::alias::hand_over`), on the same
+//! shape compiled with half its textures transient, of mixed sizes, to hold them to the
 //! compiler's cost per use; the pass count is the parameter (100 to 100,000). Throughput is in
 //! resource uses, so criterion reports time per use. One shape alone:
 //! `cargo bench --bench pipeline -- pipeline_chain/`.
 
 use bevy_ecs::entity::Entity;
-use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use fastframe::barrier::Layout;
 use fastframe::generator::{GenGraph, GenSpec, Shape, graph};
 use fastframe::model::{Lifetime, Pass, Settings, TextureState};
+use fastframe::plan::alias::hand_over;
 use fastframe::plan::barriers::EnhancedPlanner;
 use fastframe::plan::{AliasPlan, Aliaser, BarrierPlan, CompiledGraph, Compiler, TextureStart};
 use kael_render_graph::{PassDesc, RenderGraph, ResourceDesc};
@@ -101,8 +103,10 @@ fn pipeline(c: &mut Criterion) {
     }
 }
 
-/// Transient placement alone, warm, on `spec`'s shape with half its textures transient and
-/// of mixed sizes; throughput in that graph's uses.
+/// Transient memory on `spec`'s shape with half its textures transient and of mixed sizes,
+/// warm, throughput in that graph's uses: `alias`, the placement alone, and `hand_over`, the
+/// activations and deactivations it adds to each frame of the graph's barrier plan (from a
+/// copy of the plan made outside the measurement, as hand-over edits it).
 fn alias(
     group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
     spec: &GenSpec,
@@ -128,6 +132,25 @@ fn alias(
             aliaser.place_into(&compiled, bytes, &mut plan);
             black_box(&plan);
         })
+    });
+    let start = |e: Entity| TextureStart {
+        state: TextureState::new(Layout::Common),
+        transient: g.lifetime(e) == Lifetime::Transient,
+        chain: false,
+        compressible: false,
+    };
+    let mut barriers = BarrierPlan::default();
+    (EnhancedPlanner::on_one_thread().plan_into(&compiled, start, &mut barriers)).expect("plans");
+    group.bench_function(BenchmarkId::new("hand_over", spec.passes), |b| {
+        b.iter_batched_ref(
+            || barriers.clone(),
+            |frames| {
+                for f in &mut frames.frames {
+                    hand_over(&compiled, &plan, f);
+                }
+            },
+            BatchSize::LargeInput,
+        )
     });
 }
 

@@ -2,8 +2,8 @@
 //! Perfetto shows, for `fastframe trace-view` to draw.
 //!
 //! It reads any trace in the Chrome trace event format, not only the ones `run --trace`
-//! writes, and keeps only what a track view needs: complete slices (`X`), counter samples
-//! (`C`), flow ends (`s`, `f`) and thread names and sort indices (`M`). Arguments are reduced
+//! writes, and keeps only what a track view needs: slices (`X`, or `B` and `E` pairs),
+//! counter samples (`C`), flow ends (`s`, `f`) and thread names and sort indices (`M`). Arguments are reduced
 //! on the way in to the frame number, the counter values and a name, so a long trace's barrier
 //! details cost nothing once read. A malformed file is an error at its line and column.
 
@@ -63,6 +63,8 @@ impl TraceFile {
         let Events(events) = serde_json::from_reader(std::io::BufReader::new(input))?;
         let mut file = TraceFile::default();
         let mut open: BTreeMap<(String, String), ((u64, u64), f64)> = BTreeMap::new();
+        // Slices opened by `B` events and not yet closed, per thread.
+        let mut begun: BTreeMap<(u64, u64), Vec<Slice>> = BTreeMap::new();
         for e in events {
             let track = (e.pid, e.tid);
             match e.ph.as_str() {
@@ -74,6 +76,20 @@ impl TraceFile {
                     dur: e.dur.unwrap_or(0.0).max(0.0),
                     frame: e.args.frame,
                 }),
+                "B" => begun.entry(track).or_default().push(Slice {
+                    track,
+                    name: e.name,
+                    cat: e.cat,
+                    ts: e.ts.unwrap_or(0.0),
+                    dur: 0.0,
+                    frame: e.args.frame,
+                }),
+                "E" => {
+                    if let Some(mut s) = begun.entry(track).or_default().pop() {
+                        s.dur = (e.ts.unwrap_or(s.ts) - s.ts).max(0.0);
+                        file.slices.push(s);
+                    }
+                }
                 "C" => file.counters.push(Sample {
                     name: e.name,
                     ts: e.ts.unwrap_or(0.0),
@@ -330,6 +346,18 @@ mod tests {
     fn a_bare_array_reads_and_malformed_input_is_located() {
         let t = TraceFile::read(r#"[{"name":"a","ph":"X","pid":"p","tid":1,"ts":1}]"#.as_bytes());
         assert_eq!(t.unwrap().slices.len(), 1);
+        // Begin and end events nest as complete slices do.
+        let t = TraceFile::read(
+            r#"[{"name":"outer","ph":"B","pid":1,"tid":1,"ts":1},
+            {"name":"inner","ph":"B","pid":1,"tid":1,"ts":2},
+            {"ph":"E","pid":1,"tid":1,"ts":3},{"ph":"E","pid":1,"tid":1,"ts":9}]"#
+                .as_bytes(),
+        )
+        .unwrap();
+        let got: Vec<(&str, f64, f64)> = (t.slices.iter())
+            .map(|s| (s.name.as_str(), s.ts, s.dur))
+            .collect();
+        assert_eq!(got, [("inner", 2.0, 1.0), ("outer", 1.0, 8.0)]);
         let e = TraceFile::read("{\"traceEvents\":[\n{\"ph\":\"X\",}]}".as_bytes()).unwrap_err();
         assert_eq!((e.line(), e.column()), (2, 11));
     }
