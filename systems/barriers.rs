@@ -13,7 +13,7 @@ use crate::error::RuntimeError;
 use crate::frame::TransientHeap;
 use crate::model::{BarrierMode, Lifetime, Settings, SwapChain, Texture};
 use crate::model::{SubresourceStates, TextureState};
-use crate::plan::alias::hand_over;
+use crate::plan::alias::HandOver;
 use crate::plan::barriers::{EnhancedPlanner, TextureStart, plan_conservative, plan_legacy};
 use crate::plan::{AliasPlan, BarrierPlan, CompiledGraph, PlanFrame, range_of};
 
@@ -108,8 +108,9 @@ pub fn barrier_system(
     let mut planned = planned.map_err(|err| RuntimeError::plan(frame.0, err, name))?;
     // Transients placed in one heap hand their bytes over (EB-5, EB-9d).
     if !heap.offsets.is_empty() && mode != BarrierMode::Legacy {
+        let mut hand_over = HandOver::new(&graph, &alias);
         for f in &mut planned.frames {
-            hand_over(&graph, &alias, f);
+            hand_over.apply(f);
         }
     }
     // Barriers on the parts of split textures become barriers on the textures' ranges.

@@ -32,7 +32,7 @@ use crate::barrier::SubresourceRange;
 use crate::barrier::{Access, BufferBarrier, Layout, Sync, TextureBarrier, TextureBarrierFlags};
 use crate::device::QUEUE_COUNT;
 use crate::plan::CompiledGraph;
-use crate::plan::barriers::FramePlan;
+use crate::plan::barriers::{FramePlan, SlotEdit};
 
 /// What the hand-overs need to know of one sharing transient.
 #[derive(Clone, Copy, Debug, Default)]
@@ -64,13 +64,55 @@ struct Sharing {
     since_access: Access,
 }
 
+/// The hand-overs of one placement on one graph: what each sharing transient needs, worked
+/// out once, then applied to each frame of the graph's barrier plan.
+pub struct HandOver<'a> {
+    graph: &'a CompiledGraph,
+    alias: &'a AliasPlan,
+    info: EntityHashMap<Sharing>,
+    edit: SlotEdit,
+}
+
 /// Add the hand-overs of the transients `alias` places to one frame of a barrier plan.
 pub fn hand_over(graph: &CompiledGraph, alias: &AliasPlan, frame: &mut FramePlan) {
-    let sharing = sharing(alias);
-    if sharing.is_empty() {
-        return;
+    HandOver::new(graph, alias).apply(frame);
+}
+
+impl<'a> HandOver<'a> {
+    /// What the transients `alias` places on `graph` need handed over.
+    pub fn new(graph: &'a CompiledGraph, alias: &'a AliasPlan) -> HandOver<'a> {
+        HandOver {
+            graph,
+            alias,
+            info: sharing_info(graph, alias),
+            edit: SlotEdit::default(),
+        }
     }
+
+    /// Add the hand-overs to one frame of the graph's barrier plan.
+    pub fn apply(&mut self, frame: &mut FramePlan) {
+        if self.info.is_empty() {
+            return;
+        }
+        // What a frame's own barriers say is found again in each frame.
+        for s in self.info.values_mut() {
+            s.last_barrier = None;
+            (s.since_stages, s.since_access) = (Sync::default(), Access::default());
+        }
+        activate(self.alias, &self.info, frame, &mut self.edit);
+        declare(&self.info, frame, &mut self.edit);
+        find_last_barriers(self.graph, self.alias, &mut self.info, frame);
+        deactivate(self.alias, &self.info, frame, &mut self.edit);
+    }
+}
+
+/// Each sharing transient's facts that do not depend on a frame's barriers.
+fn sharing_info(graph: &CompiledGraph, alias: &AliasPlan) -> EntityHashMap<Sharing> {
+    let sharing = sharing(alias);
     let mut info: EntityHashMap<Sharing> = EntityHashMap::default();
+    if sharing.is_empty() {
+        return info;
+    }
     for &i in &sharing {
         let p = &alias.placements[i as usize];
         info.insert(
@@ -128,10 +170,7 @@ pub fn hand_over(graph: &CompiledGraph, alias: &AliasPlan, frame: &mut FramePlan
             s.wait = wait;
         }
     }
-    activate(alias, &info, frame);
-    declare(&info, frame);
-    find_last_barriers(graph, alias, &mut info, frame);
-    deactivate(alias, &info, frame);
+    info
 }
 
 /// The slots `at` gives the sharing transients (sorted, once each), and the transients by
@@ -150,13 +189,18 @@ fn in_slot_order(
 }
 
 /// Make the barrier before each sharing transient's first use its activation, or add one.
-fn activate(alias: &AliasPlan, info: &EntityHashMap<Sharing>, frame: &mut FramePlan) {
+fn activate(
+    alias: &AliasPlan,
+    info: &EntityHashMap<Sharing>,
+    frame: &mut FramePlan,
+    edit: &mut SlotEdit,
+) {
     let at = |s: &Sharing| 2 * alias.placements[s.placement as usize].first;
     let (slots, order) = in_slot_order(info, at);
     let mut next = 0;
     frame
         .barriers
-        .edit_slots(&slots, |slot, buffers, textures| {
+        .edit_slots(edit, &slots, |slot, buffers, textures| {
             while let Some(&(_, e)) = order.get(next).filter(|(s, _)| *s == slot) {
                 next += 1;
                 let s = &info[&e];
@@ -211,7 +255,7 @@ fn activate(alias: &AliasPlan, info: &EntityHashMap<Sharing>, frame: &mut FrameP
 /// first use there in the next frame finds it declared NO_ACCESS on that queue: a barrier on
 /// it there must declare the access again (barrier-spec A3.2), unless the planner's already
 /// does. The layout is the one the last barrier before it left (else its first use's).
-fn declare(info: &EntityHashMap<Sharing>, frame: &mut FramePlan) {
+fn declare(info: &EntityHashMap<Sharing>, frame: &mut FramePlan, edit: &mut SlotEdit) {
     let mut order: Vec<(u32, u32, Entity)> = (info.iter())
         .filter_map(|(&e, s)| Some((2 * s.reuse?, s.placement, e)))
         .collect();
@@ -234,7 +278,7 @@ fn declare(info: &EntityHashMap<Sharing>, frame: &mut FramePlan) {
     let mut next = 0;
     frame
         .barriers
-        .edit_slots(&slots, |slot, buffers, textures| {
+        .edit_slots(edit, &slots, |slot, buffers, textures| {
             while let Some(&(_, _, e)) = order.get(next).filter(|o| o.0 == slot) {
                 next += 1;
                 let s = &info[&e];
@@ -313,7 +357,12 @@ fn find_last_barriers(
 }
 
 /// Make the barrier after each sharing transient's last use its deactivation, or add one.
-fn deactivate(alias: &AliasPlan, info: &EntityHashMap<Sharing>, frame: &mut FramePlan) {
+fn deactivate(
+    alias: &AliasPlan,
+    info: &EntityHashMap<Sharing>,
+    frame: &mut FramePlan,
+    edit: &mut SlotEdit,
+) {
     let at = |s: &Sharing| 2 * alias.placements[s.placement as usize].last + 1;
     let (slots, order) = in_slot_order(info, at);
     let mut next = 0;
@@ -323,7 +372,7 @@ fn deactivate(alias: &AliasPlan, info: &EntityHashMap<Sharing>, frame: &mut Fram
         .collect();
     frame
         .barriers
-        .edit_slots(&slots, |slot, buffers, textures| {
+        .edit_slots(edit, &slots, |slot, buffers, textures| {
             while let Some(&(_, e)) = order.get(next).filter(|(s, _)| *s == slot) {
                 next += 1;
                 let s = &info[&e];

@@ -49,7 +49,7 @@ use bevy_ecs::prelude::*;
 
 use super::CompiledGraph;
 
-pub use hand_over::hand_over;
+pub use hand_over::{HandOver, hand_over};
 
 /// Placement alignment of a transient in a heap: 64 KiB, the default resource placement
 /// alignment of D3D12-class hardware.

@@ -36,20 +36,23 @@ pub(super) fn previous_occupants(alias: &AliasPlan, sharing: &[u32]) -> Vec<(u32
     // Start of a range -> (its end, its occupant).
     let mut map: BTreeMap<u64, (u64, u32)> = BTreeMap::new();
     let mut out = Vec::with_capacity(sharing.len());
+    let mut hit: Vec<(u64, (u64, u32))> = Vec::new();
     for round in 0..2 {
         for &i in sharing {
             let p = &alias.placements[i as usize];
             let (lo, hi) = (p.offset, p.offset + p.bytes);
-            let mut preds = Vec::new();
             // Ranges that overlap [lo, hi): the one starting at or before lo, and those inside.
             let from = map.range(..=lo).next_back().map_or(lo, |(&s, _)| s);
-            let hit: Vec<(u64, (u64, u32))> = (map.range(from..hi))
-                .filter(|(_, (e, _))| *e > lo)
-                .map(|(&s, &v)| (s, v))
-                .collect();
-            for (s, (e, o)) in hit {
+            hit.clear();
+            hit.extend(
+                (map.range(from..hi))
+                    .filter(|(_, (e, _))| *e > lo)
+                    .map(|(&s, &v)| (s, v)),
+            );
+            let mut preds = Vec::new();
+            for &(s, (e, o)) in &hit {
                 map.remove(&s);
-                if o != i && !preds.contains(&o) {
+                if round == 1 && o != i && !preds.contains(&o) {
                     preds.push(o);
                 }
                 if s < lo {

@@ -75,18 +75,28 @@ impl PassBarriers {
     }
 
     /// Rewrite the buffer and texture barriers of `slots` (sorted, each once) with `f`, which
-    /// may change how many there are; the other slots keep theirs.
+    /// may change how many there are; the other slots keep theirs. The frame is rebuilt in
+    /// `scratch`, which gets the old arrays back: a caller editing many frames keeps one, so
+    /// the arrays are allocated once, not at every edit.
     pub(crate) fn edit_slots(
         &mut self,
+        scratch: &mut SlotEdit,
         slots: &[u32],
         mut f: impl FnMut(u32, &mut Vec<BufferBarrier<Entity>>, &mut Vec<TextureBarrier<Entity>>),
     ) {
         if slots.is_empty() {
             return;
         }
-        let mut buffers = Vec::with_capacity(self.buffers.len() + slots.len());
-        let mut textures = Vec::with_capacity(self.textures.len() + slots.len());
-        let (mut slot_buffers, mut slot_textures) = (Vec::new(), Vec::new());
+        let SlotEdit {
+            buffers,
+            textures,
+            slot_buffers,
+            slot_textures,
+        } = scratch;
+        buffers.clear();
+        textures.clear();
+        buffers.reserve(self.buffers.len() + slots.len());
+        textures.reserve(self.textures.len() + slots.len());
         let mut next = slots.iter().peekable();
         for s in 0..self.starts.len().saturating_sub(1) {
             let (a, b) = (self.starts[s], self.starts[s + 1]);
@@ -99,9 +109,9 @@ impl PassBarriers {
                 slot_buffers.extend_from_slice(&self.buffers[bs]);
                 slot_textures.clear();
                 slot_textures.extend_from_slice(&self.textures[ts]);
-                f(s as u32, &mut slot_buffers, &mut slot_textures);
-                buffers.extend_from_slice(&slot_buffers);
-                textures.extend_from_slice(&slot_textures);
+                f(s as u32, slot_buffers, slot_textures);
+                buffers.extend_from_slice(slot_buffers);
+                textures.extend_from_slice(slot_textures);
             } else {
                 buffers.extend_from_slice(&self.buffers[bs]);
                 textures.extend_from_slice(&self.textures[ts]);
@@ -111,8 +121,8 @@ impl PassBarriers {
             last[1] = buffers.len() as u32;
             last[2] = textures.len() as u32;
         }
-        self.buffers = buffers;
-        self.textures = textures;
+        std::mem::swap(&mut self.buffers, buffers);
+        std::mem::swap(&mut self.textures, textures);
     }
 
     fn slot(&self, s: usize) -> BarrierGroupRef<'_, Entity> {
@@ -173,6 +183,15 @@ impl TextureRecord for WholeTexture {
             },
         }
     }
+}
+
+/// The arrays [`FramePlan::edit_slots`] rebuilds a frame in, kept between edits.
+#[derive(Debug, Default)]
+pub(crate) struct SlotEdit {
+    buffers: Vec<BufferBarrier<Entity>>,
+    textures: Vec<TextureBarrier<Entity>>,
+    slot_buffers: Vec<BufferBarrier<Entity>>,
+    slot_textures: Vec<TextureBarrier<Entity>>,
 }
 
 /// The barriers of one frame of a plan, around each compiled pass (same index).

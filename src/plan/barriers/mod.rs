@@ -26,6 +26,7 @@ pub use builder::{Mark, PassBarriersBuilder};
 pub use clears::{ClearBarriers, clear_barriers};
 pub use conservative::{full_flush, plan_conservative};
 pub use enhanced::{EnhancedPlanner, plan_enhanced};
+pub(crate) use frame::SlotEdit;
 pub use frame::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureRecord, WholeTexture};
 pub use legacy::plan_legacy;
 
