@@ -460,3 +460,14 @@ fn a_dma_upload_that_uses_no_transient_leaves_aliasing_on() {
         assert!(found.is_empty(), "{barriers:?}: {found:#?}");
     }
 }
+
+/// FS-1 (V0511), barrier-spec A1, A5, A6: a depth buffer bound read-only by a graphics pass
+/// while async compute samples it, with no fence between the two reads. The conservative
+/// strategy used to leave it in the graphics reader's DEPTH_STENCIL_READ and move it to a
+/// shader resource after that reader for the compute queue, a transition no fence ordered
+/// against the compute read; now the phase is read in one layout both queues use, entered
+/// by the writer.
+#[test]
+fn a_depth_test_beside_an_async_read_shares_one_layout() {
+    clean_everywhere("depth_test_beside_async_read.ron");
+}
