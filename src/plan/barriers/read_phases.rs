@@ -4,14 +4,15 @@
 //! A layout transition is a write (FS-1): made by one reader while another queue reads, it
 //! races that read, and no fence orders two reads. So a read phase several queues share is
 //! read in one layout, entered by the phase's writer before its fences, in which every reader
-//! only declares its own access (EB-11). When the readers' own layouts already agree, that is
-//! the layout; otherwise, when a write of the frame opens the phase, it takes the first layout
-//! that admits every access of the phase, that every reader's queue may use and that the
-//! writer's queue may enter (barrier-spec A5, A6): COMMON when a DMA
-//! engine reads in the phase or writes right after it (the only layout a copy engine knows,
-//! A5), and for a depth buffer bound read-only on the graphics queue while async compute
-//! samples it, the direct queue's compute-accessible generic read layout, which only the
-//! graphics queue may enter (A1).
+//! only declares its own access (EB-11). When the readers' own layouts agree, that is the
+//! layout. A phase a DMA engine reads in, or that a DMA engine's write follows, is read in
+//! COMMON, the only layout a copy engine knows (barrier-spec A5). Otherwise, when a write of
+//! the frame opens the phase, it takes the first layout that admits every access of the phase,
+//! that every reader's queue may use and that the writer's queue may enter (A5, A6): for a
+//! depth buffer bound read-only on the graphics queue while async compute samples it, the
+//! direct queue's compute-accessible generic read layout, which only the graphics queue may
+//! enter (A1). A phase the frame starts with has no writer to enter a layout for it and keeps
+//! its readers' own layouts.
 
 use bevy_ecs::prelude::*;
 
