@@ -434,3 +434,40 @@ fn a_legacy_planning_error_names_the_resource() {
 fn a_transient_a_dma_engine_writes_first_is_read_in_common_by_two_queues() {
     clean_everywhere("dma_first_transient_shared_read.ron");
 }
+
+/// EB-5, EB-9d: a DMA engine that uploads into an imported texture and uses no transient can
+/// take over no transient's bytes, so the graphics queue's transients share memory by their
+/// lifetimes there (`a` is done before `c` begins) rather than each keeping its own because
+/// the next frame's upload is not ordered after them. Clean everywhere, with the bytes
+/// handed over under the strategies that alias.
+#[test]
+fn a_dma_upload_that_uses_no_transient_leaves_aliasing_on() {
+    clean_everywhere("dma_upload_beside_transients.ron");
+    for barriers in [BarrierMode::Enhanced, BarrierMode::Conservative] {
+        let mut rt = Runtime::from_scene("tests/data/real_frames/dma_upload_beside_transients.ron")
+            .expect("fixture loads");
+        rt.set_validation(true);
+        rt.settings_mut().barriers = barriers;
+        rt.run(6).expect("runs");
+        let plan = rt.world.resource::<fastframe::plan::AliasPlan>().clone();
+        assert!(
+            plan.peak_bytes < plan.unaliased_bytes,
+            "{barriers:?}: peak {} of {} unaliased",
+            plan.peak_bytes,
+            plan.unaliased_bytes
+        );
+        let found: Vec<String> = rt.diagnostics().iter().map(|d| d.to_string()).collect();
+        assert!(found.is_empty(), "{barriers:?}: {found:#?}");
+    }
+}
+
+/// FS-1 (V0511), barrier-spec A1, A5, A6: a depth buffer bound read-only by a graphics pass
+/// while async compute samples it, with no fence between the two reads. The conservative
+/// strategy used to leave it in the graphics reader's DEPTH_STENCIL_READ and move it to a
+/// shader resource after that reader for the compute queue, a transition no fence ordered
+/// against the compute read; now the phase is read in one layout both queues use, entered
+/// by the writer.
+#[test]
+fn a_depth_test_beside_an_async_read_shares_one_layout() {
+    clean_everywhere("depth_test_beside_async_read.ron");
+}

@@ -6,9 +6,12 @@
 //! only a fence orders work (FN-2): a hand-over no fence orders is V0814. So each pass gets a
 //! *clock*, per queue the latest pass of that queue it is ordered after (its own queue's
 //! previous pass, and through each cross-queue wait, the waited pass and everything it knew),
-//! and a transient's *release* is the first pass from which every pass, on every queue, knows
-//! all the transient's last uses. Queue clocks only grow along a queue, so the passes of one
-//! queue that know them are a suffix found by binary search.
+//! and a transient's *release* is the first pass from which every pass that uses a transient,
+//! on every queue, knows all the transient's last uses. A pass that uses no transient touches
+//! no byte of the heap, so it cannot take any over and need not know: a DMA engine uploading
+//! into imported textures does not hold every transient for the whole frame. Queue clocks only
+//! grow along a queue, so the passes of one queue that know them are a suffix found by binary
+//! search.
 //!
 //! The frame repeats, so the clocks run over two frames: the second frame's passes also wait
 //! on the first's through the graph's previous-frame waits. A release in the second frame
@@ -48,11 +51,13 @@ pub(super) struct Lifetimes {
     last_on: Vec<i64>,
     /// Per pass: its dense queue number.
     queue_of: Vec<u8>,
+    /// Per pass: whether it uses a transient, and so could take over another's bytes.
+    takes: Vec<bool>,
     queues: usize,
     /// Per pass of two frames, per dense queue: the latest pass of that queue it is ordered
     /// after (`-1`: none).
     clock: Vec<i64>,
-    /// Passes of two frames grouped by queue, in order; queue `j`'s at
+    /// Passes of two frames that use a transient, grouped by queue, in order; queue `j`'s at
     /// `by_queue[queue_start[j]..queue_start[j + 1]]`.
     by_queue: Vec<u32>,
     queue_start: Vec<u32>,
@@ -100,6 +105,8 @@ impl Lifetimes {
         self.slot_of_key.clear();
         self.slot_of_key.resize(index.resources().len(), NONE);
         self.last_on.clear();
+        self.takes.clear();
+        self.takes.resize(graph.passes.len(), false);
         let (numbers, keys) = (index.numbers(), index.resources());
         let mut k = 0;
         for (p, pass) in graph.passes.iter().enumerate() {
@@ -118,6 +125,7 @@ impl Lifetimes {
                 if s == NONE - 1 {
                     continue;
                 }
+                self.takes[p] = true;
                 self.slots[s as usize].last = p as u32;
                 self.last_on[s as usize * q + j] = p as i64;
             }
@@ -171,21 +179,22 @@ impl Lifetimes {
         }
     }
 
-    /// Every pass's clock over two frames, and the passes grouped by queue.
+    /// Every pass's clock over two frames, and the passes that use a transient grouped by
+    /// queue.
     fn clocks(&mut self, graph: &CompiledGraph) {
         let (n, q) = (graph.passes.len(), self.queues);
         self.clock.clear();
         self.clock.resize(2 * n * q, -1);
         self.queue_start.clear();
         self.queue_start.resize(q + 1, 0);
-        for &j in &self.queue_of {
+        for (&j, _) in self.queue_of.iter().zip(&self.takes).filter(|(_, t)| **t) {
             self.queue_start[j as usize + 1] += 2;
         }
         for j in 1..=q {
             self.queue_start[j] += self.queue_start[j - 1];
         }
         self.by_queue.clear();
-        self.by_queue.resize(2 * n, 0);
+        self.by_queue.resize(self.queue_start[q] as usize, 0);
         // `live` doubles as each queue's fill count here; reset for the lower bound after.
         let fill = &mut self.live;
         fill.clear();
@@ -194,8 +203,10 @@ impl Lifetimes {
         for x in 0..2 * n {
             let (p, frame) = (x % n, x / n);
             let j = self.queue_of[p] as usize;
-            self.by_queue[fill[j] as usize] = x as u32;
-            fill[j] += 1;
+            if self.takes[p] {
+                self.by_queue[fill[j] as usize] = x as u32;
+                fill[j] += 1;
+            }
             let row = x * q;
             if prev[j] >= 0 {
                 let from = prev[j] as usize * q;
@@ -225,8 +236,9 @@ impl Lifetimes {
         }
     }
 
-    /// The release of slot `s`: one past the last pass, on any queue, not ordered after all
-    /// its uses (`2n` when a queue never is within two frames).
+    /// The release of slot `s`: one past the last pass that uses a transient, on any queue,
+    /// not ordered after all its uses (`2n` when a queue's never are within two frames). A
+    /// queue that uses no transient has no such pass and does not hold it.
     fn release(&self, s: usize, n: usize) -> u32 {
         let q = self.queues;
         let last = &self.last_on[s * q..(s + 1) * q];
@@ -241,6 +253,9 @@ impl Lifetimes {
                 &self.by_queue[self.queue_start[j] as usize..self.queue_start[j + 1] as usize];
             let after = list.partition_point(|&x| x as usize <= latest);
             let list = &list[after..];
+            if list.is_empty() {
+                continue;
+            }
             let known = list.partition_point(|&x| !knows(x));
             if known == list.len() {
                 return (2 * n) as u32;

@@ -16,6 +16,7 @@
 use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
 
+use super::read_phases::{phase_layouts, shared_read};
 use super::{BarrierPlan, FramePlan, PassBarriersBuilder};
 use super::{TextureStart, can_transition};
 use crate::barrier::*;
@@ -75,77 +76,6 @@ fn transition(
     }
 }
 
-/// True when pass `i` reads `e` in a read phase (a run of passes that only read it) in which
-/// a pass of another queue reads it in the same layout: one that would read while `i`'s queue
-/// changes the layout.
-fn shared_read(graph: &CompiledGraph, i: usize, e: Entity) -> bool {
-    let uses = |p: &crate::plan::CompiledPass| {
-        let mut it = p.uses.iter().filter(|u| u.key == e).peekable();
-        it.peek().is_some().then(|| it.any(|u| u.access.is_write()))
-    };
-    let passes = &graph.passes;
-    let reads = |k: &usize| uses(&passes[*k]) == Some(false);
-    let used = |k: &usize| uses(&passes[*k]).is_some();
-    if !reads(&i) {
-        return false;
-    }
-    let before = (0..i).rev().filter(used).take_while(reads);
-    let after = (i + 1..passes.len()).filter(used).take_while(reads);
-    let layout =
-        |k: usize| (passes[k].uses.iter()).find_map(|u| (u.key == e).then_some(u.layout)?);
-    before
-        .chain(after)
-        .any(|k| passes[k].queue != passes[i].queue && layout(k) == layout(i))
-}
-
-/// Per pass, true when it reads `e` in a read phase in COMMON: one a DMA engine shares with
-/// another queue, or one several queues share that a DMA engine's write follows (in the next
-/// frame too, when the texture keeps its contents: `wraps`). COMMON is the one layout a DMA
-/// engine may use and it cannot leave it (barrier-spec A5), and it serves shader and copy
-/// reads on every queue (A6), so no reader changes the layout under another's read (FS-1).
-fn common_reads(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<bool> {
-    let mut out = vec![false; graph.passes.len()];
-    let dma = |k: usize| matches!(graph.passes[k].queue, QueueId::Dma { .. });
-    let uses: Vec<(usize, bool, bool)> = (graph.passes.iter().enumerate())
-        .filter_map(|(i, p)| {
-            let mut uses = p.uses.iter().filter(|u| u.key == e).peekable();
-            uses.peek()?;
-            let (mut write, mut common) = (false, true);
-            for u in uses {
-                write |= u.access.is_write();
-                common &= layout_allows(Layout::Common).contains(u.access.access());
-            }
-            Some((i, write, common))
-        })
-        .collect();
-    let mut k = 0;
-    while k < uses.len() {
-        if uses[k].1 {
-            k += 1;
-            continue;
-        }
-        let end = (k..uses.len()).find(|&x| uses[x].1).unwrap_or(uses.len());
-        let run = &uses[k..end];
-        // A transient a DMA engine uses first is taken in COMMON as it is next frame, as a
-        // texture that keeps its contents is.
-        let dma_first = uses.first().is_some_and(|f| dma(f.0));
-        let next = uses
-            .get(end)
-            .or(uses.first().filter(|_| wraps || dma_first));
-        let queue = |r: &(usize, bool, bool)| graph.passes[r.0].queue;
-        let shared = run.iter().any(|r| queue(r) != queue(&run[0]));
-        let dma_reads = run.iter().any(|r| dma(r.0));
-        let dma_writes_next = next.is_some_and(|n| n.1 && dma(n.0));
-        if run.iter().all(|r| r.2) && shared && (dma_reads || dma_writes_next) {
-            for r in run {
-                out[r.0] = true;
-            }
-        }
-        k = end;
-    }
-    out
-}
-
 /// Plan conservative barriers for a compiled graph, starting from `start` per texture.
 pub fn plan_conservative(
     graph: &CompiledGraph,
@@ -190,15 +120,15 @@ pub fn plan_conservative(
         None => t.declared.push((q, access)),
     };
     let mut tracks: Vec<(Entity, Track)> = Vec::new();
-    let mut in_common: HashMap<Entity, Vec<bool>> = HashMap::new();
+    let mut phases: HashMap<Entity, Vec<Option<Layout>>> = HashMap::new();
     for (i, p) in graph.passes.iter().enumerate() {
         for u in &p.uses {
             let Some(want) = u.layout else { continue };
-            let common = in_common.entry(u.key).or_insert_with(|| {
+            let phase = phases.entry(u.key).or_insert_with(|| {
                 let s = start(u.key);
-                common_reads(graph, u.key, !s.transient && !s.chain)
-            })[i];
-            let want = if common { Layout::Common } else { want };
+                phase_layouts(graph, u.key, !s.transient && !s.chain)
+            });
+            let want = phase[i].unwrap_or(want);
             let pos = match tracks.iter().position(|(e, _)| *e == u.key) {
                 Some(pos) => pos,
                 None => {
@@ -266,7 +196,7 @@ pub fn plan_conservative(
             // A read phase several queues share is entered by its writer, at the end of its
             // pass and so before the fences that order the readers after it: a reader's
             // transition would be a write racing another queue's read (FS-1).
-            let by_writer = shared_read(graph, i, e)
+            let by_writer = shared_read(graph, phase, i, e)
                 .then_some(t.last)
                 .flatten()
                 .filter(|&l| can_transition(graph.passes[l].queue, from.0, want));
@@ -333,7 +263,9 @@ pub fn plan_conservative(
             let u = p.uses.iter().find(|u| u.key == e)?;
             Some((p.queue, u.layout?))
         });
-        let stays = t.last.is_some_and(|l| shared_read(graph, l, e))
+        let stays = t
+            .last
+            .is_some_and(|l| shared_read(graph, &phases[&e], l, e))
             && first.is_some_and(|(q, want)| t.layout == want || can_transition(q, t.layout, want));
         // A transient a DMA engine uses first must be in COMMON for it too (A5).
         let dma_first = first.is_some_and(|(q, _)| matches!(q, QueueId::Dma { .. }));

@@ -21,6 +21,7 @@ mod conservative;
 mod enhanced;
 mod frame;
 mod legacy;
+mod read_phases;
 
 pub use builder::{Mark, PassBarriersBuilder};
 pub use clears::{ClearBarriers, clear_barriers};
