@@ -4,7 +4,10 @@
 //! what came before it, and with mixed sizes it leaves gaps a later, larger transient cannot
 //! use. Placing the largest first, each at the smallest gap among the placed transients whose
 //! lifetimes meet its own (the greedy-by-size packing of neural-network runtimes), keeps the
-//! large ones low and fills around them. The transients a lifetime meets come from the meeting
+//! large ones low and fills around them. Among transients of one size, the longer lifetime
+//! first, then the earlier: a long one placed late finds fewer gaps that last it out. When
+//! that misses the goal, the packing runs again with ties in order of first use only, and the
+//! smaller heap wins (each order is the better one on some graphs). The transients a lifetime meets come from the meeting
 //! graph ([`super::meets`]), so the packing costs the graph's pairs (times a log, to sort
 //! each transient's placed neighbours by offset): it runs only while they stay within a
 //! budget linear in uses. Beyond it (lifetimes so long that each meets thousands of others,
@@ -18,6 +21,8 @@ use super::meets::Meets;
 #[derive(Debug, Default)]
 pub(super) struct Greedy {
     pub offsets: Vec<u64>,
+    /// The other order's offsets while it is tried.
+    trial: Vec<u64>,
     placed: Vec<bool>,
     order: Vec<u32>,
     /// The placed neighbours of the transient being placed: offset and end, in units of
@@ -26,16 +31,36 @@ pub(super) struct Greedy {
 }
 
 impl Greedy {
-    /// Place `slots` with their meeting graph `meets`; the heap's size.
-    pub fn place(&mut self, slots: &[Slot], meets: &Meets) -> u64 {
+    /// Place `slots` with their meeting graph `meets`, again in the second order when the
+    /// heap exceeds `goal`; the heap's size.
+    pub fn place(&mut self, slots: &[Slot], meets: &Meets, goal: u64) -> u64 {
+        let long = |i: u32| {
+            let s = &slots[i as usize];
+            (std::cmp::Reverse((s.bytes, s.release - s.first)), i)
+        };
+        let peak = self.place_in(slots, meets, long);
+        if peak <= goal {
+            return peak;
+        }
+        std::mem::swap(&mut self.offsets, &mut self.trial);
+        let first = |i: u32| (std::cmp::Reverse(slots[i as usize].bytes), i);
+        let again = self.place_in(slots, meets, first);
+        if again < peak {
+            return again;
+        }
+        std::mem::swap(&mut self.offsets, &mut self.trial);
+        peak
+    }
+
+    /// Place `slots` largest first, in the order of `key`; the heap's size.
+    fn place_in<K: Ord>(&mut self, slots: &[Slot], meets: &Meets, key: impl Fn(u32) -> K) -> u64 {
         self.offsets.clear();
         self.offsets.resize(slots.len(), 0);
         self.placed.clear();
         self.placed.resize(slots.len(), false);
         self.order.clear();
         self.order.extend(0..slots.len() as u32);
-        self.order
-            .sort_unstable_by_key(|&i| (std::cmp::Reverse(slots[i as usize].bytes), i));
+        self.order.sort_unstable_by_key(|&i| key(i));
         let mut peak = 0;
         for k in 0..self.order.len() {
             let i = self.order[k] as usize;

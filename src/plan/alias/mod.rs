@@ -175,7 +175,8 @@ impl Aliaser {
             + (1 << 12);
         let packed = swept > bound && self.meets.build(&lt.slots, n, budget);
         let greedy = if packed {
-            self.greedy.place(&lt.slots, &self.meets)
+            let goal = (TARGET * bound as f64) as u64;
+            self.greedy.place(&lt.slots, &self.meets, goal)
         } else {
             u64::MAX
         };
