@@ -61,17 +61,14 @@ pub use hand_over::hand_over;
 /// alignment of D3D12-class hardware.
 pub const ALIAS_ALIGNMENT: u64 = 64 * 1024;
 
-/// The heap over the lower bound a placement aims at: beyond it, the planner spends up to what
-/// compile costs per use to come closer.
+/// The heap over the lower bound a placement aims at: the packing tries a second order and the
+/// repair a higher cap only to come within it.
 const TARGET: f64 = 1.05;
 
-/// Pairs of meeting lifetimes per use up to which the packing by size runs after a sweep that
-/// missed the lower bound: where it costs less than the sweep did.
-const SPARSE_PAIRS_PER_USE: u64 = 4;
-
-/// Pairs of meeting lifetimes per use up to which it runs after a sweep that missed
-/// [`TARGET`]: where it costs about what compile does.
-const DENSE_PAIRS_PER_USE: u64 = 32;
+/// Pairs of meeting lifetimes per use up to which the packing by size runs: where it costs
+/// about what the sweep does. Beyond (long lifetimes, each meeting tens of others per use),
+/// sorting every transient's placed neighbours costs several times compile's cost per use.
+const PAIRS_PER_USE: u64 = 4;
 
 /// Pairs of meeting lifetimes per use up to which the repair runs: short lifetimes, whose
 /// knots a small window undoes.
@@ -165,14 +162,9 @@ impl Aliaser {
             .sum::<u64>();
         let bound = out.lower_bound_bytes;
         let swept = self.sweep.place(&lt.slots, n as u32);
-        // The packing by size where the sweep missed the bound and it costs little, or missed
-        // the target and it costs what compile does; the smaller heap wins.
-        let budget = if swept as f64 > TARGET * bound as f64 {
-            DENSE_PAIRS_PER_USE
-        } else {
-            SPARSE_PAIRS_PER_USE
-        } * uses
-            + (1 << 12);
+        // The packing by size where the sweep missed the bound and the lifetimes meet few
+        // others; the smaller heap wins.
+        let budget = PAIRS_PER_USE * uses + (1 << 12);
         let packed = swept > bound && self.meets.build(&lt.slots, n, budget);
         let greedy = if packed {
             let goal = (TARGET * bound as f64) as u64;
