@@ -10,8 +10,9 @@
 //! smaller heap wins (each order is the better one on some graphs). The transients a lifetime meets come from the meeting
 //! graph ([`super::meets`]), so the packing costs the graph's pairs (times a log, to sort
 //! each transient's placed neighbours by offset): it runs only while they stay within a
-//! budget linear in uses. Beyond it (lifetimes so long that each meets thousands of others,
-//! where the sweep is already close to the bound) the sweep alone decides.
+//! budget linear in uses. Beyond it (long lifetimes, each meeting tens of others per use,
+//! where the sweep is within a few percent of the bound from 10,000 passes) the sweep alone
+//! decides.
 
 use super::ALIAS_ALIGNMENT;
 use super::lifetimes::Slot;
