@@ -15,9 +15,13 @@
 //!    The frame repeats, so lifetimes are measured over two frames: a transient used late may
 //!    be released only early in the next frame (its queue is not yet ordered before the
 //!    others'), and then it must not share bytes with the transients that frame starts with.
-//! 2. **Placement** ([`placement`]): a sweep over the frame in pass order that frees what was
+//! 2. **Placement**: a sweep over the frame in pass order ([`placement`]) that frees what was
 //!    released and gives each new transient (largest first) the smallest free gap it fits,
-//!    growing the heap only when none does.
+//!    growing the heap only when none does. Where that misses the lower bound and the
+//!    lifetimes meet few others ([`meets`]), a packing largest first ([`greedy`]) runs too,
+//!    and the smaller heap wins; where lifetimes are short, a repair ([`repair`]) then places
+//!    the transients around any left above the bound again. Each step runs within a budget
+//!    linear in uses.
 //! 3. **Report**: the heap's size (the peak), the bytes the transients would take unaliased,
 //!    and the lower bound no placement can beat, the most transient bytes in use at once
 //!    (first use to last use, at one pass). All three count each transient at its placed
@@ -32,16 +36,18 @@
 //!
 //! Everything in the first three steps is flat arrays in [`Aliaser`], kept between calls, so
 //! a warm placement of a graph of the same shape allocates nothing; the work is linear in
-//! uses plus n log n in transients. Hand-overs run only when a barrier plan is made (cached
-//! with the graph), and allocate.
+//! uses plus n log n in transients, and the packing's and repair's budgets. Hand-overs run
+//! only when a barrier plan is made (cached with the graph), and allocate.
 
 mod greedy;
 mod hand_over;
 #[cfg(test)]
 mod hand_over_tests;
 mod lifetimes;
+mod meets;
 mod occupants;
 mod placement;
+mod repair;
 #[cfg(test)]
 mod tests;
 
@@ -54,6 +60,22 @@ pub use hand_over::{HandOver, hand_over};
 /// Placement alignment of a transient in a heap: 64 KiB, the default resource placement
 /// alignment of D3D12-class hardware.
 pub const ALIAS_ALIGNMENT: u64 = 64 * 1024;
+
+/// The heap over the lower bound a placement aims at: the packing tries a second order and the
+/// repair a higher cap only to come within it.
+const TARGET: f64 = 1.05;
+
+/// Pairs of meeting lifetimes per use up to which the packing by size runs: where it costs
+/// about what the sweep does. Beyond (long lifetimes, each meeting tens of others per use),
+/// sorting every transient's placed neighbours costs several times compile's cost per use.
+const PAIRS_PER_USE: u64 = 4;
+
+/// Pairs of meeting lifetimes per use up to which the repair runs: short lifetimes, whose
+/// knots a small window undoes.
+const REPAIR_PAIRS_PER_USE: u64 = 2;
+
+/// Neighbours per use the repair's searches may visit.
+const REPAIR_WORK_PER_USE: u64 = 16;
 
 /// Where one transient lives in the shared heap, and for how long.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,6 +134,8 @@ pub struct Aliaser {
     lifetimes: lifetimes::Lifetimes,
     sweep: placement::Sweep,
     greedy: greedy::Greedy,
+    meets: meets::Meets,
+    repair: repair::Repair,
 }
 
 impl Aliaser {
@@ -131,20 +155,44 @@ impl Aliaser {
         out.lower_bound_bytes = lt.lower_bound();
         out.unaliased_bytes = lt.slots.iter().map(|s| s.bytes).sum();
         let n = graph.passes.len();
+        let uses = graph
+            .passes
+            .iter()
+            .map(|p| p.uses.len() as u64)
+            .sum::<u64>();
+        let bound = out.lower_bound_bytes;
         let swept = self.sweep.place(&lt.slots, n as u32);
-        let uses: usize = graph.passes.iter().map(|p| p.uses.len()).sum();
-        let budget = 32 * uses as u64 + (1 << 16);
-        let greedy = self.greedy.place(&lt.slots, n, budget);
-        let offsets = match greedy {
-            Some(peak) if peak < swept => {
-                out.peak_bytes = peak;
-                &self.greedy.offsets
-            }
-            _ => {
-                out.peak_bytes = swept;
-                &self.sweep.offsets
-            }
+        // The packing by size where the sweep missed the bound and the lifetimes meet few
+        // others; the smaller heap wins.
+        let budget = PAIRS_PER_USE * uses + (1 << 12);
+        let packed = swept > bound && self.meets.build(&lt.slots, n, budget);
+        let greedy = if packed {
+            let goal = (TARGET * bound as f64) as u64;
+            self.greedy.place(&lt.slots, &self.meets, goal)
+        } else {
+            u64::MAX
         };
+        let offsets = if greedy < swept {
+            out.peak_bytes = greedy;
+            &mut self.greedy.offsets
+        } else {
+            out.peak_bytes = swept;
+            &mut self.sweep.offsets
+        };
+        if packed && out.peak_bytes > bound && self.meets.pairs <= REPAIR_PAIRS_PER_USE * uses {
+            // The bound first; where a knot cannot reach it, a little above.
+            let mut budget = REPAIR_WORK_PER_USE * uses;
+            for step in [0, 1, 2] {
+                let cap = bound + (bound as f64 * (TARGET - 1.0) * step as f64 / 2.0) as u64;
+                let cap = cap / ALIAS_ALIGNMENT * ALIAS_ALIGNMENT;
+                if out.peak_bytes <= cap {
+                    break;
+                }
+                out.peak_bytes =
+                    (self.repair).repair(&lt.slots, &self.meets, offsets, cap, &mut budget);
+            }
+        }
+        let offsets = &*offsets;
         let side_by_side = out.peak_bytes > out.unaliased_bytes;
         if side_by_side {
             out.peak_bytes = out.unaliased_bytes;

@@ -2,9 +2,11 @@
 //!
 //! Pass by pass, the transients released there give their bytes back (merged with the free
 //! gaps beside them) and those first used there take bytes, largest first, from the smallest
-//! free gap that holds them (best fit), the heap growing only when no gap does. Lifetimes are
-//! known in advance, so the sweep frees exactly when a later occupant may take over without a
-//! race ([`super::lifetimes`]).
+//! free gap that holds them (best fit), the heap growing only when no gap does. The gaps are
+//! scanned in offset order and the first exact fit ends the scan: with the few sizes a
+//! frame's targets come in, most transients find one early. Lifetimes are known in advance,
+//! so the sweep frees exactly when a later occupant may take over without a race
+//! ([`super::lifetimes`]).
 //!
 //! The frame repeats: a transient released only in the next frame (*wrapping*) still holds its
 //! bytes when that frame's first transients are placed. Those first transients (first used
@@ -125,10 +127,23 @@ impl Sweep {
     /// Take `bytes` (aligned) at or above `min`: the smallest gap that holds them, else the top.
     fn take(&mut self, bytes: u64, min: u64) -> u64 {
         let mut best: Option<(u64, usize, u64)> = None;
-        for (g, &(o, len)) in self.gaps.iter().enumerate() {
-            let at = align(o.max(min));
-            if at + bytes <= o + len && best.is_none_or(|(l, _, _)| len < l) {
-                best = Some((len, g, at));
+        if min == 0 {
+            // Gaps start aligned: the first that fits exactly cannot be beaten.
+            let mut fit = u64::MAX;
+            for (g, &(o, len)) in self.gaps.iter().enumerate() {
+                if len >= bytes && len < fit {
+                    (fit, best) = (len, Some((len, g, o)));
+                    if len == bytes {
+                        break;
+                    }
+                }
+            }
+        } else {
+            for (g, &(o, len)) in self.gaps.iter().enumerate() {
+                let at = align(o.max(min));
+                if at + bytes <= o + len && best.is_none_or(|(l, _, _)| len < l) {
+                    best = Some((len, g, at));
+                }
             }
         }
         let Some((_, g, at)) = best else {

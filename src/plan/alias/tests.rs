@@ -152,30 +152,107 @@ fn every_hand_over_is_ordered_by_a_queue_or_a_fence() {
     }
 }
 
+/// The most bytes placements hold at one pass of the frame's circle, each from its first use
+/// up to its release: no placement that hands bytes over only where the graph orders it
+/// (V0814) can use less.
+fn held_bound(plan: &AliasPlan) -> u64 {
+    let n = plan.passes as usize;
+    let mut live = vec![0i64; n + 1];
+    for p in &plan.placements {
+        let (f, r, b) = (p.first as usize, p.release as usize, p.bytes as i64);
+        let parts = if r - f >= n {
+            [(0, n), (0, 0)]
+        } else if r > n {
+            [(f, n), (0, r - n)]
+        } else {
+            [(f, r), (0, 0)]
+        };
+        for (a, z) in parts {
+            live[a] += b;
+            live[z] -= b;
+        }
+    }
+    let mut now = 0;
+    live.iter()
+        .map(|d| {
+            now += d;
+            now
+        })
+        .max()
+        .unwrap_or(0) as u64
+}
+
 /// The heap against the lower bound on every shape with mixed sizes, 100 to 100,000 passes:
-/// within 1.05 times the bound where lifetimes are short enough for the packing to reach it,
-/// and 1.25 times everywhere else; aliasing never costs more than not aliasing.
+/// within 1.05 times the bound, except on layered graphs of 100 passes, where the releases
+/// alone hold more than that (their compute passes are fenced to the graphics queue late):
+/// there, within 1.05 times what the releases hold; and on layered graphs of 1,000 passes at
+/// three quarters transient, whose lifetimes meet 24 others per use, past the packing's
+/// budget: there, within 5% of the sweep's 1.066. Aliasing never costs more than not
+/// aliasing.
 #[test]
 fn peak_stays_near_the_lower_bound() {
     for (shape, _) in Shape::ALL {
         for n in [100, 1_000, 10_000, 100_000] {
             for transient in [0.25, 0.75] {
                 let (_, plan) = plan(&spec(shape, n, transient, 5));
-                let ratio = plan.peak_bytes as f64 / plan.lower_bound_bytes as f64;
-                let target = match (shape, transient) {
-                    (Shape::Layered, _) => 1.25,
-                    (_, 0.25) => 1.05,
-                    _ if n <= 1_000 => 1.05,
-                    _ => 1.25,
+                let (peak, bound) = (plan.peak_bytes as f64, plan.lower_bound_bytes as f64);
+                let held = held_bound(&plan) as f64;
+                assert!(plan.lower_bound_bytes as f64 <= held && held <= peak);
+                let target = match (shape, n, transient) {
+                    (Shape::Layered, 100, _) => {
+                        assert!(
+                            held > 1.05 * bound,
+                            "{shape:?} {n}: held {held} bound {bound}"
+                        );
+                        1.05 * held / bound
+                    }
+                    (Shape::Layered, 1_000, 0.75) => 1.05 * 1.066,
+                    _ => 1.05,
                 };
                 assert!(
-                    ratio <= target,
-                    "{shape:?} {n} passes, {transient} transient: peak {} lower bound {} ({ratio:.3})",
-                    plan.peak_bytes,
-                    plan.lower_bound_bytes
+                    peak / bound <= target,
+                    "{shape:?} {n} passes, {transient} transient: peak {peak} lower bound {bound} ({:.3})",
+                    peak / bound
                 );
-                assert!(plan.lower_bound_bytes <= plan.peak_bytes);
                 assert!(plan.peak_bytes <= plan.unaliased_bytes);
+            }
+        }
+    }
+}
+
+/// Short lifetimes reach the bound on other seeds too, and validly: the repair undoes the
+/// knots a packing leaves (chain graphs of seeds 1 to 3 at three quarters transient are 1.04
+/// to 1.19 times the bound with the packings alone).
+#[test]
+fn short_lifetimes_reach_the_bound_on_other_seeds() {
+    for shape in [Shape::Chain, Shape::Mixed, Shape::FanIn] {
+        for seed in 1..=4 {
+            for transient in [0.25, 0.75] {
+                let (_, plan) = plan(&spec(shape, 10_000, transient, seed));
+                let ratio = plan.peak_bytes as f64 / plan.lower_bound_bytes as f64;
+                assert!(
+                    ratio <= 1.05,
+                    "{shape:?} seed {seed} {transient}: {ratio:.3}"
+                );
+                // What the repair moved is still valid: at every pass of the circle, the
+                // placements holding bytes there do not overlap.
+                let n = plan.passes as usize;
+                let mut held: Vec<Vec<(u64, u64)>> = vec![Vec::new(); n];
+                for p in &plan.placements {
+                    let (f, r) = (p.first as usize, p.release as usize);
+                    for t in f..r.min(f + n) {
+                        held[t % n].push((p.offset, p.offset + p.bytes));
+                    }
+                }
+                for (t, mut h) in held.into_iter().enumerate() {
+                    h.sort_unstable();
+                    for w in h.windows(2) {
+                        assert!(
+                            w[0].1 <= w[1].0,
+                            "{shape:?} seed {seed}: overlap at pass {t}"
+                        );
+                    }
+                }
             }
         }
     }
@@ -212,5 +289,35 @@ fn a_graph_without_its_index_is_placed_the_same() {
     g.resources = other.resources.clone();
     if g.resources.uses() == g.passes.iter().map(|p| p.uses.len()).sum::<usize>() {
         assert_eq!(Aliaser::place(&g, bytes), with_index);
+    }
+}
+
+/// The meeting graph lists exactly the pairs whose lifetimes meet on the frame's circle,
+/// wrapping ones included.
+#[test]
+fn the_meeting_graph_lists_the_pairs_that_meet() {
+    for (shape, _) in Shape::ALL {
+        let s = GenSpec {
+            compute: 0.4,
+            ..spec(shape, 300, 0.6, 3)
+        };
+        let (g, plan) = plan(&s);
+        let generated = graph(&s);
+        let mut lt = lifetimes::Lifetimes::default();
+        lt.measure(&g, |e| generated.transient_bytes(e));
+        let mut meets = meets::Meets::default();
+        assert!(meets.build(&lt.slots, g.passes.len(), u64::MAX));
+        let n = plan.placements.len();
+        for i in 0..n {
+            let mut listed: Vec<u32> = meets.of(i).to_vec();
+            listed.sort_unstable();
+            listed.dedup();
+            let (a, found) = (&plan.placements[i], listed.clone());
+            let expected: Vec<u32> = (0..n as u32)
+                .filter(|&j| j as usize != i)
+                .filter(|&j| plan.lifetimes_meet(a, &plan.placements[j as usize]))
+                .collect();
+            assert_eq!(found, expected, "{shape:?}: slot {i}");
+        }
     }
 }

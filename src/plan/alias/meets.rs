@@ -1,0 +1,99 @@
+//! Which transients' lifetimes meet: the graph the offline packings ([`super::greedy`],
+//! [`super::repair`]) place against, as flat adjacency lists.
+//!
+//! Two transients may not share a byte when they hold their bytes at one pass of the frame's
+//! circle, each from its first use up to its release ([`super::lifetimes`]). A lifetime is one
+//! or two *parts* on the frame: `first..release`, or, when it is released only in the next
+//! frame, `first..n` and `0..release - n` (the next frame's start is this frame's, EB-5: the
+//! frame repeats); one that spans a whole frame is `0..n`. With the parts sorted by start, the
+//! parts meeting a part and starting no earlier are the run after it that starts before it
+//! ends, found by binary search; every pair is met once that way, so counting the pairs is
+//! n log n and listing them is linear in their number. The packings run only where that
+//! number stays within a budget linear in uses, so their cost does.
+
+use super::lifetimes::Slot;
+
+/// The meeting graph's working memory: parts, and per slot its neighbours.
+#[derive(Debug, Default)]
+pub(super) struct Meets {
+    /// Parts sorted by start: (start, end, slot).
+    parts: Vec<(u32, u32, u32)>,
+    /// Per part: one past the last part starting before it ends.
+    reach: Vec<u32>,
+    /// Per slot: where its neighbours start in `adjacent` (one more entry than slots).
+    start: Vec<u32>,
+    /// Neighbours of every slot, slot after slot; a pair met by two parts is listed twice.
+    adjacent: Vec<u32>,
+    /// Pairs of meeting lifetimes the last build counted.
+    pub pairs: u64,
+}
+
+impl Meets {
+    /// Build the graph of `slots` (in order of first use) over a frame of `n` passes, unless
+    /// it has more than `budget` pairs: then false, and nothing is listed.
+    pub fn build(&mut self, slots: &[Slot], n: usize, budget: u64) -> bool {
+        self.parts.clear();
+        let n32 = n as u32;
+        // Parts starting at 0 first: whole frames and the next frame's end of wrapping ones.
+        for (i, s) in slots.iter().enumerate() {
+            if s.release - s.first >= n32 {
+                self.parts.push((0, n32, i as u32));
+            } else if s.release > n32 {
+                self.parts.push((0, s.release - n32, i as u32));
+            }
+        }
+        self.parts.sort_unstable();
+        for (i, s) in slots.iter().enumerate() {
+            if s.release - s.first < n32 {
+                self.parts.push((s.first, s.release.min(n32), i as u32));
+            }
+        }
+        // Slots are in order of first use, and the parts at 0 come first: sorted by start.
+        debug_assert!(self.parts.windows(2).all(|w| w[0].0 <= w[1].0));
+        self.reach.clear();
+        let mut pairs = 0u64;
+        for (k, &(_, end, _)) in self.parts.iter().enumerate() {
+            let r = k + 1 + self.parts[k + 1..].partition_point(|p| p.0 < end);
+            self.reach.push(r as u32);
+            pairs += (r - k - 1) as u64;
+        }
+        self.pairs = pairs;
+        if pairs > budget {
+            return false;
+        }
+        self.start.clear();
+        self.start.resize(slots.len() + 1, 0);
+        for (k, &(_, _, i)) in self.parts.iter().enumerate() {
+            self.start[i as usize + 1] += self.reach[k] - k as u32 - 1;
+            for q in k + 1..self.reach[k] as usize {
+                self.start[self.parts[q].2 as usize + 1] += 1;
+            }
+        }
+        for i in 1..self.start.len() {
+            self.start[i] += self.start[i - 1];
+        }
+        self.adjacent.clear();
+        self.adjacent.resize(self.start[slots.len()] as usize, 0);
+        // Fill using `start[i]` as slot i's cursor, then shift back.
+        for k in 0..self.parts.len() {
+            let i = self.parts[k].2 as usize;
+            for q in k + 1..self.reach[k] as usize {
+                let j = self.parts[q].2 as usize;
+                self.adjacent[self.start[i] as usize] = j as u32;
+                self.start[i] += 1;
+                self.adjacent[self.start[j] as usize] = i as u32;
+                self.start[j] += 1;
+            }
+        }
+        for i in (1..self.start.len()).rev() {
+            self.start[i] = self.start[i - 1];
+        }
+        self.start[0] = 0;
+        true
+    }
+
+    /// The slots whose lifetimes meet slot `i`'s.
+    pub fn of(&self, i: usize) -> &[u32] {
+        &self.adjacent[self.start[i] as usize..self.start[i + 1] as usize]
+    }
+}
