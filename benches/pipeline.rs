@@ -141,7 +141,10 @@ fn alias(
     };
     // Placed here too: a filter may skip `alias` above, which would leave the plan empty.
     aliaser.place_into(&compiled, bytes, &mut plan);
-    assert!(plan.peak_bytes < plan.unaliased_bytes, "transients share bytes");
+    assert!(
+        plan.peak_bytes < plan.unaliased_bytes,
+        "transients share bytes"
+    );
     let mut barriers = BarrierPlan::default();
     (EnhancedPlanner::on_one_thread().plan_into(&compiled, start, &mut barriers)).expect("plans");
     group.bench_function(BenchmarkId::new("hand_over", spec.passes), |b| {

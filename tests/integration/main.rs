@@ -37,6 +37,7 @@ mod orders;
 mod pass_barriers;
 mod pass_costs;
 mod pictures;
+mod plan_errors;
 mod planner_memory;
 mod ports;
 mod queries;

@@ -48,6 +48,7 @@ mod meets;
 mod occupants;
 mod placement;
 mod repair;
+mod sharing;
 #[cfg(test)]
 mod tests;
 
