@@ -3,15 +3,15 @@
 //!
 //! The packings ([`super::placement`], [`super::greedy`]) decide each transient once. Where
 //! lifetimes are short (a chain, a fan-in) the heap usually reaches the lower bound, and the
-//! few transients left above it sit in a small knot of lifetimes: placing those again, every
-//! other transient fixed, by a depth-first search that tries for each (in order of first use)
-//! every offset under the bound where it touches the bottom or the top of a gap the
-//! transients it meets leave, undoes the knot. A window is the transients first used around the one
-//! above the bound, by index in order of first use, widened while the search fails; every
-//! search has a limit, and all of them together a budget linear in uses (counted in
-//! neighbours visited), so a knot the
-//! search cannot undo costs little. The transients a lifetime meets come from the meeting
-//! graph ([`super::meets`]), so the result is as valid as the packing's (EB-9d, V0814).
+//! few transients left above it sit in a small knot of lifetimes. Placing those again, every
+//! other transient fixed, undoes the knot: a depth-first search tries for each (in order of
+//! first use) every offset under the bound where it touches the bottom or the top of a gap
+//! the transients it meets leave. A window is the transients first used around the one above
+//! the bound, by index in order of first use, widened while the search fails. Every search
+//! has a limit, and all of them together a budget linear in uses (counted in neighbours
+//! visited), so a knot the search cannot undo costs little. The transients a lifetime meets
+//! come from the meeting graph ([`super::meets`]), so the result is as valid as the
+//! packing's (EB-9d, V0814).
 
 use super::lifetimes::Slot;
 use super::meets::Meets;
