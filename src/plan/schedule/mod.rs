@@ -15,9 +15,10 @@
 //!
 //! - [`Order::FewerBarriers`] places the free pass with the longest path to the end of the
 //!   frame first and, when it must wait, takes the ready pass whose wait reaches furthest
-//!   into the other queue, so the one wait covers what the most later passes need. Queues run as far as they can on their own
-//!   and meet rarely: fewer fences, fewer hand-over barriers, at the price of overlap (a queue
-//!   may wait for more than it needs next).
+//!   into the other queue, so the one wait covers what the most later passes need. Queues
+//!   run as far as they can on their own and meet rarely: fewer fences, at the price of
+//!   overlap (a queue may wait for more than it needs next). The barriers stay as they are:
+//!   each texture a queue hands over still needs its own on each side (EB-3).
 //! - [`Order::Overlap`] places free passes the same way (critical path first) and, when it
 //!   must wait, takes the one whose wait reaches least far, so no queue waits for more than
 //!   it needs now.
