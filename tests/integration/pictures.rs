@@ -79,6 +79,17 @@ fn fastframe(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
+/// Run the binary and require it to succeed, showing its standard error if it does not.
+fn succeeds(args: &[&str]) -> std::process::Output {
+    let out = fastframe(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
 fn temp(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("fastframe-{name}-{}.svg", std::process::id()))
 }
@@ -94,7 +105,7 @@ fn the_checker_refuses_what_is_not_well_formed() {
 #[test]
 fn timeline_draws_the_frame_s_queues() {
     let path = temp("timeline");
-    let out = fastframe(&[
+    succeeds(&[
         "timeline",
         "scenes/deferred.ron",
         "--frames",
@@ -102,11 +113,6 @@ fn timeline_draws_the_frame_s_queues() {
         "-o",
         path.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let svg = std::fs::read_to_string(&path).unwrap();
     let _ = std::fs::remove_file(&path);
     let n = parse(&svg).unwrap_or_else(|e| panic!("{e}:\n{svg}"));
@@ -129,7 +135,7 @@ fn timeline_draws_the_frame_s_queues() {
 #[test]
 fn compare_prints_a_table_and_draws_a_bar_per_configuration() {
     let path = temp("compare");
-    let out = fastframe(&[
+    let out = succeeds(&[
         "compare",
         "scenes/deferred.ron",
         "--barriers",
@@ -141,11 +147,6 @@ fn compare_prints_a_table_and_draws_a_bar_per_configuration() {
         "-o",
         path.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let table = String::from_utf8_lossy(&out.stdout);
     assert_eq!(table.lines().count(), 5, "{table}");
     assert!(table.contains("conservative, async off"), "{table}");
@@ -161,7 +162,7 @@ fn compare_prints_a_table_and_draws_a_bar_per_configuration() {
 #[test]
 fn trace_view_draws_the_trace_file_of_a_run() {
     let trace = std::env::temp_dir().join(format!("fastframe-tv-{}.json", std::process::id()));
-    let out = fastframe(&[
+    succeeds(&[
         "run",
         "scenes/deferred.ron",
         "--frames",
@@ -169,19 +170,13 @@ fn trace_view_draws_the_trace_file_of_a_run() {
         "--trace",
         trace.to_str().unwrap(),
     ]);
-    assert!(out.status.success());
     let path = temp("trace-view");
-    let out = fastframe(&[
+    succeeds(&[
         "trace-view",
         trace.to_str().unwrap(),
         "-o",
         path.to_str().unwrap(),
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
     let svg = std::fs::read_to_string(&path).unwrap();
     let n = parse(&svg).unwrap_or_else(|e| panic!("{e}"));
     let count = |k: &str| n.get(k).copied().unwrap_or(0);
@@ -204,7 +199,7 @@ fn trace_view_draws_the_trace_file_of_a_run() {
     assert!(count("rect.counter") > 0, "{n:?}");
     // A window given in microseconds draws less of the same file; a frame the run did not
     // reach, a reversed window and a file that is not a trace are errors.
-    let window = fastframe(&[
+    succeeds(&[
         "trace-view",
         trace.to_str().unwrap(),
         "-o",
@@ -214,7 +209,6 @@ fn trace_view_draws_the_trace_file_of_a_run() {
         "--to-us",
         "1",
     ]);
-    assert!(window.status.success());
     let small = parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert!(small.get("rect.slice").copied().unwrap_or(0) < count("rect.slice"));
     for bad in [&["--frame", "99"][..], &["--from-us", "5", "--to-us", "1"]] {
@@ -266,12 +260,7 @@ fn a_picture_to_a_bad_path_fails_before_running() {
 /// (EB-12's triples, shortened to what changes); without the flag the nodes hold names only.
 #[test]
 fn graph_lists_each_pass_barriers_on_request() {
-    let out = fastframe(&["graph", "scenes/deferred.ron", "--barriers"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let out = succeeds(&["graph", "scenes/deferred.ron", "--barriers"]);
     let dot = String::from_utf8_lossy(&out.stdout);
     let gbuffer = dot
         .lines()

@@ -182,13 +182,17 @@ fn held_bound(plan: &AliasPlan) -> u64 {
         .unwrap_or(0) as u64
 }
 
+/// Peak over lower bound of the sweep alone on the layered 1,000-pass graph at three quarters
+/// transient (seed 5), the one cell the packing's budget leaves to it; the README gives it.
+const SWEEP_LAYERED_1000: f64 = 1.066;
+
 /// The heap against the lower bound on every shape with mixed sizes, 100 to 100,000 passes:
 /// within 1.05 times the bound, except on layered graphs of 100 passes, where the releases
 /// alone hold more than that (their compute passes are fenced to the graphics queue late):
 /// there, within 1.05 times what the releases hold; and on layered graphs of 1,000 passes at
 /// three quarters transient, whose lifetimes meet 24 others per use, past the packing's
-/// budget: there, within 5% of the sweep's 1.066. Aliasing never costs more than not
-/// aliasing.
+/// budget: there, within 5% of what the sweep alone places ([`SWEEP_LAYERED_1000`]).
+/// Aliasing never costs more than not aliasing.
 #[test]
 fn peak_stays_near_the_lower_bound() {
     for (shape, _) in Shape::ALL {
@@ -206,7 +210,7 @@ fn peak_stays_near_the_lower_bound() {
                         );
                         1.05 * held / bound
                     }
-                    (Shape::Layered, 1_000, 0.75) => 1.05 * 1.066,
+                    (Shape::Layered, 1_000, 0.75) => 1.05 * SWEEP_LAYERED_1000,
                     _ => 1.05,
                 };
                 assert!(
@@ -221,8 +225,8 @@ fn peak_stays_near_the_lower_bound() {
 }
 
 /// Short lifetimes reach the bound on other seeds too, and validly: the repair undoes the
-/// knots a packing leaves (chain graphs of seeds 1 to 3 at three quarters transient are 1.04
-/// to 1.19 times the bound with the packings alone).
+/// knots a packing leaves (the packings alone leave chain graphs at three quarters transient
+/// above 1.05).
 #[test]
 fn short_lifetimes_reach_the_bound_on_other_seeds() {
     for shape in [Shape::Chain, Shape::Mixed, Shape::FanIn] {
