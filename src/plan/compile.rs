@@ -11,6 +11,7 @@
 use bevy_ecs::prelude::*;
 
 use super::compiler::Compiler;
+use super::estimate::estimated_ns;
 use super::parts::Dims;
 use crate::barrier::{Layout, Sync};
 use crate::device::{Profile, QueueId};
@@ -94,30 +95,6 @@ pub fn assign_queue(pass: &Pass, settings: &Settings, profile: &Profile) -> Queu
         QueueKind::Compute => QueueId::Graphics,
         QueueKind::Copy => QueueId::Dma { engine: 0 },
     }
-}
-
-/// A lower bound on a compute pass's GPU time, ns, as the device would price its work: the
-/// dispatches' shading spread over every compute unit, or the floor its declared cost or its
-/// dispatch count sets, whichever is longer. Passes without dispatches cost nothing here.
-pub fn estimated_ns(pass: &Pass, profile: &Profile) -> u64 {
-    let (Work::Dispatch {
-        dispatches,
-        threads,
-    }
-    | Work::DispatchIndirect {
-        dispatches,
-        threads,
-    }) = pass.work
-    else {
-        return 0;
-    };
-    let cost = pass.cost.map(|c| c.shader_cost());
-    let cycles = cost.and_then(|c| c.cycles).unwrap_or(profile.thread_cycles);
-    let shading = profile.work_mcu_ns(threads.saturating_mul(u64::from(cycles)))
-        / u64::from(profile.capacity_mcu());
-    let floor = (u64::from(dispatches).saturating_mul(profile.dispatch_ns))
-        .max(cost.map_or(0, |c| c.floor_ns(profile)));
-    shading.max(floor)
 }
 
 /// A use resolved: the planned use, its resource's lifetime (`None` for a swap chain, which

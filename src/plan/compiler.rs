@@ -82,6 +82,8 @@ pub struct Compiler {
     /// The swap chains the passes use, for the present's waits.
     chains: Vec<Entity>,
     scheduler: Scheduler,
+    /// Per pass: its estimated GPU time, ns, for `Order::Overlap` ([`super::pass_ns`]).
+    cost: Vec<u64>,
     /// Passes and culled names the output had no room for, kept for a larger graph.
     spare: Vec<CompiledPass>,
     spare_names: Vec<String>,
@@ -138,8 +140,18 @@ impl Compiler {
         if settings.order != crate::model::Order::Declaration {
             // The order the edges gave becomes the scheduler's input.
             std::mem::swap(&mut self.order, &mut self.scratch);
-            let (preds, queues, topo) = (&self.preds, &self.queues, &self.scratch);
-            (self.scheduler).schedule(settings.order, preds, queues, topo, &mut self.order);
+            self.cost.clear();
+            if settings.order == crate::model::Order::Overlap {
+                let profile = self.profile.get_or_insert_with(Default::default);
+                self.cost
+                    .extend(passes.iter().enumerate().map(|(i, (_, _, pass))| {
+                        let uses = &self.uses[self.starts[i] as usize..self.starts[i + 1] as usize];
+                        super::pass_ns(pass, uses, self.queues[i], profile)
+                    }));
+            }
+            let (preds, queues, cost, topo) =
+                (&self.preds, &self.queues, &self.cost, &self.scratch);
+            (self.scheduler).schedule(settings.order, preds, queues, cost, topo, &mut self.order);
         }
         self.cull();
         self.emit(passes, out);

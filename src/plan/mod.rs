@@ -21,6 +21,7 @@ pub mod barriers;
 mod compile;
 mod compiler;
 mod error;
+mod estimate;
 pub(crate) mod fences;
 mod index;
 pub mod order;
@@ -34,11 +35,10 @@ use crate::device::QueueId;
 use crate::model::{UseAccess, ViewKind};
 pub use alias::{AliasPlacement, AliasPlan, Aliaser};
 pub use barriers::{BarrierPlan, FramePlan, PassBarriers, PlanFrame, TextureStart, clear_barriers};
-pub use compile::{
-    TargetInfo, assign_queue, compile_dispatches, compile_graph, estimated_ns, view_kind,
-};
+pub use compile::{TargetInfo, assign_queue, compile_dispatches, compile_graph, view_kind};
 pub use compiler::Compiler;
 pub use error::{CycleEdge, PlanError};
+pub use estimate::{estimated_ns, pass_ns};
 pub use index::ResourceIndex;
 pub use parts::{Cell, Dims, Parts, range_of};
 

@@ -8,23 +8,22 @@
 //! there that its queue does not yet know complete, and one wait makes known everything the
 //! other queue ran before the awaited pass.
 //!
-//! Both orderings here are list schedules over that knowledge. A pass is *ready* when its
-//! predecessors are placed, *free* when, in addition, every predecessor on another queue is
-//! already known complete to its own queue, so it costs no wait. Free passes are placed
-//! first; a wait is chosen only when none is free:
+//! Both orderings are list schedules, for two aims:
 //!
-//! - [`Order::FewerBarriers`] places the free pass with the longest path to the end of the
-//!   frame first and, when it must wait, takes the ready pass whose wait reaches furthest
-//!   into the other queue, so the one wait covers what the most later passes need. Queues
-//!   run as far as they can on their own and meet rarely: fewer fences, at the price of
-//!   overlap (a queue may wait for more than it needs next). The barriers stay as they are:
-//!   each texture a queue hands over still needs its own on each side (EB-3).
-//! - [`Order::Overlap`] places free passes the same way (critical path first) and, when it
-//!   must wait, takes the one whose wait reaches least far, so no queue waits for more than
-//!   it needs now.
-//!
-//! Both run in O((passes + edges) log passes): blocked passes sit in one heap per pair of
-//! queues keyed by what they need of the other, and leave it when their queue learns enough.
+//! - [`Order::FewerBarriers`] schedules over that knowledge. A pass is *ready* when its
+//!   predecessors are placed, *free* when, in addition, every predecessor on another queue
+//!   is already known complete to its own queue, so it costs no wait. Free passes go first,
+//!   the one with the longest path to the end of the frame first; a wait is chosen only
+//!   when none is free, and then the ready pass whose wait reaches furthest into the other
+//!   queue, so the one wait covers what the most later passes need. Queues run as far as
+//!   they can on their own and meet rarely: fewer fences, at the price of overlap (a queue
+//!   may wait for more than it needs next). The barriers stay as they are: each texture a
+//!   queue hands over still needs its own on each side (EB-3). It runs in
+//!   O((passes + edges) log passes): blocked passes sit in one heap per pair of queues
+//!   keyed by what they need of the other, and leave it when their queue learns enough.
+//! - [`Order::Overlap`] schedules over time instead ([`timed`]): each queue runs on a clock
+//!   of estimated pass costs, and the pass that can start earliest, critical path first,
+//!   goes next. No queue waits for more than it needs now.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -64,17 +63,24 @@ pub struct Scheduler {
     waits: BinaryHeap<Reverse<(i64, i64, u32)>>,
     /// Per pass: 0 not ready, 1 blocked, 2 free, 3 placed.
     state: Vec<u8>,
+    /// Per pass: its estimated cost plus the longest rank among its successors ([`timed`]).
+    rank: Vec<u64>,
+    /// Per placed pass: when it finishes on its queue's estimated clock.
+    finish: Vec<u64>,
+    /// Per lane: its ready passes and clock ([`timed`]).
+    lane_queues: Vec<timed::LaneQueue>,
 }
 
 impl Scheduler {
-    /// Write into `out` the order `order` gives the passes whose predecessors are `preds`
-    /// and whose queues are `queues`; `topo` is an order the edges allow (what
-    /// `Declaration` keeps).
+    /// Write into `out` the order `order` gives the passes whose predecessors are `preds`,
+    /// whose queues are `queues` and whose estimated costs are `cost` (read by `Overlap`);
+    /// `topo` is an order the edges allow (what `Declaration` keeps).
     pub fn schedule(
         &mut self,
         order: Order,
         preds: &Preds,
         queues: &[QueueId],
+        cost: &[u64],
         topo: &[u32],
         out: &mut Vec<u32>,
     ) {
@@ -86,27 +92,21 @@ impl Scheduler {
         }
         let lanes = self.lanes(queues);
         self.successors(preds, n);
+        self.reset(preds, n, lanes);
+        if order == Order::Overlap {
+            if lanes < 2 {
+                // One queue: nothing to overlap, and its waits are none whatever the order.
+                out.extend_from_slice(topo);
+            } else {
+                self.ranks(topo, cost);
+                self.timed(preds, cost, lanes, out);
+            }
+            return;
+        }
         self.depths(topo);
-        self.place.clear();
-        self.place.resize(n, NOTHING);
-        self.known.clear();
-        self.known.resize(lanes * lanes, NOTHING);
-        self.seen.clear();
-        self.seen.resize(n * lanes, NOTHING);
-        self.need.clear();
-        self.need.resize(n * lanes, NOTHING);
-        self.state.clear();
-        self.state.resize(n, 0);
-        self.free.clear();
-        self.waits.clear();
-        self.blocked.iter_mut().for_each(BinaryHeap::clear);
-        self.blocked.resize_with(lanes * lanes, BinaryHeap::new);
-        self.waiting_on.clear();
-        self.waiting_on
-            .extend((0..n).map(|i| preds.of(i).len() as u32));
         for i in 0..n {
             if self.waiting_on[i] == 0 {
-                self.ready(order, preds, i as u32, lanes);
+                self.ready(preds, i as u32, lanes);
             }
         }
         while out.len() < n {
@@ -124,16 +124,35 @@ impl Scheduler {
                     None => unreachable!("a graph compile ordered has no cycle"),
                 },
             };
-            self.put(order, preds, next as usize, lanes, out);
+            self.put(preds, next as usize, lanes, out);
         }
         // A greedy choice can lose to the declared order on a small graph: keep whichever
         // needs fewer waits, so this ordering never adds fences.
-        if order == Order::FewerBarriers
-            && self.waits(out, preds, lanes) >= self.waits(topo, preds, lanes)
-        {
+        if self.waits(out, preds, lanes) >= self.waits(topo, preds, lanes) {
             out.clear();
             out.extend_from_slice(topo);
         }
+    }
+
+    /// Clear the working state for a schedule of `n` passes on `lanes` lanes.
+    fn reset(&mut self, preds: &Preds, n: usize, lanes: usize) {
+        self.place.clear();
+        self.place.resize(n, NOTHING);
+        self.known.clear();
+        self.known.resize(lanes * lanes, NOTHING);
+        self.seen.clear();
+        self.seen.resize(n * lanes, NOTHING);
+        self.need.clear();
+        self.need.resize(n * lanes, NOTHING);
+        self.state.clear();
+        self.state.resize(n, 0);
+        self.free.clear();
+        self.waits.clear();
+        self.blocked.iter_mut().for_each(BinaryHeap::clear);
+        self.blocked.resize_with(lanes * lanes, BinaryHeap::new);
+        self.waiting_on.clear();
+        self.waiting_on
+            .extend((0..n).map(|i| preds.of(i).len() as u32));
     }
 
     /// The waits `order` needs within a frame, counted as compile's fence plan counts them
@@ -232,7 +251,7 @@ impl Scheduler {
 
     /// Pass `p`'s predecessors are all placed: note what it needs and file it as free or
     /// blocked.
-    fn ready(&mut self, order: Order, preds: &Preds, p: u32, lanes: usize) {
+    fn ready(&mut self, preds: &Preds, p: u32, lanes: usize) {
         let (pi, q) = (p as usize, usize::from(self.lane[p as usize]));
         let need = &mut self.need[pi * lanes..(pi + 1) * lanes];
         for &a in preds.of(pi) {
@@ -252,11 +271,7 @@ impl Scheduler {
             Some(o) => {
                 self.state[pi] = 1;
                 self.blocked[q * lanes + o].push(Reverse((need[o], p)));
-                let key = match order {
-                    Order::FewerBarriers => (-furthest, i64::from(p)),
-                    _ => (furthest, -i64::from(self.depth[pi])),
-                };
-                self.waits.push(Reverse((key.0, key.1, p)));
+                self.waits.push(Reverse((-furthest, i64::from(p), p)));
             }
         }
     }
@@ -288,7 +303,21 @@ impl Scheduler {
 
     /// Place pass `p`: its lane knows itself complete up to here, its successors may become
     /// ready, and passes of its lane that its knowledge unblocks become free.
-    fn put(&mut self, order: Order, preds: &Preds, p: usize, lanes: usize, out: &mut Vec<u32>) {
+    fn put(&mut self, preds: &Preds, p: usize, lanes: usize, out: &mut Vec<u32>) {
+        let q = self.record(p, lanes, out);
+        for i in self.starts[p] as usize..self.starts[p + 1] as usize {
+            let s = self.succ[i];
+            self.waiting_on[s as usize] -= 1;
+            if self.waiting_on[s as usize] == 0 {
+                self.ready(preds, s, lanes);
+            }
+        }
+        self.unblock(q, lanes);
+    }
+
+    /// Append pass `p` to `out`: its lane knows itself complete up to here, and `p` keeps
+    /// what its lane knew then (a wait on it passes that on, FN-2). Its lane.
+    fn record(&mut self, p: usize, lanes: usize, out: &mut Vec<u32>) -> usize {
         let at = out.len() as i64;
         let q = usize::from(self.lane[p]);
         out.push(p as u32);
@@ -297,14 +326,7 @@ impl Scheduler {
         self.known[q * lanes + q] = at;
         let row = q * lanes;
         self.seen[p * lanes..(p + 1) * lanes].copy_from_slice(&self.known[row..row + lanes]);
-        for i in self.starts[p] as usize..self.starts[p + 1] as usize {
-            let s = self.succ[i];
-            self.waiting_on[s as usize] -= 1;
-            if self.waiting_on[s as usize] == 0 {
-                self.ready(order, preds, s, lanes);
-            }
-        }
-        self.unblock(q, lanes);
+        q
     }
 
     /// Move the passes of lane `q` that what `q` knows now covers to the free heap.
@@ -332,6 +354,8 @@ impl Scheduler {
         }
     }
 }
+
+mod timed;
 
 #[cfg(test)]
 mod tests;

@@ -59,7 +59,7 @@ fn declaration_keeps_the_order_it_is_given() {
     let p = preds(3, &[(0, 1)]);
     let mut out = Vec::new();
     let topo = [2, 0, 1];
-    Scheduler::default().schedule(Order::Declaration, &p, &[G; 3], &topo, &mut out);
+    Scheduler::default().schedule(Order::Declaration, &p, &[G; 3], &[1; 3], &topo, &mut out);
     assert_eq!(out, topo);
 }
 
@@ -71,24 +71,63 @@ fn fewer_barriers_covers_two_needs_with_one_wait() {
     let queues = [G, compute(), G, compute()];
     let mut s = Scheduler::default();
     let mut out = Vec::new();
-    s.schedule(Order::FewerBarriers, &p, &queues, &[0, 1, 2, 3], &mut out);
+    s.schedule(
+        Order::FewerBarriers,
+        &p,
+        &queues,
+        &[1; 4],
+        &[0, 1, 2, 3],
+        &mut out,
+    );
     assert_eq!(out, [0, 2, 3, 1]);
     assert_eq!(
         (waits(&[0, 1, 2, 3], &queues, &p), waits(&out, &queues, &p)),
         (2, 1)
     );
-    s.schedule(Order::Overlap, &p, &queues, &[0, 1, 2, 3], &mut out);
+    s.schedule(
+        Order::Overlap,
+        &p,
+        &queues,
+        &[1; 4],
+        &[0, 1, 2, 3],
+        &mut out,
+    );
     assert_eq!(out, [0, 2, 1, 3], "overlap waits for no more than it needs");
 }
 
-/// The pass with the longest path after it goes first.
+/// The pass with the longest estimated path after it goes first: graphics pass 1 feeds a
+/// long compute pass, so it runs before pass 0, which nothing needs.
 #[test]
 fn overlap_puts_the_critical_path_first() {
-    // 0 alone; 1 -> 2 -> 3 a chain.
+    let p = preds(4, &[(1, 2), (2, 3)]);
+    let queues = [G, G, compute(), G];
+    let mut out = Vec::new();
+    let cost = [1, 1, 10, 1];
+    Scheduler::default().schedule(Order::Overlap, &p, &queues, &cost, &[0, 1, 2, 3], &mut out);
+    assert_eq!(out, [1, 2, 0, 3]);
+}
+
+/// Compute pass 0 is long and nothing needs it; compute pass 1 is short and graphics pass 2
+/// waits for it. Declared order runs the long one first and graphics idles for it; overlap
+/// runs the short one first, then graphics beside the long one.
+#[test]
+fn overlap_runs_first_what_the_other_queue_waits_for() {
+    let p = preds(3, &[(1, 2)]);
+    let queues = [compute(), compute(), G];
+    let mut out = Vec::new();
+    let cost = [10, 5, 20];
+    Scheduler::default().schedule(Order::Overlap, &p, &queues, &cost, &[0, 1, 2], &mut out);
+    assert_eq!(out, [1, 2, 0]);
+}
+
+/// On one queue there is nothing to overlap and no wait to save: the order stays.
+#[test]
+fn overlap_keeps_one_queue_in_declared_order() {
     let p = preds(4, &[(1, 2), (2, 3)]);
     let mut out = Vec::new();
-    Scheduler::default().schedule(Order::Overlap, &p, &[G; 4], &[0, 1, 2, 3], &mut out);
-    assert_eq!(out, [1, 2, 0, 3], "ties keep declaration order");
+    let cost = [1, 1, 10, 1];
+    Scheduler::default().schedule(Order::Overlap, &p, &[G; 4], &cost, &[0, 1, 2, 3], &mut out);
+    assert_eq!(out, [0, 1, 2, 3]);
 }
 
 /// Random graphs on two queues: every order is topological, and fewer-barriers never
@@ -118,12 +157,13 @@ fn every_order_is_topological_and_fewer_barriers_waits_least() {
             .map(|_| if next(4) == 0 { compute() } else { G })
             .collect();
         let topo: Vec<u32> = (0..n as u32).collect();
+        let cost: Vec<u64> = (0..n).map(|_| 1 + next(100)).collect();
         let mut out = Vec::new();
         for order in [Order::FewerBarriers, Order::Overlap] {
-            s.schedule(order, &p, &queues, &topo, &mut out);
+            s.schedule(order, &p, &queues, &cost, &topo, &mut out);
             assert!(topological(&out, &p), "{order:?} {edges:?} -> {out:?}");
         }
-        s.schedule(Order::FewerBarriers, &p, &queues, &topo, &mut out);
+        s.schedule(Order::FewerBarriers, &p, &queues, &cost, &topo, &mut out);
         let (d, f) = (waits(&topo, &queues, &p), waits(&out, &queues, &p));
         assert!(f <= d, "{edges:?} {queues:?}: {f} waits, declaration {d}");
         (declared, fewer) = (declared + d, fewer + f);
