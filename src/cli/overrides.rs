@@ -92,9 +92,9 @@ impl From<BindingArg> for crate::model::BindingMode {
 pub enum OrderArg {
     /// As the scene declares them.
     Declaration,
-    /// Fewer cross-queue fences and hand-over barriers: queues meet rarely.
+    /// Fewer cross-queue fences: queues meet rarely.
     FewerBarriers,
-    /// The critical path first; no queue waits for more than it needs.
+    /// Queues on clocks of estimated pass costs: what can start earliest, critical path first.
     Overlap,
 }
 

@@ -42,10 +42,11 @@ pub enum Order {
     /// The passes as the scene declares them (moved only where a late read needs it).
     #[default]
     Declaration,
-    /// Queues run as far as they can alone and meet rarely: fewer cross-queue fences and
-    /// hand-over barriers, at the price of some overlap.
+    /// Queues run as far as they can alone and meet rarely: fewer cross-queue fences, at the
+    /// price of some overlap.
     FewerBarriers,
-    /// The longest remaining path first, and no queue waits for more than it needs now.
+    /// Each queue on a clock of estimated pass costs: the pass that can start earliest goes
+    /// next, the longest remaining path first, and no queue waits for more than it needs.
     Overlap,
 }
 
