@@ -44,6 +44,7 @@ mod hand_over;
 #[cfg(test)]
 mod hand_over_tests;
 mod lifetimes;
+mod lookup;
 mod meets;
 mod occupants;
 mod placement;

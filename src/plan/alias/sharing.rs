@@ -3,17 +3,19 @@
 //! and last uses, the queue it is used on last, and the stages of the previous occupants of
 //! its bytes that its activation must wait for (V0815).
 
-use bevy_ecs::entity::EntityHashMap;
+use bevy_ecs::prelude::*;
 
 use super::AliasPlan;
+use super::lookup::Lookup;
 use super::occupants::{previous_occupants, sharing};
 use crate::barrier::{Access, Layout, Sync};
 use crate::device::QUEUE_COUNT;
 use crate::plan::CompiledGraph;
 
 /// What the hand-overs need to know of one sharing transient.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub(super) struct Sharing {
+    pub(super) resource: Entity,
     /// Index of its placement.
     pub(super) placement: u32,
     pub(super) texture: bool,
@@ -33,49 +35,91 @@ pub(super) struct Sharing {
     pub(super) reuse_stages: Sync,
     pub(super) reuse_access: Access,
     pub(super) reuse_layout: Option<Layout>,
-    /// The last barrier on it, on the queue of its last pass, up to that pass: its slot and
-    /// SyncAfter, AccessAfter and LayoutAfter.
-    pub(super) last_barrier: Option<(u32, Sync, Access, Layout)>,
-    /// Stages and accesses of its uses on its last queue after that barrier.
-    pub(super) since_stages: Sync,
-    pub(super) since_access: Access,
+}
+
+/// A use on the queue of a transient's last pass, up to that pass: where the deactivation
+/// finds the accesses since the last barrier on it.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct TailUse {
+    pub(super) pass: u32,
+    pub(super) stages: Sync,
+    pub(super) access: Access,
+}
+
+/// Every sharing transient's facts that do not depend on a frame's barriers, in placement
+/// order, with their tail uses grouped by transient.
+#[derive(Debug, Default)]
+pub(super) struct SharingFacts {
+    pub(super) info: Vec<Sharing>,
+    pub(super) lookup: Lookup,
+    /// Transient `i`'s tail uses are `tail[tail_starts[i]..tail_starts[i + 1]]`, in pass order.
+    pub(super) tail: Vec<TailUse>,
+    pub(super) tail_starts: Vec<u32>,
+}
+
+impl SharingFacts {
+    /// Transient `i`'s uses on its last queue, up to its last pass.
+    pub(super) fn tail(&self, i: usize) -> &[TailUse] {
+        &self.tail[self.tail_starts[i] as usize..self.tail_starts[i + 1] as usize]
+    }
 }
 
 /// Each sharing transient's facts that do not depend on a frame's barriers.
-pub(super) fn sharing_info(graph: &CompiledGraph, alias: &AliasPlan) -> EntityHashMap<Sharing> {
+pub(super) fn sharing_info(graph: &CompiledGraph, alias: &AliasPlan) -> SharingFacts {
     let sharing = sharing(alias);
-    let mut info: EntityHashMap<Sharing> = EntityHashMap::default();
     if sharing.is_empty() {
-        return info;
+        return SharingFacts::default();
     }
-    for &i in &sharing {
-        let p = &alias.placements[i as usize];
-        info.insert(
-            p.resource,
-            Sharing {
-                placement: i,
-                ..Sharing::default()
-            },
-        );
-    }
+    let mut info: Vec<Sharing> = (sharing.iter())
+        .map(|&i| Sharing {
+            resource: alias.placements[i as usize].resource,
+            placement: i,
+            texture: false,
+            first_stages: Sync::NONE,
+            first_access: Access::empty(),
+            first_layout: None,
+            wait: Sync::NONE,
+            own_stages: Sync::NONE,
+            own_access: Access::empty(),
+            last_access: Access::empty(),
+            reuse: None,
+            reuse_stages: Sync::NONE,
+            reuse_access: Access::empty(),
+            reuse_layout: None,
+        })
+        .collect();
+    let lookup = Lookup::new(info.iter().map(|s| s.resource).collect());
     // Per sharing transient and queue: the stages of its uses there.
-    let mut stages_on: EntityHashMap<[Sync; QUEUE_COUNT]> = EntityHashMap::default();
+    let mut stages_on = vec![[Sync::NONE; QUEUE_COUNT]; info.len()];
+    let mut tail: Vec<(u32, TailUse)> = Vec::new();
     for (k, pass) in graph.passes.iter().enumerate() {
         for u in &pass.uses {
-            let Some(s) = info.get_mut(&u.resource) else {
+            let Some(i) = lookup.get(u.resource) else {
                 continue;
             };
-            let entry = stages_on
-                .entry(u.resource)
-                .or_insert([Sync::NONE; QUEUE_COUNT]);
-            entry[pass.queue.index()] |= u.stages;
+            let s = &mut info[i];
+            stages_on[i][pass.queue.index()] |= u.stages;
             let placement = &alias.placements[s.placement as usize];
-            if graph.passes[placement.first as usize].queue == pass.queue {
+            let first_queue = graph.passes[placement.first as usize].queue;
+            let last_queue = graph.passes[placement.last as usize].queue;
+            if first_queue == pass.queue {
                 s.own_stages |= u.stages;
                 s.own_access |= u.access.access();
             }
-            if graph.passes[placement.last as usize].queue == pass.queue {
+            if last_queue == pass.queue {
                 s.last_access |= u.access.access();
+                if k <= placement.last as usize {
+                    let (stages, access) = (u.stages, u.access.access());
+                    let pass = k as u32;
+                    tail.push((
+                        i as u32,
+                        TailUse {
+                            pass,
+                            stages,
+                            access,
+                        },
+                    ));
+                }
             }
             if placement.first as usize == k {
                 s.texture = u.layout.is_some();
@@ -83,27 +127,52 @@ pub(super) fn sharing_info(graph: &CompiledGraph, alias: &AliasPlan) -> EntityHa
                 s.first_access |= u.access.access();
                 s.first_layout = s.first_layout.or(u.layout);
             }
-            let last_queue = graph.passes[placement.last as usize].queue;
-            if pass.queue == last_queue && k != placement.first as usize {
-                let q0 = graph.passes[placement.first as usize].queue;
-                if q0 != last_queue && s.reuse.is_none_or(|r| r as usize == k) {
-                    s.reuse = Some(k as u32);
-                    s.reuse_stages |= u.stages;
-                    s.reuse_access |= u.access.access();
-                    s.reuse_layout = s.reuse_layout.or(u.layout);
-                }
+            if pass.queue == last_queue
+                && k != placement.first as usize
+                && first_queue != last_queue
+                && s.reuse.is_none_or(|r| r as usize == k)
+            {
+                s.reuse = Some(k as u32);
+                s.reuse_stages |= u.stages;
+                s.reuse_access |= u.access.access();
+                s.reuse_layout = s.reuse_layout.or(u.layout);
             }
         }
     }
     for (p, preds) in previous_occupants(alias, &sharing) {
-        let placement = &alias.placements[p as usize];
-        let q = graph.passes[placement.first as usize].queue.index();
-        let wait = (preds.iter())
-            .filter_map(|o| stages_on.get(&alias.placements[*o as usize].resource))
-            .fold(Sync::NONE, |w, s| w | s[q]);
-        if let Some(s) = info.get_mut(&placement.resource) {
-            s.wait = wait;
-        }
+        let Ok(i) = sharing.binary_search(&p) else {
+            continue;
+        };
+        let q = graph.passes[alias.placements[p as usize].first as usize]
+            .queue
+            .index();
+        info[i].wait = (preds.iter())
+            .filter_map(|o| sharing.binary_search(o).ok())
+            .fold(Sync::NONE, |w, o| w | stages_on[o][q]);
     }
-    info
+    // Group the tail uses by transient, keeping pass order (a stable counting sort).
+    let mut tail_starts = vec![0u32; info.len() + 1];
+    for (i, _) in &tail {
+        tail_starts[*i as usize + 1] += 1;
+    }
+    for i in 0..info.len() {
+        tail_starts[i + 1] += tail_starts[i];
+    }
+    let mut next = tail_starts.clone();
+    let filler = TailUse {
+        pass: 0,
+        stages: Sync::NONE,
+        access: Access::empty(),
+    };
+    let mut grouped = vec![filler; tail.len()];
+    for (i, u) in tail {
+        grouped[next[i as usize] as usize] = u;
+        next[i as usize] += 1;
+    }
+    SharingFacts {
+        info,
+        lookup,
+        tail: grouped,
+        tail_starts,
+    }
 }

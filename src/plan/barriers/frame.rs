@@ -97,30 +97,45 @@ impl PassBarriers {
         textures.clear();
         buffers.reserve(self.buffers.len() + slots.len());
         textures.reserve(self.textures.len() + slots.len());
-        let mut next = slots.iter().peekable();
-        for s in 0..self.starts.len().saturating_sub(1) {
+        // The slots between edits move as whole runs; only their starts shift, by what the
+        // edits so far added or removed.
+        let count = self.starts.len().saturating_sub(1);
+        let (mut copied, mut shifted) = ([0usize; 2], 0usize);
+        for &s in slots.iter().take_while(|&&s| (s as usize) < count) {
+            let s = s as usize;
             let (a, b) = (self.starts[s], self.starts[s + 1]);
-            let (bs, ts) = (a[1] as usize..b[1] as usize, a[2] as usize..b[2] as usize);
-            self.starts[s][1] = buffers.len() as u32;
-            self.starts[s][2] = textures.len() as u32;
-            if next.peek().is_some_and(|&&x| x as usize == s) {
-                next.next();
-                slot_buffers.clear();
-                slot_buffers.extend_from_slice(&self.buffers[bs]);
-                slot_textures.clear();
-                slot_textures.extend_from_slice(&self.textures[ts]);
-                f(s as u32, slot_buffers, slot_textures);
-                buffers.extend_from_slice(slot_buffers);
-                textures.extend_from_slice(slot_textures);
-            } else {
-                buffers.extend_from_slice(&self.buffers[bs]);
-                textures.extend_from_slice(&self.textures[ts]);
+            buffers.extend_from_slice(&self.buffers[copied[0]..a[1] as usize]);
+            textures.extend_from_slice(&self.textures[copied[1]..a[2] as usize]);
+            // Slots `shifted..s` moved whole: their starts move by the edits before them.
+            let delta = [
+                buffers.len() as i64 - a[1] as i64,
+                textures.len() as i64 - a[2] as i64,
+            ];
+            for st in &mut self.starts[shifted..=s] {
+                st[1] = (i64::from(st[1]) + delta[0]) as u32;
+                st[2] = (i64::from(st[2]) + delta[1]) as u32;
             }
+            shifted = s + 1;
+            let (bs, ts) = (a[1] as usize..b[1] as usize, a[2] as usize..b[2] as usize);
+            slot_buffers.clear();
+            slot_buffers.extend_from_slice(&self.buffers[bs]);
+            slot_textures.clear();
+            slot_textures.extend_from_slice(&self.textures[ts]);
+            f(s as u32, slot_buffers, slot_textures);
+            buffers.extend_from_slice(slot_buffers);
+            textures.extend_from_slice(slot_textures);
+            copied = [b[1] as usize, b[2] as usize];
         }
-        if let Some(last) = self.starts.last_mut() {
-            last[1] = buffers.len() as u32;
-            last[2] = textures.len() as u32;
+        let delta = [
+            buffers.len() as i64 - copied[0] as i64,
+            textures.len() as i64 - copied[1] as i64,
+        ];
+        for st in &mut self.starts[shifted..] {
+            st[1] = (i64::from(st[1]) + delta[0]) as u32;
+            st[2] = (i64::from(st[2]) + delta[1]) as u32;
         }
+        buffers.extend_from_slice(&self.buffers[copied[0]..]);
+        textures.extend_from_slice(&self.textures[copied[1]..]);
         std::mem::swap(&mut self.buffers, buffers);
         std::mem::swap(&mut self.textures, textures);
     }
@@ -286,3 +301,53 @@ impl BarrierPlan {
 /// barrier stage's output (it alone writes it), read by recording, submission and present.
 #[derive(Resource, Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct PlanFrame(pub usize);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plan::barriers::PassBarriersBuilder;
+
+    fn buffer(i: u32) -> BufferBarrier<Entity> {
+        BufferBarrier {
+            resource: Entity::from_raw_u32(i).expect("valid index"),
+            sync_before: Sync::ALL,
+            sync_after: Sync::ALL,
+            access_before: Access::UNORDERED_ACCESS,
+            access_after: Access::UNORDERED_ACCESS,
+        }
+    }
+
+    fn ids(g: BarrierGroupRef<'_, Entity>) -> Vec<u32> {
+        g.buffers.iter().map(|b| b.resource.index_u32()).collect()
+    }
+
+    /// Edited slots grow and shrink; the runs between them keep their barriers and find
+    /// them at their shifted starts; slots past the end are ignored.
+    #[test]
+    fn editing_slots_keeps_the_others_in_place() {
+        let mut b: PassBarriersBuilder = PassBarriersBuilder::new(4);
+        for (pass, after, i) in [(0, false, 1), (0, true, 2), (1, false, 3), (1, false, 4)] {
+            b.buffer(pass, after, buffer(i));
+        }
+        for (pass, after, i) in [(2, true, 5), (3, false, 6), (3, true, 7)] {
+            b.buffer(pass, after, buffer(i));
+        }
+        let mut p = b.finish();
+        let mut scratch = SlotEdit::default();
+        p.edit_slots(
+            &mut scratch,
+            &[1, 2, 5, 99],
+            |slot, buffers, _| match slot {
+                1 => buffers.push(buffer(10 + slot)),
+                2 => buffers.clear(),
+                _ => buffers.extend([buffer(20), buffer(21)]),
+            },
+        );
+        let slots: Vec<Vec<u32>> = (0..4)
+            .flat_map(|k| [ids(p.before(k)), ids(p.after(k))])
+            .collect();
+        let expected: [&[u32]; 8] = [&[1], &[2, 11], &[], &[], &[], &[5, 20, 21], &[6], &[7]];
+        assert_eq!(slots, expected);
+        assert_eq!(p.all().buffers.len(), 8);
+    }
+}
