@@ -287,6 +287,7 @@ fn command(
             }
             Ok(())
         }
+        S::Device(C::ResolveSubresource { src, dst }) => super::resolve::check(c, scope, src, dst),
         S::Device(C::ClearRenderTarget(v)) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),
         S::Device(C::ClearDepthStencil(v)) => want(std::slice::from_ref(v), &[ViewKind::Dsv]),
         S::Device(C::ClearUnorderedAccess(v)) => want(
