@@ -89,6 +89,11 @@ pub enum DeviceError {
     /// offset is misaligned (CC-3).
     #[error("CC-3: CSSetPlacementResource: {detail}")]
     PlacementBase { detail: String },
+    /// A ResolveSubresource of something that cannot be resolved: a source that is not a
+    /// multisampled colour texture, or a destination that is not a single-sampled texture of
+    /// its size and format family (`device::resolve`).
+    #[error("ResolveSubresource: {detail}")]
+    Resolve { detail: String },
     /// The CPU waited on a fence that was never inserted.
     #[error("FN-1: fence {fence} was never inserted")]
     UnknownFence { fence: FenceId },

@@ -36,6 +36,7 @@ mod present;
 mod profile;
 mod queue;
 mod reference;
+pub mod resolve;
 mod run;
 mod sim;
 mod submit;

@@ -40,6 +40,7 @@ impl Device {
             check_queue(&cmd, queue)?;
             super::fast::check_semantics(&cmd, semantics)?;
             super::compute::check_placement(&self.memory, &cmd)?;
+            super::resolve::check_resolve(&self.memory, &cmd)?;
             let traced = self
                 .trace
                 .is_some()

@@ -121,7 +121,8 @@ pub enum Slot {
     View,
     /// A buffer bound or mapped, or a buffer barrier's resource.
     Buffer,
-    /// A texture barrier's resource: a texture or a swap-chain buffer.
+    /// A texture barrier's resource, a resolve's source or destination: a texture or a
+    /// swap-chain buffer.
     Texture,
     /// A copy's source or destination: a texture, buffer or swap-chain buffer.
     Copy,

@@ -250,8 +250,8 @@ impl<R: ReferenceType> Command<R> {
                 pixels: *pixels,
             },
             C::ResolveSubresource { src, dst } => C::ResolveSubresource {
-                src: to.object(Slot::Copy, src)?,
-                dst: to.object(Slot::Copy, dst)?,
+                src: to.object(Slot::Texture, src)?,
+                dst: to.object(Slot::Texture, dst)?,
             },
             C::DmaFill {
                 dst,

@@ -10,6 +10,8 @@
 //! scanner could not decode, say), the answer falls back to the enclosing definition, then to
 //! the start of the file: a slightly vaguer location, never a panic.
 
+mod call;
+
 use super::error::Location;
 use super::format::{EventKindDef, SceneFile};
 use super::scan::{Group, Scan, Token, scan};

@@ -63,6 +63,7 @@ mod queries;
 mod ranges;
 mod refs;
 mod releases;
+mod resolve;
 mod save;
 mod scan;
 mod script;

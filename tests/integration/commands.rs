@@ -202,10 +202,19 @@ fn indirect_arguments_are_read_in_the_indirect_argument_stage() {
     let barrier = r#"Barrier(buffers: [(resource: "args", sync_before: "COMPUTE_SHADING", sync_after: "EXECUTE_INDIRECT",
                 access_before: "UNORDERED_ACCESS", access_after: "INDIRECT_ARGUMENT")]),"#;
     twin_finds("indirect.ron", barrier, "", "V0501");
-    // The resolve reads RESOLVE_SOURCE and writes RESOLVE_DEST: swapped, the layouts refuse it.
-    let resolve = r#"ResolveSubresource(src: "msaa", dst: "resolved"),"#;
-    let swapped = r#"ResolveSubresource(src: "resolved", dst: "msaa"),"#;
-    twin_finds("indirect.ron", resolve, swapped, "V0403");
+    // The resolve reads its source in RESOLVE_SOURCE and writes its destination in
+    // RESOLVE_DEST: either left in a shader or copy layout, the layout refuses the access.
+    // (Swapping source and destination is a load error: `script_errors`.)
+    let source = r#"access_after: "RESOLVE_SOURCE",
+                        layout_before: RenderTarget, layout_after: ResolveSource),"#;
+    let sampled = r#"access_after: "SHADER_RESOURCE",
+                        layout_before: RenderTarget, layout_after: ShaderResource),"#;
+    twin_finds("indirect.ron", source, sampled, "V0403");
+    let dest = r#"access_after: "RESOLVE_DEST",
+                        layout_before: Common, layout_after: ResolveDest),"#;
+    let copied = r#"access_after: "COPY_DEST",
+                        layout_before: Common, layout_after: CopyDest),"#;
+    twin_finds("indirect.ron", dest, copied, "V0403");
     // Indirect work costs the work its arguments ask for.
     let light =
         scene("indirect.ron").replace("draws: 500, vertices: 300000", "draws: 5, vertices: 3000");

@@ -120,3 +120,33 @@ fn the_console_twin_of_a_pc_port_fixes_what_d3d12x_reports() {
     );
     assert!(console.is_empty(), "{console:?}");
 }
+
+#[test]
+fn the_msaa_port_resolves_into_the_back_buffer_between_its_transitions() {
+    const FRAMES: u64 = 30;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/gdk_simple_msaa.ron");
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+    rt.set_validation(true);
+    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
+    assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
+    let s = rt.summary().stats;
+    // Every frame: RESOLVE_SOURCE -> RENDER_TARGET; the MSAA target to RESOLVE_SOURCE with the
+    // back buffer to RESOLVE_DEST (one call, two barriers); RESOLVE_DEST -> RENDER_TARGET;
+    // RENDER_TARGET -> PRESENT. The first frame adds the uploads' four calls of 4, 4, 4 and 2.
+    assert_eq!(s.barrier_calls, 4 * FRAMES + 4);
+    assert_eq!(s.barriers, 5 * FRAMES + 14);
+    assert_eq!((s.waits_on_present, s.presents), (FRAMES, FRAMES));
+    // Two decompressions a frame (EB-4): the MSAA target's fast clear eliminated as it leaves
+    // RENDER_TARGET for RESOLVE_SOURCE, the back buffer's as it goes to PRESENT.
+    assert_eq!(s.hardware.decompressions, 2 * FRAMES);
+    // The resolve writes the back buffer in RESOLVE_DEST: without the transition into it
+    // the write is in the wrong layout (EB-1).
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let into_dest = r#"Transition(resource: "swapchain", before: "", after: "RESOLVE_DEST"),"#;
+    assert!(text.contains(into_dest));
+    let twin = std::env::temp_dir().join(format!("fastframe-msaa-{}.ron", std::process::id()));
+    std::fs::write(&twin, text.replace(into_dest, "")).unwrap_or_else(|e| panic!("{e}"));
+    let found = findings(&twin, None, CHECK_FRAMES);
+    let _ = std::fs::remove_file(&twin);
+    assert_eq!(codes(&found), ["V0403"]);
+}

@@ -9,6 +9,7 @@ use fastframe::scene::{self, SceneError};
 // starts at column 9.
 
 fn scene(line: &str) -> String {
+    let resolvable = RESOLVABLE;
     format!(
         r#"// Script error tests.
 Scene(
@@ -17,7 +18,7 @@ Scene(
         (name: "rtv", view: (of: "swapchain", kind: Rtv)),
         (name: "depth", texture: (format: D32Float, extent: (64, 64), flags: (depth_stencil: true))),
         (name: "dsv", view: (of: "depth", kind: Dsv)),
-        (name: "vb", buffer: (size: 256)),
+        (name: "vb", buffer: (size: 256)), {resolvable}
         (name: "main", pass: (uses: [(target: "swapchain", access: RenderTarget)])),
     ],
     script: (frames: [[(commands: [
@@ -27,6 +28,10 @@ Scene(
 "#
     )
 }
+
+/// Textures for resolves, on the buffer's line so that the script stays on line 12: a 4x
+/// colour target, a 4x depth buffer and a single-sampled texture half the size.
+const RESOLVABLE: &str = r#"(name: "msaa", texture: (format: Bgra8UnormSrgb, extent: (64, 64), samples: 4, flags: (render_target: true))), (name: "msaa_depth", texture: (format: D32Float, extent: (64, 64), samples: 4, flags: (depth_stencil: true))), (name: "half", texture: (format: Bgra8Unorm, extent: (32, 32))),"#;
 
 fn load(text: &str) -> Result<World, SceneError> {
     let mut world = World::new();
@@ -246,4 +251,40 @@ fn batches_are_named_and_built_outside_lists() {
             "{e}"
         ),
     }
+}
+
+#[test]
+fn a_resolve_reads_a_multisampled_texture_into_a_single_sampled_one_of_its_size() {
+    let good = r#"ResolveSubresource(src: "msaa", dst: "swapchain"),"#;
+    fails(
+        r#"ResolveSubresource(src: "vb", dst: "swapchain"),"#,
+        r#""vb""#,
+        r#""vb" is a buffer, expected a texture or a swap chain"#,
+        good,
+    );
+    fails(
+        r#"ResolveSubresource(src: "swapchain", dst: "msaa"),"#,
+        r#""swapchain""#,
+        "the source of a resolve must be multisampled",
+        good,
+    );
+    // At the resolve's own argument, not at an earlier use of the name.
+    fails(
+        r#"CopyResource(src: "half", dst: "vb", bytes: 4), ResolveSubresource(src: "msaa", dst: "half"),"#,
+        r#""half")"#,
+        "32x32, the source 64x64",
+        good,
+    );
+    fails(
+        r#"ResolveSubresource(src: "msaa", dst: "depth"),"#,
+        r#""depth""#,
+        "D32Float is not of the source's family (Bgra8UnormSrgb)",
+        good,
+    );
+    fails(
+        r#"ResolveSubresource(src: "msaa_depth", dst: "depth"),"#,
+        r#""msaa_depth""#,
+        "a depth format is not resolved",
+        good,
+    );
 }
