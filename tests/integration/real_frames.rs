@@ -385,3 +385,26 @@ fn a_dma_upload_that_uses_no_transient_leaves_aliasing_on() {
 fn a_depth_test_beside_an_async_read_shares_one_layout() {
     clean_everywhere("depth_test_beside_async_read.ron");
 }
+
+/// EB-6, barrier-spec A5 (V0403, V0521): a DMA upload into one mip of one slice of an array
+/// the graphics queue samples whole. The copy is recorded into that subresource alone, a
+/// CopyTextureRegion into subresource 2 (mip 0 + 2 mips x slice 1), as the planner planned
+/// it, not as a copy of the whole array.
+#[test]
+fn a_dma_upload_into_one_subresource_is_recorded_into_it() {
+    clean_everywhere("dma_upload_into_one_subresource.ron");
+    let mut rt = Runtime::from_scene("tests/data/real_frames/dma_upload_into_one_subresource.ron")
+        .expect("loads");
+    use fastframe::device::{Command, Device};
+    rt.world.resource_mut::<Device>().trace = Some(Vec::new());
+    rt.run(1).expect("runs");
+    let trace = rt.world.resource_mut::<Device>().trace.take();
+    let copies: Vec<u32> = (trace.iter().flatten())
+        .filter_map(|s| match &s.command {
+            Command::CopyTextureRegion { to, .. } => Some(to.subresource),
+            Command::CopyResource { .. } => Some(u32::MAX),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copies, [2], "one region copy into subresource 2");
+}
