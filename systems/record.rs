@@ -14,7 +14,7 @@ use crate::error::RuntimeError;
 use crate::frame::{Clock, ContextPool, ImplicitViews, RecordedLists};
 use crate::model::*;
 use crate::plan::{BarrierPlan, CompiledGraph, PlanFrame, clear_barriers};
-use crate::record::{BoundUse, PassRecipe, RecipeQueries, record_all};
+use crate::record::{BoundUse, PassRecipe, RecipeQueries, copy_part, record_all};
 use crate::report::RunStats;
 use crate::validate::resource_info;
 
@@ -87,6 +87,14 @@ pub fn record_passes(
                 .map(|t| t.extent)
                 .or(chain.map(|c| c.extent))
                 .unwrap_or(UVec2::ONE);
+            let copy = matches!(u.access, UseAccess::CopySource | UseAccess::CopyDest);
+            let copy_part = match tex.filter(|_| copy) {
+                Some(t) => {
+                    let planes = if t.format.has_stencil() { 2 } else { 1 };
+                    copy_part(&u.view_range, [t.mips, t.array_size, planes], t.extent)
+                }
+                None => Vec::new(),
+            };
             uses.push(BoundUse {
                 access: u.access,
                 stages: u.stages,
@@ -95,6 +103,7 @@ pub fn record_passes(
                 view,
                 dynamic: buf.is_some_and(|b| b.usage == BufferUsage::Dynamic),
                 extent,
+                copy_part,
             });
         }
         let (before, after) = plan.groups(this.0, i);

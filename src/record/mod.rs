@@ -9,7 +9,7 @@ use bevy_tasks::{ComputeTaskPool, TaskPool};
 
 use crate::device::{CommandList, DeferredContext, DeviceError, ObjectKey, SharedBatch};
 use crate::model::Semantics;
-pub use recipe::{BoundUse, PassRecipe, RecipeQueries, record_pass};
+pub use recipe::{BoundUse, PassRecipe, RecipeQueries, copy_part, record_pass};
 
 /// Passes below this count record on the calling thread: spawning tasks costs more than
 /// recording a handful of short lists.

@@ -30,6 +30,39 @@ pub struct BoundUse {
     pub view: Option<ObjectKey>,
     pub dynamic: bool,
     pub extent: UVec2,
+    /// A copy's use of part of a texture (a `range`, or a view's): each subresource it names,
+    /// with that mip's extent. The planner planned only these subresources, so the copy is
+    /// recorded into them, not over the whole texture (EB-6). Empty for a whole resource.
+    pub copy_part: Vec<(u32, UVec2)>,
+}
+
+/// The subresources of a texture of `mips`, `slices` and `planes` that `range` names, each
+/// with its mip's extent (`extent` at mip 0), numbered as D3D12 numbers them: mip + mips *
+/// (slice + slices * plane). Empty when `range` names every subresource.
+pub fn copy_part(
+    range: &crate::barrier::SubresourceRange,
+    [mips, slices, planes]: [u32; 3],
+    extent: UVec2,
+) -> Vec<(u32, UVec2)> {
+    let axis = |first: u32, count: u32, n: u32| first.min(n)..first.saturating_add(count).min(n);
+    let (m, s, p) = (
+        axis(range.first_mip, range.mip_count, mips),
+        axis(range.first_slice, range.slice_count, slices),
+        axis(range.first_plane, range.plane_count, planes),
+    );
+    if m.len() as u32 == mips && s.len() as u32 == slices && p.len() as u32 == planes {
+        return Vec::new();
+    }
+    let mut out = Vec::with_capacity(m.len() * s.len() * p.len());
+    for plane in p {
+        for slice in s.clone() {
+            for mip in m.clone() {
+                let size = (extent >> mip).max(UVec2::ONE);
+                out.push((mip + mips * (slice + slices * plane), size));
+            }
+        }
+    }
+    out
 }
 
 /// Everything needed to record one pass without touching the world.
@@ -243,23 +276,75 @@ fn record_work(recipe: &PassRecipe, ctx: &mut DeferredContext) -> Result<(), Dev
             }
         }
         Work::Copy { bytes, from, to } => {
-            if let (Some(src), Some(dst)) = (
-                of(UseAccess::CopySource).next(),
-                of(UseAccess::CopyDest).next(),
-            ) {
-                ctx.push(match (from, to) {
-                    (Some(from), Some(to)) => Command::CopyTextureRegion {
-                        src,
-                        dst,
-                        bytes,
-                        from: from.region(),
-                        to: to.region(),
-                    },
-                    _ => Command::CopyResource { src, dst, bytes },
+            let side = |a: UseAccess| recipe.uses.iter().find(|u| u.access == a);
+            let (Some(src), Some(dst)) = (side(UseAccess::CopySource), side(UseAccess::CopyDest))
+            else {
+                return Ok(());
+            };
+            let (s, d) = (src.resource, dst.resource);
+            if let (Some(from), Some(to)) = (from, to) {
+                ctx.push(Command::CopyTextureRegion {
+                    src: s,
+                    dst: d,
+                    bytes,
+                    from: from.region(),
+                    to: to.region(),
                 })?;
+            } else if src.copy_part.is_empty() && dst.copy_part.is_empty() {
+                ctx.push(Command::CopyResource {
+                    src: s,
+                    dst: d,
+                    bytes,
+                })?;
+            } else {
+                // A copy into (or out of) part of a texture copies one subresource a call, as
+                // D3D12's CopyTextureRegion does; a whole side (a buffer's footprint, or a
+                // texture copied whole) pairs its i-th subresource with the part's i-th.
+                let n = src.copy_part.len().max(dst.copy_part.len());
+                let (sp, dp) = (&src.copy_part, &dst.copy_part);
+                for i in 0..n {
+                    let extent = (dp.get(i).or(sp.get(i))).map_or(UVec2::ONE, |p| p.1);
+                    let region = |part: &[(u32, UVec2)]| {
+                        let sub = part.get(i).map_or(i as u32, |p| p.0);
+                        crate::barrier::CopyRegion::new(sub, [0, 0, 0], [extent.x, extent.y, 1])
+                    };
+                    let share = bytes / n as u64 + u64::from(i == 0) * (bytes % n as u64);
+                    ctx.push(Command::CopyTextureRegion {
+                        src: s,
+                        dst: d,
+                        bytes: share,
+                        from: region(sp),
+                        to: region(dp),
+                    })?;
+                }
             }
         }
         Work::None => {}
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::barrier::SubresourceRange;
+
+    /// Subresources are numbered mip + mips * (slice + slices * plane), each with its mip's
+    /// extent; a range over every subresource names none (the copy is whole).
+    #[test]
+    fn copy_part_numbers_subresources_as_d3d12() {
+        let range = SubresourceRange {
+            first_mip: 1,
+            mip_count: 2,
+            first_slice: 1,
+            slice_count: 1,
+            ..SubresourceRange::ALL
+        };
+        let extent = UVec2::new(64, 32);
+        assert_eq!(
+            copy_part(&range, [3, 2, 1], extent),
+            [(4, UVec2::new(32, 16)), (5, UVec2::new(16, 8))]
+        );
+        assert!(copy_part(&SubresourceRange::ALL, [3, 2, 1], extent).is_empty());
+    }
 }

@@ -4,7 +4,7 @@
 use std::collections::BTreeMap;
 
 use super::hazard::Touch;
-use crate::barrier::{Access, Layout, Sync};
+use crate::barrier::{Access, Layout, SubresourceRange, Sync};
 use crate::device::{Command, Device, ObjectDesc, ObjectKey, ShaderStage};
 use crate::model::ViewKind;
 
@@ -238,10 +238,30 @@ fn touches_of(
             out
         }
         Command::Dispatch { .. } => shader(&[ShaderStage::Compute]),
-        Command::CopyResource { src, dst, .. } | Command::CopyTextureRegion { src, dst, .. } => {
+        Command::CopyResource { src, dst, .. } => {
             vec![
                 t(*src, Access::COPY_SOURCE, Sync::COPY, false),
                 t(*dst, Access::COPY_DEST, Sync::COPY, true),
+            ]
+        }
+        // A region copy touches one subresource of each texture it names (EB-6): the one its
+        // region's index numbers, not the others, which other queues may be using meanwhile.
+        Command::CopyTextureRegion {
+            src, dst, from, to, ..
+        } => {
+            let region = |key: ObjectKey, subresource: u32, access, write| {
+                let mut touch = t(key, access, Sync::COPY, write);
+                if let Some(crate::barrier::ResourceInfo::Texture(tex)) =
+                    device.memory.resource_info(touch.resource)
+                {
+                    let range = subresource_range(subresource, &tex);
+                    touch.part = super::hazard::Part::of(&range, &tex);
+                }
+                touch
+            };
+            vec![
+                region(*src, from.subresource, Access::COPY_SOURCE, false),
+                region(*dst, to.subresource, Access::COPY_DEST, true),
             ]
         }
         Command::UpdateSubresource { resource, .. } => {
@@ -287,5 +307,19 @@ fn touches_of(
             vec![t(*r, access, stages, true)]
         }
         _ => Vec::new(),
+    }
+}
+
+/// The one subresource D3D12's index `subresource` numbers in `tex` (mip + mips * (slice +
+/// slices * plane)).
+fn subresource_range(subresource: u32, tex: &crate::barrier::TextureInfo) -> SubresourceRange {
+    let (mips, slices) = (tex.mips.max(1), tex.array_size.max(1));
+    SubresourceRange {
+        first_mip: subresource % mips,
+        mip_count: 1,
+        first_slice: (subresource / mips) % slices,
+        slice_count: 1,
+        first_plane: subresource / (mips * slices),
+        plane_count: 1,
     }
 }

@@ -4,8 +4,9 @@
 //! the graphics queue with its stages left to the default (barrier-spec A1), a buffer that is
 //! both index buffer and indirect arguments (barrier-spec B), transients that nothing should
 //! decompress after their last use (EB-4, EB-5), textures and depth buffers read by two
-//! queues at once (FS-1), reads shared with and rewrites by a DMA engine (barrier-spec A5), and
-//! a compute write read by pixel shaders (barrier-spec B). `scenes/gpu_driven.ron` puts the
+//! queues at once (FS-1), reads shared with and rewrites by a DMA engine (barrier-spec A5), a
+//! DMA upload into one subresource of an array (EB-6), and a compute write read by pixel
+//! shaders (barrier-spec B). `scenes/gpu_driven.ron` puts the
 //! first of them together in one frame.
 
 use fastframe::Runtime;
@@ -384,4 +385,27 @@ fn a_dma_upload_that_uses_no_transient_leaves_aliasing_on() {
 #[test]
 fn a_depth_test_beside_an_async_read_shares_one_layout() {
     clean_everywhere("depth_test_beside_async_read.ron");
+}
+
+/// EB-6, barrier-spec A5 (V0403, V0521): a DMA upload into one mip of one slice of an array
+/// the graphics queue samples whole. The copy is recorded into that subresource alone, a
+/// CopyTextureRegion into subresource 2 (mip 0 + 2 mips x slice 1), as the planner planned
+/// it, not as a copy of the whole array.
+#[test]
+fn a_dma_upload_into_one_subresource_is_recorded_into_it() {
+    clean_everywhere("dma_upload_into_one_subresource.ron");
+    let mut rt = Runtime::from_scene("tests/data/real_frames/dma_upload_into_one_subresource.ron")
+        .expect("loads");
+    use fastframe::device::{Command, Device};
+    rt.world.resource_mut::<Device>().trace = Some(Vec::new());
+    rt.run(1).expect("runs");
+    let trace = rt.world.resource_mut::<Device>().trace.take();
+    let copies: Vec<u32> = (trace.iter().flatten())
+        .filter_map(|s| match &s.command {
+            Command::CopyTextureRegion { to, .. } => Some(to.subresource),
+            Command::CopyResource { .. } => Some(u32::MAX),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(copies, [2], "one region copy into subresource 2");
 }
