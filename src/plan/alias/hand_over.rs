@@ -39,14 +39,32 @@ struct Slots {
 }
 
 impl Slots {
-    /// The slot `at` gives each transient `0..count` that has one.
+    /// The slot `at` gives each transient `0..count` that has one; sorted by counting, as
+    /// slots are few (two a pass).
     fn new(count: usize, at: impl Fn(usize) -> Option<u32>) -> Slots {
-        let mut order: Vec<(u32, u32)> = (0..count)
+        let given: Vec<(u32, u32)> = (0..count)
             .filter_map(|i| Some((at(i)?, i as u32)))
             .collect();
-        order.sort_unstable();
-        let mut slots: Vec<u32> = order.iter().map(|o| o.0).collect();
-        slots.dedup();
+        let end = given.iter().map(|g| g.0 as usize + 1).max().unwrap_or(0);
+        let mut starts = vec![0u32; end + 1];
+        for &(slot, _) in &given {
+            starts[slot as usize + 1] += 1;
+        }
+        for k in 0..end {
+            starts[k + 1] += starts[k];
+        }
+        let mut order = vec![(0, 0); given.len()];
+        let mut slots = Vec::new();
+        for &(slot, i) in &given {
+            let at = &mut starts[slot as usize];
+            order[*at as usize] = (slot, i);
+            *at += 1;
+        }
+        for &(slot, _) in &order {
+            if slots.last() != Some(&slot) {
+                slots.push(slot);
+            }
+        }
         Slots { slots, order }
     }
 }
@@ -64,6 +82,16 @@ struct Found {
     reuse_layout: Option<Layout>,
     /// Its layout at the start of the frame.
     start: Option<Layout>,
+}
+
+impl Found {
+    /// `declare` added a barrier on the transient at `slot`, the first on its last queue
+    /// in its reuse pass: the last barrier on it unless a later one was found.
+    fn declared(&mut self, slot: u32, sync: Sync, access: Access, layout: Layout) {
+        if self.last_barrier.is_none_or(|(at, ..)| at < slot) {
+            self.last_barrier = Some((slot, sync, access, layout));
+        }
+    }
 }
 
 /// The hand-overs of one placement on one graph: what each sharing transient needs, worked
@@ -109,8 +137,9 @@ impl<'a> HandOver<'a> {
         }
         self.found.fill(Found::default());
         self.activate(frame);
-        self.declare(frame);
         self.find_last_barriers(frame);
+        self.declare(frame);
+        self.since(frame);
         self.deactivate(frame);
     }
 
@@ -185,19 +214,8 @@ impl<'a> HandOver<'a> {
         if self.declarations.order.is_empty() {
             return;
         }
-        let (info, lookup) = (&self.facts.info, &self.facts.lookup);
-        let bars = &frame.barriers;
-        for k in 0..bars.passes() {
-            for t in bars.before(k).textures.iter().chain(bars.after(k).textures) {
-                let Some(i) = lookup.get(t.resource) else {
-                    continue;
-                };
-                if info[i].reuse.is_some_and(|r| (r as usize) > k) {
-                    self.found[i].reuse_layout = Some(t.layout_after);
-                }
-            }
-        }
-        let (found, order) = (&self.found, &self.declarations.order);
+        let info = &self.facts.info;
+        let (found, order) = (&mut self.found, &self.declarations.order);
         let mut next = 0;
         (frame.barriers).edit_slots(
             &mut self.edit,
@@ -223,6 +241,7 @@ impl<'a> HandOver<'a> {
                             range: SubresourceRange::ALL,
                             flags: TextureBarrierFlags::default(),
                         });
+                        found[i as usize].declared(slot, sync, access, layout);
                     } else if !s.texture && !buffers.iter().any(|b| b.resource == e) {
                         let access = s.last_access;
                         buffers.push(BufferBarrier {
@@ -232,6 +251,7 @@ impl<'a> HandOver<'a> {
                             access_before: access,
                             access_after: access,
                         });
+                        found[i as usize].declared(slot, sync, access, Layout::Undefined);
                     }
                 }
             },
@@ -239,8 +259,8 @@ impl<'a> HandOver<'a> {
     }
 
     /// For each sharing transient, the last barrier naming it on the queue of its last
-    /// pass, up to the start of that pass, and the stages and accesses of its uses there
-    /// since.
+    /// pass, up to the start of that pass (`declare` adds its own after), and the layout
+    /// the last barrier before its reuse pass leaves it in.
     fn find_last_barriers(&mut self, frame: &FramePlan) {
         let (graph, alias) = (self.graph, self.alias);
         let (info, lookup) = (&self.facts.info, &self.facts.lookup);
@@ -256,13 +276,22 @@ impl<'a> HandOver<'a> {
                     .map(|b| (b.resource, b.sync_after, b.access_after, Layout::Undefined));
                 for (e, sync, access, layout) in texture.chain(buffer) {
                     let Some(i) = lookup.get(e) else { continue };
-                    let last = alias.placements[info[i].placement as usize].last as usize;
+                    let s = &info[i];
+                    let last = alias.placements[s.placement as usize].last as usize;
                     if slot <= 2 * last && graph.passes[last].queue == q {
                         self.found[i].last_barrier = Some((slot as u32, sync, access, layout));
+                    }
+                    if s.texture && s.reuse.is_some_and(|r| (r as usize) > k) {
+                        self.found[i].reuse_layout = Some(layout);
                     }
                 }
             }
         }
+    }
+
+    /// The stages and accesses of each sharing transient's uses on its last queue since the
+    /// last barrier on it, and its layout at the start of the frame.
+    fn since(&mut self, frame: &FramePlan) {
         for (i, found) in self.found.iter_mut().enumerate() {
             let from = found.last_barrier.map_or(0, |(slot, ..)| slot.div_ceil(2));
             for u in self.facts.tail(i).iter().filter(|u| u.pass >= from) {
@@ -271,7 +300,7 @@ impl<'a> HandOver<'a> {
             }
         }
         for &(e, layout, _) in &frame.start {
-            if let Some(i) = lookup.get(e) {
+            if let Some(i) = self.facts.lookup.get(e) {
                 self.found[i].start = Some(layout);
             }
         }

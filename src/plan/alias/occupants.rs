@@ -31,11 +31,15 @@ pub(super) fn sharing(alias: &AliasPlan) -> Vec<u32> {
 /// For each sharing placement, the placements that held its bytes just before it on the
 /// frame's circle: a sweep in order of first use over a map of byte ranges to their latest
 /// occupant, twice, so that the frame's first transients see the last ones of the frame
-/// before.
-pub(super) fn previous_occupants(alias: &AliasPlan, sharing: &[u32]) -> Vec<(u32, Vec<u32>)> {
+/// before. Each (placement, previous occupant) pair goes to `visit`, a pair whose occupant
+/// held several ranges of the placement's bytes once per range.
+pub(super) fn for_each_previous_occupant(
+    alias: &AliasPlan,
+    sharing: &[u32],
+    mut visit: impl FnMut(u32, u32),
+) {
     // Start of a range -> (its end, its occupant).
     let mut map: BTreeMap<u64, (u64, u32)> = BTreeMap::new();
-    let mut out = Vec::with_capacity(sharing.len());
     let mut hit: Vec<(u64, (u64, u32))> = Vec::new();
     for round in 0..2 {
         for &i in sharing {
@@ -49,11 +53,10 @@ pub(super) fn previous_occupants(alias: &AliasPlan, sharing: &[u32]) -> Vec<(u32
                     .filter(|(_, (e, _))| *e > lo)
                     .map(|(&s, &v)| (s, v)),
             );
-            let mut preds = Vec::new();
             for &(s, (e, o)) in &hit {
                 map.remove(&s);
-                if round == 1 && o != i && !preds.contains(&o) {
-                    preds.push(o);
+                if round == 1 && o != i {
+                    visit(i, o);
                 }
                 if s < lo {
                     map.insert(s, (lo, o));
@@ -63,10 +66,23 @@ pub(super) fn previous_occupants(alias: &AliasPlan, sharing: &[u32]) -> Vec<(u32
                 }
             }
             map.insert(lo, (hi, i));
-            if round == 1 {
-                out.push((i, preds));
-            }
         }
     }
+}
+
+/// [`for_each_previous_occupant`] collected: each sharing placement with its previous
+/// occupants, once each.
+#[cfg(test)]
+pub(super) fn previous_occupants(alias: &AliasPlan, sharing: &[u32]) -> Vec<(u32, Vec<u32>)> {
+    let mut out: Vec<(u32, Vec<u32>)> = sharing.iter().map(|&i| (i, Vec::new())).collect();
+    for_each_previous_occupant(alias, sharing, |i, o| {
+        let at = sharing
+            .iter()
+            .position(|&s| s == i)
+            .expect("a sharing placement");
+        if !out[at].1.contains(&o) {
+            out[at].1.push(o);
+        }
+    });
     out
 }

@@ -7,7 +7,7 @@ use bevy_ecs::prelude::*;
 
 use super::AliasPlan;
 use super::lookup::Lookup;
-use super::occupants::{previous_occupants, sharing};
+use super::occupants::{for_each_previous_occupant, sharing};
 use crate::barrier::{Access, Layout, Sync};
 use crate::device::QUEUE_COUNT;
 use crate::plan::CompiledGraph;
@@ -139,17 +139,18 @@ pub(super) fn sharing_info(graph: &CompiledGraph, alias: &AliasPlan) -> SharingF
             }
         }
     }
-    for (p, preds) in previous_occupants(alias, &sharing) {
-        let Ok(i) = sharing.binary_search(&p) else {
-            continue;
-        };
+    // Placement index -> position among the sharing ones.
+    let mut position = vec![u32::MAX; alias.placements.len()];
+    for (at, &p) in sharing.iter().enumerate() {
+        position[p as usize] = at as u32;
+    }
+    for_each_previous_occupant(alias, &sharing, |p, o| {
+        let (i, o) = (position[p as usize] as usize, position[o as usize] as usize);
         let q = graph.passes[alias.placements[p as usize].first as usize]
             .queue
             .index();
-        info[i].wait = (preds.iter())
-            .filter_map(|o| sharing.binary_search(o).ok())
-            .fold(Sync::NONE, |w, o| w | stages_on[o][q]);
-    }
+        info[i].wait |= stages_on[o][q];
+    });
     // Group the tail uses by transient, keeping pass order (a stable counting sort).
     let mut tail_starts = vec![0u32; info.len() + 1];
     for (i, _) in &tail {
