@@ -19,78 +19,63 @@
 //!   writes them back before any fence the next occupant waits on (FS-2). The planner's own
 //!   barrier there becomes it, else one is added in the layout the texture is in.
 //!
+//! A transient activated on one queue and deactivated on another also needs a
+//! **declaration** at its first use on the second queue: its access there again, as the
+//! last frame's deactivation left it NO_ACCESS on that queue (barrier-spec A3.2).
+//!
 //! The deactivation ends one pass and the activation opens a later one, so the two are never
 //! in one Barrier call (A3.5). A transient whose bytes no other uses needs neither: it is
 //! planned as if it owned its memory, which it does.
 
+//!
+//! Each frame is read once and edited once: one scan finds, per sharing transient, the
+//! planner's barriers the hand-overs build on, what the barriers they add will say follows
+//! from those, and one edit rewrites every slot that gains or changes one.
+
 use super::AliasPlan;
+use super::hand_over_edits::{Found, activate, deactivate, declare};
 use super::sharing::{SharingFacts, sharing_info};
-use crate::barrier::SubresourceRange;
-use crate::barrier::{Access, BufferBarrier, Layout, Sync, TextureBarrier, TextureBarrierFlags};
+use crate::barrier::Layout;
 use crate::plan::CompiledGraph;
 use crate::plan::barriers::{FramePlan, SlotEdit};
 
-/// The slots one kind of hand-over barrier goes in (sorted, once each), and the sharing
-/// transients by slot, then placement: a deterministic order for the barriers added.
-#[derive(Debug, Default)]
-struct Slots {
-    slots: Vec<u32>,
-    order: Vec<(u32, u32)>,
+/// Which hand-over barrier an edit makes; within a slot, in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Activate,
+    Declare,
+    Deactivate,
 }
 
-impl Slots {
-    /// The slot `at` gives each transient `0..count` that has one; sorted by counting, as
-    /// slots are few (two a pass).
-    fn new(count: usize, at: impl Fn(usize) -> Option<u32>) -> Slots {
-        let given: Vec<(u32, u32)> = (0..count)
-            .filter_map(|i| Some((at(i)?, i as u32)))
-            .collect();
+/// The slots the hand-overs edit (sorted, once each), and the edits by slot: a
+/// deterministic order for the barriers added.
+#[derive(Debug, Default)]
+struct Edits {
+    slots: Vec<u32>,
+    order: Vec<(u32, Kind, u32)>,
+}
+
+impl Edits {
+    /// The edits `given` names (slot, kind, transient), sorted by slot by counting, as
+    /// slots are few (two a pass), keeping the given order within a slot.
+    fn new(given: Vec<(u32, Kind, u32)>) -> Edits {
         let end = given.iter().map(|g| g.0 as usize + 1).max().unwrap_or(0);
         let mut starts = vec![0u32; end + 1];
-        for &(slot, _) in &given {
+        for &(slot, ..) in &given {
             starts[slot as usize + 1] += 1;
         }
         for k in 0..end {
             starts[k + 1] += starts[k];
         }
-        let mut order = vec![(0, 0); given.len()];
-        let mut slots = Vec::new();
-        for &(slot, i) in &given {
-            let at = &mut starts[slot as usize];
-            order[*at as usize] = (slot, i);
+        let mut order = vec![(0, Kind::Activate, 0); given.len()];
+        for &g in &given {
+            let at = &mut starts[g.0 as usize];
+            order[*at as usize] = g;
             *at += 1;
         }
-        for &(slot, _) in &order {
-            if slots.last() != Some(&slot) {
-                slots.push(slot);
-            }
-        }
-        Slots { slots, order }
-    }
-}
-
-/// What a frame's own barriers say of a sharing transient, found again in each frame.
-#[derive(Clone, Copy, Debug, Default)]
-struct Found {
-    /// The last barrier on it, on the queue of its last pass, up to that pass: its slot and
-    /// SyncAfter, AccessAfter and LayoutAfter.
-    last_barrier: Option<(u32, Sync, Access, Layout)>,
-    /// Stages and accesses of its uses on its last queue after that barrier.
-    since_stages: Sync,
-    since_access: Access,
-    /// The layout the last barrier before its reuse pass leaves it in (`declare`).
-    reuse_layout: Option<Layout>,
-    /// Its layout at the start of the frame.
-    start: Option<Layout>,
-}
-
-impl Found {
-    /// `declare` added a barrier on the transient at `slot`, the first on its last queue
-    /// in its reuse pass: the last barrier on it unless a later one was found.
-    fn declared(&mut self, slot: u32, sync: Sync, access: Access, layout: Layout) {
-        if self.last_barrier.is_none_or(|(at, ..)| at < slot) {
-            self.last_barrier = Some((slot, sync, access, layout));
-        }
+        let mut slots: Vec<u32> = order.iter().map(|o| o.0).collect();
+        slots.dedup();
+        Edits { slots, order }
     }
 }
 
@@ -100,9 +85,7 @@ pub struct HandOver<'a> {
     graph: &'a CompiledGraph,
     alias: &'a AliasPlan,
     facts: SharingFacts,
-    activations: Slots,
-    declarations: Slots,
-    deactivations: Slots,
+    edits: Edits,
     found: Vec<Found>,
     edit: SlotEdit,
 }
@@ -116,15 +99,24 @@ impl<'a> HandOver<'a> {
     /// What the transients `alias` places on `graph` need handed over.
     pub fn new(graph: &'a CompiledGraph, alias: &'a AliasPlan) -> HandOver<'a> {
         let facts = sharing_info(graph, alias);
-        let (info, n) = (&facts.info, facts.info.len());
+        let info = &facts.info;
         let placed = |i: usize| &alias.placements[info[i].placement as usize];
+        let n = info.len() as u32;
+        let activations = (0..n).map(|i| (2 * placed(i as usize).first, Kind::Activate, i));
+        let declarations =
+            (0..n).filter_map(|i| Some((2 * info[i as usize].reuse?, Kind::Declare, i)));
+        let deactivations = (0..n).map(|i| (2 * placed(i as usize).last + 1, Kind::Deactivate, i));
+        let edits = Edits::new(
+            activations
+                .chain(declarations)
+                .chain(deactivations)
+                .collect(),
+        );
         HandOver {
             graph,
             alias,
-            activations: Slots::new(n, |i| Some(2 * placed(i).first)),
-            declarations: Slots::new(n, |i| Some(2 * info[i].reuse?)),
-            deactivations: Slots::new(n, |i| Some(2 * placed(i).last + 1)),
-            found: vec![Found::default(); n],
+            edits,
+            found: vec![Found::default(); info.len()],
             facts,
             edit: SlotEdit::default(),
         }
@@ -136,167 +128,116 @@ impl<'a> HandOver<'a> {
             return;
         }
         self.found.fill(Found::default());
-        self.activate(frame);
-        self.find_last_barriers(frame);
-        self.declare(frame);
-        self.since(frame);
-        self.deactivate(frame);
-    }
-
-    /// Make the barrier before each sharing transient's first use its activation, or add
-    /// one.
-    fn activate(&mut self, frame: &mut FramePlan) {
-        let (info, order) = (&self.facts.info, &self.activations.order);
+        self.scan(frame);
+        self.resolve(frame);
+        let (info, found) = (&self.facts.info, &self.found);
+        let order = &self.edits.order;
         let mut next = 0;
         (frame.barriers).edit_slots(
             &mut self.edit,
-            &self.activations.slots,
+            &self.edits.slots,
             |slot, buffers, textures| {
-                while let Some(&(_, i)) = order.get(next).filter(|(s, _)| *s == slot) {
+                while let Some(&(_, kind, i)) = order.get(next).filter(|o| o.0 == slot) {
                     next += 1;
-                    let s = &info[i as usize];
-                    let e = s.resource;
-                    let before = |b: Sync| if s.wait.is_empty() { b } else { b | s.wait };
-                    if s.texture {
-                        let mut found = false;
-                        for t in textures.iter_mut().filter(|t| t.resource == e) {
-                            found = true;
-                            t.sync_before = before(t.sync_before);
-                            t.access_before = Access::NO_ACCESS;
-                            t.layout_before = Layout::Undefined;
-                            t.flags.discard = true;
-                        }
-                        if !found {
-                            // Its own last frame's work on this queue is ordered too.
-                            textures.push(TextureBarrier {
-                                sync_before: before(s.own_stages),
-                                sync_after: s.first_stages,
-                                access_before: Access::NO_ACCESS,
-                                access_after: s.first_access,
-                                layout_before: Layout::Undefined,
-                                layout_after: s.first_layout.unwrap_or(Layout::Common),
-                                resource: e,
-                                range: SubresourceRange::ALL,
-                                flags: TextureBarrierFlags { discard: true },
-                            });
-                        }
-                    } else {
-                        let mut found = false;
-                        for b in buffers.iter_mut().filter(|b| b.resource == e) {
-                            found = true;
-                            b.sync_before = before(b.sync_before);
-                            b.access_before = Access::NO_ACCESS;
-                        }
-                        if !found {
-                            // A buffer has no layout: it declares every access it has on this
-                            // queue, which a planner that names no buffers (conservative) does
-                            // not again.
-                            buffers.push(BufferBarrier {
-                                resource: e,
-                                sync_before: before(s.own_stages),
-                                sync_after: s.own_stages,
-                                access_before: Access::NO_ACCESS,
-                                access_after: s.own_access,
-                            });
-                        }
+                    let (s, f) = (&info[i as usize], &found[i as usize]);
+                    match kind {
+                        Kind::Activate => activate(s, buffers, textures),
+                        Kind::Declare => declare(s, f, buffers, textures),
+                        Kind::Deactivate => deactivate(s, f, buffers, textures),
                     }
                 }
             },
         );
     }
 
-    /// Where a transient is deactivated on another queue than the one it is activated on,
-    /// its first use there in the next frame finds it declared NO_ACCESS on that queue: a
-    /// barrier on it there must declare the access again (barrier-spec A3.2), unless the
-    /// planner's already does. The layout is the one the last barrier before it left (else
-    /// its first use's).
-    fn declare(&mut self, frame: &mut FramePlan) {
-        if self.declarations.order.is_empty() {
-            return;
-        }
-        let info = &self.facts.info;
-        let (found, order) = (&mut self.found, &self.declarations.order);
-        let mut next = 0;
-        (frame.barriers).edit_slots(
-            &mut self.edit,
-            &self.declarations.slots,
-            |slot, buffers, textures| {
-                while let Some(&(_, i)) = order.get(next).filter(|o| o.0 == slot) {
-                    next += 1;
-                    let s = &info[i as usize];
-                    let e = s.resource;
-                    let (sync, access) = (s.reuse_stages, s.reuse_access);
-                    if s.texture && !textures.iter().any(|t| t.resource == e) {
-                        let layout = (found[i as usize].reuse_layout)
-                            .or(s.reuse_layout)
-                            .unwrap_or(Layout::Common);
-                        textures.push(TextureBarrier {
-                            sync_before: sync,
-                            sync_after: sync,
-                            access_before: access,
-                            access_after: access,
-                            layout_before: layout,
-                            layout_after: layout,
-                            resource: e,
-                            range: SubresourceRange::ALL,
-                            flags: TextureBarrierFlags::default(),
-                        });
-                        found[i as usize].declared(slot, sync, access, layout);
-                    } else if !s.texture && !buffers.iter().any(|b| b.resource == e) {
-                        let access = s.last_access;
-                        buffers.push(BufferBarrier {
-                            resource: e,
-                            sync_before: sync,
-                            sync_after: sync,
-                            access_before: access,
-                            access_after: access,
-                        });
-                        found[i as usize].declared(slot, sync, access, Layout::Undefined);
-                    }
-                }
-            },
-        );
-    }
-
-    /// For each sharing transient, the last barrier naming it on the queue of its last
-    /// pass, up to the start of that pass (`declare` adds its own after), and the layout
-    /// the last barrier before its reuse pass leaves it in.
-    fn find_last_barriers(&mut self, frame: &FramePlan) {
+    /// Per sharing transient, from the planner's barriers: the last on it on the queue of
+    /// its last pass, up to the start of that pass; the layout the last before its reuse
+    /// pass leaves it in; whether its activation and declaration slots already name it.
+    fn scan(&mut self, frame: &FramePlan) {
         let (graph, alias) = (self.graph, self.alias);
         let (info, lookup) = (&self.facts.info, &self.facts.lookup);
         let bars = &frame.barriers;
         for k in 0..graph.passes.len() {
             let q = graph.passes[k].queue;
             for (slot, group) in [(2 * k, bars.before(k)), (2 * k + 1, bars.after(k))] {
-                let texture = group
-                    .textures
-                    .iter()
-                    .map(|t| (t.resource, t.sync_after, t.access_after, t.layout_after));
-                let buffer = (group.buffers.iter())
-                    .map(|b| (b.resource, b.sync_after, b.access_after, Layout::Undefined));
-                for (e, sync, access, layout) in texture.chain(buffer) {
+                let texture = (group.textures.iter()).map(|t| {
+                    (
+                        true,
+                        t.resource,
+                        t.sync_after,
+                        t.access_after,
+                        t.layout_after,
+                    )
+                });
+                let buffer = (group.buffers.iter()).map(|b| {
+                    (
+                        false,
+                        b.resource,
+                        b.sync_after,
+                        b.access_after,
+                        Layout::Undefined,
+                    )
+                });
+                for (is_texture, e, sync, access, layout) in texture.chain(buffer) {
                     let Some(i) = lookup.get(e) else { continue };
-                    let s = &info[i];
-                    let last = alias.placements[s.placement as usize].last as usize;
-                    if slot <= 2 * last && graph.passes[last].queue == q {
-                        self.found[i].last_barrier = Some((slot as u32, sync, access, layout));
+                    let (s, f) = (&info[i], &mut self.found[i]);
+                    let placed = &alias.placements[s.placement as usize];
+                    if is_texture == s.texture {
+                        f.at_first |= slot == 2 * placed.first as usize;
+                        f.at_reuse |= s.reuse.is_some_and(|r| slot == 2 * r as usize);
                     }
-                    if s.texture && s.reuse.is_some_and(|r| (r as usize) > k) {
-                        self.found[i].reuse_layout = Some(layout);
+                    let last = placed.last as usize;
+                    if slot <= 2 * last && graph.passes[last].queue == q {
+                        f.last_barrier = Some((slot as u32, sync, access, layout));
+                    }
+                    if is_texture && s.reuse.is_some_and(|r| (r as usize) > k) {
+                        f.reuse_layout = Some((slot as u32, layout));
                     }
                 }
             }
         }
     }
 
-    /// The stages and accesses of each sharing transient's uses on its last queue since the
-    /// last barrier on it, and its layout at the start of the frame.
-    fn since(&mut self, frame: &FramePlan) {
-        for (i, found) in self.found.iter_mut().enumerate() {
-            let from = found.last_barrier.map_or(0, |(slot, ..)| slot.div_ceil(2));
+    /// What the barriers the hand-overs add will leave: an added activation or declaration
+    /// may be the last barrier before the deactivation, and an added activation the last
+    /// before the reuse pass; then the accesses since the last barrier, and the layout at
+    /// the frame's start.
+    fn resolve(&mut self, frame: &FramePlan) {
+        let (graph, alias) = (self.graph, self.alias);
+        for (s, f) in self.facts.info.iter().zip(&mut self.found) {
+            let placed = &alias.placements[s.placement as usize];
+            let (first, last) = (placed.first as usize, placed.last as usize);
+            if !f.at_first {
+                let slot = 2 * placed.first;
+                let (sync, access, layout) = match s.texture {
+                    true => (
+                        s.first_stages,
+                        s.first_access,
+                        s.first_layout.unwrap_or(Layout::Common),
+                    ),
+                    false => (s.own_stages, s.own_access, Layout::Undefined),
+                };
+                if s.texture && s.reuse.is_some() && f.reuse_layout.is_none_or(|(at, _)| at < slot)
+                {
+                    f.reuse_layout = Some((slot, layout));
+                }
+                if graph.passes[first].queue == graph.passes[last].queue {
+                    f.later(slot, sync, access, layout);
+                }
+            }
+            if let Some(reuse) = s.reuse.filter(|_| !f.at_reuse) {
+                let (slot, sync) = (2 * reuse, s.reuse_stages);
+                match s.texture {
+                    true => f.later(slot, sync, s.reuse_access, f.declared_layout(s)),
+                    false => f.later(slot, sync, s.last_access, Layout::Undefined),
+                }
+            }
+        }
+        for (i, f) in self.found.iter_mut().enumerate() {
+            let from = f.last_barrier.map_or(0, |(slot, ..)| slot.div_ceil(2));
             for u in self.facts.tail(i).iter().filter(|u| u.pass >= from) {
-                found.since_stages |= u.stages;
-                found.since_access |= u.access;
+                f.since_stages |= u.stages;
+                f.since_access |= u.access;
             }
         }
         for &(e, layout, _) in &frame.start {
@@ -304,75 +245,5 @@ impl<'a> HandOver<'a> {
                 self.found[i].start = Some(layout);
             }
         }
-    }
-
-    /// Make the barrier after each sharing transient's last use its deactivation, or add
-    /// one.
-    fn deactivate(&mut self, frame: &mut FramePlan) {
-        let (info, found) = (&self.facts.info, &self.found);
-        let order = &self.deactivations.order;
-        let mut next = 0;
-        (frame.barriers).edit_slots(
-            &mut self.edit,
-            &self.deactivations.slots,
-            |slot, buffers, textures| {
-                while let Some(&(_, i)) = order.get(next).filter(|(s, _)| *s == slot) {
-                    next += 1;
-                    let (s, f) = (&info[i as usize], &found[i as usize]);
-                    let e = s.resource;
-                    let (sync_before, access_before, layout) = match f.last_barrier {
-                        // Within what the last barrier declared (barrier-spec A9): a planner
-                        // that orders later accesses with global barriers (conservative)
-                        // declares less.
-                        Some((_, sync, access, layout)) => {
-                            let since = f.since_access & access;
-                            let access = if since.is_empty() { access } else { since };
-                            (sync | f.since_stages, access, layout)
-                        }
-                        None => {
-                            let layout = f.start.unwrap_or(Layout::Common);
-                            (f.since_stages, f.since_access, layout)
-                        }
-                    };
-                    if s.texture {
-                        let mut found = false;
-                        for t in textures.iter_mut().filter(|t| t.resource == e) {
-                            found = true;
-                            t.sync_after = Sync::NONE;
-                            t.access_after = Access::NO_ACCESS;
-                        }
-                        if !found {
-                            textures.push(TextureBarrier {
-                                sync_before,
-                                sync_after: Sync::NONE,
-                                access_before,
-                                access_after: Access::NO_ACCESS,
-                                layout_before: layout,
-                                layout_after: layout,
-                                resource: e,
-                                range: SubresourceRange::ALL,
-                                flags: TextureBarrierFlags::default(),
-                            });
-                        }
-                    } else {
-                        let mut found = false;
-                        for b in buffers.iter_mut().filter(|b| b.resource == e) {
-                            found = true;
-                            b.sync_after = Sync::NONE;
-                            b.access_after = Access::NO_ACCESS;
-                        }
-                        if !found {
-                            buffers.push(BufferBarrier {
-                                resource: e,
-                                sync_before,
-                                sync_after: Sync::NONE,
-                                access_before,
-                                access_after: Access::NO_ACCESS,
-                            });
-                        }
-                    }
-                }
-            },
-        );
     }
 }

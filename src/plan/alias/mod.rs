@@ -41,6 +41,7 @@
 
 mod greedy;
 mod hand_over;
+mod hand_over_edits;
 #[cfg(test)]
 mod hand_over_tests;
 mod lifetimes;
