@@ -21,10 +21,7 @@ impl Locator<'_> {
         fields: &[(&str, &str)],
         want: &str,
     ) -> Location {
-        let value = fields
-            .iter()
-            .find(|(f, _)| *f == want)
-            .map_or("", |(_, v)| v);
+        let value = field_value(fields, want);
         let span = self.top_key(key).and_then(|at| {
             let g = self.scan.groups.iter().find(|g| g.open > at)?;
             Some(Group {
@@ -48,10 +45,7 @@ impl Locator<'_> {
         fields: &[(&str, &str)],
         want: &str,
     ) -> Location {
-        let value = fields
-            .iter()
-            .find(|(f, _)| *f == want)
-            .map_or("", |(_, v)| v);
+        let value = field_value(fields, want);
         let span = self.defs.get(id).copied().flatten().map(|a| a.span);
         match span.and_then(|s| self.call_field(s, call, fields, want)) {
             Some(at) => self.at(at),
@@ -99,6 +93,14 @@ impl Locator<'_> {
             _ => None,
         })
     }
+}
+
+/// The literal `fields` gives field `want` (empty when it gives none).
+fn field_value<'a>(fields: &[(&str, &'a str)], want: &str) -> &'a str {
+    fields
+        .iter()
+        .find(|(f, _)| *f == want)
+        .map_or("", |(_, v)| v)
 }
 
 #[cfg(test)]
