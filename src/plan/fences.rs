@@ -245,10 +245,14 @@ impl Fences {
         // waits are distinct.
         let n = out.len() as i64;
         for i in 0..out.len() {
+            if out[i].waits.is_empty() && out[i].waits_previous.is_empty() {
+                continue;
+            }
+            // What its own queue tells the pass, which no wait of its changes.
+            let base = from_queue(out, prev, known, i, lanes);
             for previous in [true, false] {
                 let mut k = 0;
                 while let Some(&w) = list(&mut out[i], previous).get(k) {
-                    let base = from_queue(out, prev, known, i, lanes);
                     let rest = with_waits(out, known, i, base, Some((previous, w)), lanes);
                     let pos = if previous { w as i64 - n } else { w as i64 };
                     if rest[lanes.lane[w] as usize] >= pos {
