@@ -12,7 +12,7 @@
 //! The estimates need not be right for the order to be valid: any order the schedule
 //! places is topological, and the fences follow from it. They need only rank the passes
 //! roughly as the device will; with every pass costed alike the schedule still places by
-//! depth, which is how the untimed orderings rank.
+//! depth, as `FewerBarriers` ranks its free passes.
 //!
 //! It runs in O((passes + edges) log passes): per queue, a heap of ready passes by the time
 //! their inputs finish, and a heap of those startable now by rank.
