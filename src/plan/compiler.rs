@@ -89,6 +89,8 @@ pub struct Compiler {
     spare_names: Vec<String>,
 }
 
+mod emit;
+
 impl Compiler {
     /// Compile `passes` (enabled, sorted by declaration order) into `out`, whose memory is
     /// reused; `out.generation` is the caller's to set.
@@ -143,11 +145,15 @@ impl Compiler {
             self.cost.clear();
             if settings.order == crate::model::Order::Overlap {
                 let profile = self.profile.get_or_insert_with(Default::default);
-                self.cost
-                    .extend(passes.iter().enumerate().map(|(i, (_, _, pass))| {
-                        let uses = &self.uses[self.starts[i] as usize..self.starts[i + 1] as usize];
-                        super::pass_ns(pass, uses, self.queues[i], profile)
-                    }));
+                let (uses, starts) = (&self.uses, &self.starts);
+                let pass_uses = (0..n).map(|i| &uses[starts[i] as usize..starts[i + 1] as usize]);
+                super::estimate::pass_costs(
+                    passes,
+                    pass_uses,
+                    &self.queues,
+                    profile,
+                    &mut self.cost,
+                );
             }
             let (preds, queues, cost, topo) =
                 (&self.preds, &self.queues, &self.cost, &self.scratch);
@@ -300,110 +306,5 @@ impl Compiler {
         let keep = &self.keep;
         self.kept
             .extend(self.order.iter().copied().filter(|&i| keep[i as usize]));
-    }
-
-    /// Write the kept passes, their edges, the resource index and the fences into `out`.
-    fn emit(&mut self, passes: &[(Entity, &str, &Pass)], out: &mut CompiledGraph) {
-        let n = passes.len();
-        let identity =
-            self.kept.len() == n && self.kept.iter().enumerate().all(|(k, &i)| k == i as usize);
-        if !identity {
-            // Edges between the kept passes, in execution order: a late read now follows its
-            // writer, so none points backwards.
-            self.place.clear();
-            self.place.resize(n, u32::MAX);
-            for (k, &i) in self.kept.iter().enumerate() {
-                self.place[i as usize] = k as u32;
-            }
-            let place = &self.place;
-            self.after.retain_mut(|(a, b)| {
-                (*a, *b) = (place[*a as usize], place[*b as usize]);
-                *a != u32::MAX && *b != u32::MAX
-            });
-            self.after.sort_unstable_by_key(|&(_, b)| b);
-            let (starts, touches) = (&self.starts, &self.touches);
-            let kept = (self.kept.iter())
-                .map(|&i| &touches[starts[i as usize] as usize..starts[i as usize + 1] as usize]);
-            self.versions.build(
-                self.keys.len(),
-                &self.keeps,
-                kept,
-                &self.after,
-                &mut self.preds,
-            );
-        }
-        // Edges sorted by their first pass: counted, then placed in order of the second.
-        let kept = self.kept.len();
-        let counts = &mut self.scratch;
-        counts.clear();
-        counts.resize(kept + 1, 0);
-        for b in 0..kept {
-            for &a in self.preds.of(b) {
-                counts[a as usize + 1] += 1;
-            }
-        }
-        for i in 1..=kept {
-            counts[i] += counts[i - 1];
-        }
-        out.edges.clear();
-        out.edges.resize(self.preds.list.len(), (0, 0));
-        for b in 0..kept {
-            for &a in self.preds.of(b) {
-                out.edges[counts[a as usize] as usize] = (a as usize, b);
-                counts[a as usize] += 1;
-            }
-        }
-        // The kept passes, each refilling a pass of the graph it replaces (or one an earlier,
-        // larger graph left).
-        if out.passes.len() > kept {
-            self.spare.extend(out.passes.drain(kept..));
-        }
-        for (k, &i) in self.kept.iter().enumerate() {
-            if k == out.passes.len() {
-                out.passes
-                    .push(self.spare.pop().unwrap_or_else(CompiledPass::empty));
-            }
-            let (entity, name, _) = passes[i as usize];
-            let pass = &mut out.passes[k];
-            (pass.entity, pass.label, pass.queue) = (entity, 0, self.queues[i as usize]);
-            pass.name.clear();
-            pass.name.push_str(name);
-            pass.uses.clear();
-            pass.uses.extend_from_slice(
-                &self.uses[self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize],
-            );
-            pass.waits.clear();
-            pass.waits_previous.clear();
-            (pass.signals, pass.own_complete) = (false, None);
-        }
-        let culled = (self.order.iter()).filter(|&&i| !self.keep[i as usize]);
-        let mut count = 0;
-        for &i in culled {
-            if count == out.culled.len() {
-                out.culled.push(self.spare_names.pop().unwrap_or_default());
-            }
-            out.culled[count].clear();
-            out.culled[count].push_str(passes[i as usize].1);
-            count += 1;
-        }
-        self.spare_names.extend(out.culled.drain(count..));
-        let numbers = (self.kept.iter())
-            .flat_map(|&i| {
-                &self.touches
-                    [self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize]
-            })
-            .map(|t| t >> 1);
-        out.resources
-            .rebuild(&self.keys, numbers, &mut self.scratch);
-        self.chains.clear();
-        let chains = self.resources.iter().filter(|r| r.lifetime.is_none());
-        self.chains.extend(chains.map(|r| r.entity));
-        (self.fences).plan(
-            &mut out.passes,
-            &out.edges,
-            &out.resources,
-            &self.chains,
-            &mut out.present_waits,
-        );
     }
 }

@@ -90,6 +90,19 @@ pub fn pass_ns(pass: &Pass, uses: &[PlannedUse], queue: QueueId, profile: &Profi
         .fold(work, u64::saturating_add)
 }
 
+/// Into `out`, [`pass_ns`] of each of `passes`, whose planned uses are `uses` and queues
+/// `queues`: what `Order::Overlap` schedules with.
+pub(super) fn pass_costs<'u>(
+    passes: &[(bevy_ecs::entity::Entity, &str, &Pass)],
+    uses: impl Iterator<Item = &'u [PlannedUse]>,
+    queues: &[QueueId],
+    profile: &Profile,
+    out: &mut Vec<u64>,
+) {
+    let each = passes.iter().zip(uses).zip(queues);
+    out.extend(each.map(|(((_, _, pass), uses), &queue)| pass_ns(pass, uses, queue, profile)));
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
