@@ -17,11 +17,12 @@
 //!    others'), and then it must not share bytes with the transients that frame starts with.
 //! 2. **Placement**: a sweep over the frame in pass order ([`placement`]) that frees what was
 //!    released and gives each new transient (largest first) the smallest free gap it fits,
-//!    growing the heap only when none does. Where that misses the lower bound and the
-//!    lifetimes meet few others ([`meets`]), a packing largest first ([`greedy`]) runs too,
-//!    and the smaller heap wins; where lifetimes are short, a repair ([`repair`]) then places
-//!    the transients around any left above the bound again. Each step runs within a budget
-//!    linear in uses.
+//!    growing the heap only when none does. Where that misses the lower bound, a packing
+//!    largest first ([`greedy`]) runs too, within a budget linear in uses (it finds each
+//!    transient's neighbours through the meeting graph ([`meets`]) where lifetimes meet few
+//!    others, else by walking the placed ones), and the smaller heap wins; where lifetimes
+//!    are short, a repair ([`repair`]) then places the transients around any left above the
+//!    bound again. Each step runs within a budget linear in uses.
 //! 3. **Report**: the heap's size (the peak), the bytes the transients would take unaliased,
 //!    and the lower bound no placement can beat, the most transient bytes in use at once
 //!    (first use to last use, at one pass). All three count each transient at its placed
@@ -57,6 +58,7 @@ mod tests;
 use bevy_ecs::prelude::*;
 
 use super::CompiledGraph;
+use greedy::Neighbours;
 
 pub use hand_over::{HandOver, hand_over};
 
@@ -68,10 +70,16 @@ pub const ALIAS_ALIGNMENT: u64 = 64 * 1024;
 /// repair a higher cap only to come within it.
 const TARGET: f64 = 1.05;
 
-/// Pairs of meeting lifetimes per use up to which the packing by size runs: where it costs
-/// about what the sweep does. Beyond (long lifetimes, each meeting tens of others per use),
-/// sorting every transient's placed neighbours costs several times compile's cost per use.
+/// Pairs of meeting lifetimes per use up to which the packing by size lists each transient's
+/// neighbours: where sorting them costs about what the sweep does. Beyond (long lifetimes,
+/// each meeting tens of others per use) it costs several times compile's cost per use.
 const PAIRS_PER_USE: u64 = 4;
+
+/// Placed transients visited per use up to which the packing by size walks them where the
+/// lifetimes meet too many others to list ([`greedy::Neighbours::Walked`]), in one order, and
+/// in the second too where both fit: at most compile and barrier planning's cost per use on
+/// layered graphs of 1,000 passes, three quarters transient.
+const WALK_PER_USE: u64 = 64;
 
 /// Pairs of meeting lifetimes per use up to which the repair runs: short lifetimes, whose
 /// knots a small window undoes.
@@ -168,13 +176,25 @@ impl Aliaser {
         // The packing by size where the sweep missed the bound and the lifetimes meet few
         // others; the smaller heap wins.
         let budget = PAIRS_PER_USE * uses + (1 << 12);
-        let packed = swept > bound && self.meets.build(&lt.slots, n, budget);
-        let greedy = if packed {
-            let goal = (TARGET * bound as f64) as u64;
-            self.greedy.place(&lt.slots, &self.meets, goal)
-        } else {
-            u64::MAX
+        let listed = swept > bound && self.meets.build(&lt.slots, n, budget);
+        // Walked, the packing visits each placed transient once per transient placed.
+        let visits = (lt.slots.len() as u64).pow(2) / 2;
+        let walk_budget = WALK_PER_USE * uses + (1 << 16);
+        let neighbours = match (listed, visits <= walk_budget) {
+            _ if swept <= bound => None,
+            (true, _) => Some(Neighbours::Listed(&self.meets)),
+            (false, true) => Some(Neighbours::Walked { n: n as u32 }),
+            (false, false) => None,
         };
+        let greedy = match neighbours {
+            Some(neighbours) => {
+                let goal = (TARGET * bound as f64) as u64;
+                let again = listed || 2 * visits <= walk_budget;
+                self.greedy.place(&lt.slots, neighbours, goal, again)
+            }
+            None => u64::MAX,
+        };
+        let packed = listed;
         let offsets = if greedy < swept {
             out.peak_bytes = greedy;
             &mut self.greedy.offsets

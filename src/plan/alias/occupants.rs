@@ -45,21 +45,25 @@ pub(super) fn for_each_previous_occupant(
         for &i in sharing {
             let p = &alias.placements[i as usize];
             let (lo, hi) = (p.offset, p.offset + p.bytes);
-            // Ranges that overlap [lo, hi): the one starting at or before lo, and those inside.
-            let from = map.range(..=lo).next_back().map_or(lo, |(&s, _)| s);
+            // Ranges that overlap [lo, hi): one starting before lo and reaching past it, and
+            // those starting inside.
             hit.clear();
-            hit.extend(
-                (map.range(from..hi))
-                    .filter(|(_, (e, _))| *e > lo)
-                    .map(|(&s, &v)| (s, v)),
-            );
+            if let Some((&s, &(e, o))) = map.range(..lo).next_back()
+                && e > lo
+            {
+                hit.push((s, (e, o)));
+            }
+            hit.extend(map.range(lo..hi).map(|(&s, &v)| (s, v)));
+            // Edited in place where a range keeps its start: a transient taking exactly the
+            // bytes of one before it, the common case, changes no node of the tree.
             for &(s, (e, o)) in &hit {
-                map.remove(&s);
                 if round == 1 && o != i {
                     visit(i, o);
                 }
                 if s < lo {
                     map.insert(s, (lo, o));
+                } else if s > lo {
+                    map.remove(&s);
                 }
                 if e > hi {
                     map.insert(hi, (e, o));
