@@ -294,15 +294,18 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         dst: R,
         bytes: u64,
     },
-    /// Copy the results of the `count` queries from query `first` on into buffer `dst`
-    /// (ResolveQueryData), 8 bytes each, written as a copy (COPY_DEST). The CPU may read them
-    /// once a fence after the resolve has passed (CTX-6). The device numbers queries (a
-    /// pass's ring of slots); a script names the one query it resolves, as its EndQuery does.
+    /// Copy the results of the `count` queries from query `first` on into buffer `dst` from
+    /// byte `offset` (ResolveQueryData's AlignedDestinationBufferOffset, a multiple of 8), 8
+    /// bytes each, written as a copy (COPY_DEST). The CPU may read them once a fence after
+    /// the resolve has passed (CTX-6). The device numbers queries (a pass's ring of slots); a
+    /// script names the one query it resolves, as its EndQuery does.
     ResolveQueryData {
         dst: R,
         first: R::Query,
         #[serde(default = "one")]
         count: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        offset: u64,
     },
 
     // Context calls a fast context refuses (after `LzDecompress` so that earlier variants

@@ -58,10 +58,12 @@ pub fn value_fault(memory: &Memory, cmd: &Command) -> Option<ValueFault> {
             offset,
             ..
         } => ("SetPredication", *b, *offset, VALUE_BYTES),
-        Command::ResolveQueryData { dst, count, .. } => (
+        Command::ResolveQueryData {
+            dst, count, offset, ..
+        } => (
             "ResolveQueryData",
             *dst,
-            0,
+            *offset,
             u64::from(*count).saturating_mul(VALUE_BYTES),
         ),
         _ => return None,
@@ -123,13 +125,23 @@ mod tests {
             None,
             "turning predication off reads nothing"
         );
-        let resolve = |count| Command::ResolveQueryData {
+        let resolve = |count, offset| Command::ResolveQueryData {
             dst: results,
             first: 0,
             count,
+            offset,
         };
-        assert_eq!(value_fault(&m, &resolve(2)), None);
-        assert!(value_fault(&m, &resolve(3)).is_some(), "24 bytes into 16");
+        assert_eq!(value_fault(&m, &resolve(2, 0)), None);
+        assert_eq!(value_fault(&m, &resolve(1, 8)), None);
+        assert!(
+            value_fault(&m, &resolve(3, 0)).is_some(),
+            "24 bytes into 16"
+        );
+        assert!(
+            value_fault(&m, &resolve(2, 8)).is_some(),
+            "16 bytes from 8 into 16"
+        );
+        assert!(value_fault(&m, &resolve(1, 4)).is_some(), "misaligned");
         assert!(matches!(
             check_value(&m, &set(12)),
             Err(DeviceError::ValueOutsideBuffer { .. })
@@ -148,6 +160,7 @@ mod tests {
             dst: tex,
             first: 0,
             count: 1,
+            offset: 0,
         };
         let fault = value_fault(&m, &into_texture).expect("a texture holds no query results");
         assert_eq!(fault.size, None);

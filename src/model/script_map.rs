@@ -275,10 +275,16 @@ impl<R: ReferenceType> Command<R> {
                 bytes: *bytes,
             },
             // D3D12's pDestinationBuffer: query results go into a buffer.
-            C::ResolveQueryData { dst, first, count } => C::ResolveQueryData {
+            C::ResolveQueryData {
+                dst,
+                first,
+                count,
+                offset,
+            } => C::ResolveQueryData {
                 dst: to.object(Slot::Buffer, dst)?,
                 first: to.query(first)?,
                 count: *count,
+                offset: *offset,
             },
             C::SetPredication { buffer, offset, op } => C::SetPredication {
                 buffer: (buffer.as_ref())

@@ -23,22 +23,45 @@ pub(super) fn set_predication(
 ) -> Result<(), SceneError> {
     let fields = [("buffer", buffer)];
     let at = || call_location(c, scope, "SetPredication", &fields, "buffer");
-    if !offset.is_multiple_of(VALUE_BYTES) {
-        return Err(c.out_of_range(
-            at(),
-            scope_owner(scope),
-            format!("SetPredication: offset {offset} is not a multiple of {VALUE_BYTES} bytes (D3D12's AlignedBufferOffset)"),
-        ));
-    }
+    aligned(
+        c,
+        scope,
+        "SetPredication",
+        "AlignedBufferOffset",
+        offset,
+        at,
+    )?;
     fits(c, scope, "SetPredication", buffer, offset, VALUE_BYTES, at)
 }
 
-/// Rules: `query` is ended by some script, one query is resolved, and its 8 bytes fit `dst`.
+/// Rule: `offset` is a multiple of 8 bytes (`what` is D3D12's name for it).
+fn aligned(
+    c: &Check,
+    scope: Scope,
+    call: &str,
+    what: &str,
+    offset: u64,
+    at: impl FnOnce() -> Location,
+) -> Result<(), SceneError> {
+    if offset.is_multiple_of(VALUE_BYTES) {
+        return Ok(());
+    }
+    Err(c.out_of_range(
+        at(),
+        scope_owner(scope),
+        format!(
+            "{call}: offset {offset} is not a multiple of {VALUE_BYTES} bytes (D3D12's {what})"
+        ),
+    ))
+}
+
+/// Rules: `query` is ended by some script, one query is resolved, and its 8 bytes fit `dst`
+/// at its 8-byte aligned offset.
 pub(super) fn resolve_query(
     c: &Check,
     scope: Scope,
     named: &Named,
-    dst: &str,
+    (dst, offset): (&str, u64),
     query: &str,
     count: u32,
 ) -> Result<(), SceneError> {
@@ -59,7 +82,15 @@ pub(super) fn resolve_query(
             format!("ResolveQueryData: a script resolves the one query it names (count 1), not {count}: write one call per query"),
         ));
     }
-    fits(c, scope, "ResolveQueryData", dst, 0, VALUE_BYTES, at)
+    aligned(
+        c,
+        scope,
+        "ResolveQueryData",
+        "AlignedDestinationBufferOffset",
+        offset,
+        at,
+    )?;
+    fits(c, scope, "ResolveQueryData", dst, offset, VALUE_BYTES, at)
 }
 
 /// Rule: `bytes` at `offset` lie inside buffer `name` (no rule when `name` is no buffer:

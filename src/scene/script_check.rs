@@ -295,9 +295,12 @@ fn command(
             offset,
             ..
         }) => super::predicate::set_predication(c, scope, b, *offset),
-        S::Device(C::ResolveQueryData { dst, first, count }) => {
-            super::predicate::resolve_query(c, scope, named, dst, first, *count)
-        }
+        S::Device(C::ResolveQueryData {
+            dst,
+            first,
+            count,
+            offset,
+        }) => super::predicate::resolve_query(c, scope, named, (dst, *offset), first, *count),
         S::Device(C::ClearRenderTarget(v)) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),
         S::Device(C::ClearDepthStencil(v)) => want(std::slice::from_ref(v), &[ViewKind::Dsv]),
         S::Device(C::ClearUnorderedAccess(v)) => want(

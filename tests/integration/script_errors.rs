@@ -313,7 +313,7 @@ fn a_predicate_and_a_query_resolve_fit_their_buffer_and_name_an_ended_query() {
         r#""depth" is a texture, expected a buffer"#,
         good,
     );
-    let good = r#"BeginQuery("occlusion"), Draw(vertices: 4), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "occlusion"),"#;
+    let good = r#"BeginQuery("occlusion"), Draw(vertices: 4), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "occlusion", offset: 248),"#;
     fails(
         r#"BeginQuery("occlusion"), Draw(vertices: 4), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "oclusion"),"#,
         r#""oclusion""#,
@@ -324,6 +324,18 @@ fn a_predicate_and_a_query_resolve_fit_their_buffer_and_name_an_ended_query() {
         r#"BeginQuery("occlusion"), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "occlusion", count: 2),"#,
         r#""vb", first"#,
         "a script resolves the one query it names (count 1), not 2",
+        good,
+    );
+    fails(
+        r#"BeginQuery("occlusion"), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "occlusion", offset: 4),"#,
+        r#""vb", first"#,
+        "offset 4 is not a multiple of 8 bytes (D3D12's AlignedDestinationBufferOffset)",
+        good,
+    );
+    fails(
+        r#"BeginQuery("occlusion"), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "occlusion", offset: 256),"#,
+        r#""vb", first"#,
+        r#"8 bytes at offset 256 run past the end of "vb" (256 bytes)"#,
         good,
     );
     fails(
