@@ -194,4 +194,10 @@ fn the_predication_port_reads_its_predicate_at_set_predication() {
     let now = format!("{resolve}                SetPredication(buffer: \"query_result\"),\n");
     let found = variant("now", resolve, &now, None);
     assert_eq!(codes(&found), ["V0501", "V0804"]);
+    // The occlusion query ended without being begun: D3D12 refuses the EndQuery (CTX-6,
+    // V0908); D3D11.X queries keep their own rules.
+    let begin = "                BeginQuery(\"occlusion\"),\n";
+    assert_eq!(codes(&variant("begin", begin, "", None)), ["V0908"]);
+    let d3d11 = variant("begin-11", begin, "", Some(Api::D3d11x));
+    assert!(!codes(&d3d11).contains(&"V0908".to_owned()), "{d3d11:?}");
 }
