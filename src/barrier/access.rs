@@ -18,8 +18,11 @@ bitflags! {
         const DEPTH_STENCIL_READ = 0x40;
         const SHADER_RESOURCE = 0x80;
         const STREAM_OUTPUT = 0x100;
-        /// Also PREDICATION.
+        /// Also PREDICATION (the next name).
         const INDIRECT_ARGUMENT = 0x200;
+        /// `D3D12_BARRIER_ACCESS_PREDICATION`, the same bit: what SetPredication reads.
+        /// Declared after INDIRECT_ARGUMENT so that the bit prints by that name.
+        const PREDICATION = 0x200;
         const COPY_DEST = 0x400;
         const COPY_SOURCE = 0x800;
         const RESOLVE_DEST = 0x1000;

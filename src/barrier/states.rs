@@ -32,8 +32,11 @@ bitflags! {
         const NON_PIXEL_SHADER_RESOURCE = 0x40;
         const PIXEL_SHADER_RESOURCE = 0x80;
         const STREAM_OUT = 0x100;
-        /// Also PREDICATION.
+        /// Also PREDICATION (the next name).
         const INDIRECT_ARGUMENT = 0x200;
+        /// `D3D12_RESOURCE_STATE_PREDICATION`, the same bit: SetPredication reads its buffer
+        /// in this state. Declared after INDIRECT_ARGUMENT so that the bit prints by that name.
+        const PREDICATION = 0x200;
         const COPY_DEST = 0x400;
         const COPY_SOURCE = 0x800;
         const RESOLVE_DEST = 0x1000;
@@ -222,6 +225,25 @@ mod tests {
 
     fn on_tex(s: S) -> EnhancedState {
         enhanced_state(s, &tex()).unwrap()
+    }
+
+    /// PREDICATION is a name of the INDIRECT_ARGUMENT bit in the states, the accesses and the
+    /// syncs alike, so that a port writes the state D3D12PredicationQueries names; the bit
+    /// still prints as INDIRECT_ARGUMENT and maps to the same enhanced triple.
+    #[test]
+    fn predication_names_the_indirect_argument_bit() {
+        let state: S = ron::from_str("\"PREDICATION\"").unwrap();
+        assert_eq!(state, S::INDIRECT_ARGUMENT);
+        let access: Access = ron::from_str("\"PREDICATION\"").unwrap();
+        assert_eq!(access, Access::INDIRECT_ARGUMENT);
+        let sync: Sync = ron::from_str("\"COPY | PREDICATION\"").unwrap();
+        assert_eq!(sync, Sync::COPY | Sync::EXECUTE_INDIRECT);
+        assert_eq!(ron::to_string(&state).unwrap(), "\"INDIRECT_ARGUMENT\"");
+        let e = enhanced_state(S::PREDICATION, &ResourceInfo::Buffer).unwrap();
+        assert_eq!(
+            (e.layout, e.access, e.sync),
+            (None, Access::INDIRECT_ARGUMENT, Sync::EXECUTE_INDIRECT)
+        );
     }
 
     #[test]

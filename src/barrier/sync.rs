@@ -23,8 +23,11 @@ bitflags! {
         const RAYTRACING = 0x100;
         const COPY = 0x200;
         const RESOLVE = 0x400;
-        /// Also PREDICATION.
+        /// Also PREDICATION (the next name).
         const EXECUTE_INDIRECT = 0x800;
+        /// `D3D12_BARRIER_SYNC_PREDICATION`, the same bit: the stage SetPredication reads its
+        /// buffer in. Declared after EXECUTE_INDIRECT so that the bit prints by that name.
+        const PREDICATION = 0x800;
         /// VERTEX | PIXEL | COMPUTE shading.
         const ALL_SHADING = 0x1000;
         /// VERTEX | COMPUTE shading.

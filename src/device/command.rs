@@ -15,7 +15,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::fast_binding::{FastSet, SharedBatch};
-use super::{IndexFormat, MapMode, ObjectKey, ReferenceType, ShaderStage, Topology};
+use super::{IndexFormat, MapMode, ObjectKey, PredicationOp, ReferenceType, ShaderStage, Topology};
 use crate::barrier::BarrierGroup;
 use crate::model::Semantics;
 
@@ -294,13 +294,18 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         dst: R,
         bytes: u64,
     },
-    /// Copy the results of the `count` queries from heap slot `first` into buffer `dst`
-    /// (ResolveQueryData), 8 bytes each, written as a copy (COPY_DEST). The CPU may read them
-    /// once a fence after the resolve has passed (CTX-6).
+    /// Copy the results of the `count` queries from query `first` on into buffer `dst` from
+    /// byte `offset` (ResolveQueryData's AlignedDestinationBufferOffset, a multiple of 8), 8
+    /// bytes each, written as a copy (COPY_DEST). The CPU may read them once a fence after
+    /// the resolve has passed (CTX-6). The device numbers queries (a pass's ring of slots); a
+    /// script names the one query it resolves, as its EndQuery does.
     ResolveQueryData {
         dst: R,
-        first: u32,
+        first: R::Query,
+        #[serde(default = "one")]
         count: u32,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        offset: u64,
     },
 
     // Context calls a fast context refuses (after `LzDecompress` so that earlier variants
@@ -382,6 +387,24 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         resource: R,
         #[serde(default, skip_serializing_if = "is_false")]
         propagate_color_clear: bool,
+    },
+
+    // Predication (after `DecompressResource`, as above).
+    /// SetPredication: from here on the list's draws, dispatches, copies, clears and resolves
+    /// are skipped while the 64-bit value at byte `offset` of `buffer` compares to zero as
+    /// `op` says; `buffer: None` turns predication off. The GPU reads the value when it
+    /// executes this call, not at each operation, so the call is the buffer's access:
+    /// PREDICATION (the INDIRECT_ARGUMENT bit, legacy state and enhanced access alike) in the
+    /// PREDICATION sync scope. `offset` is a multiple of 8 and the value lies inside the
+    /// buffer, or the device refuses the call. Queries and barriers are never predicated.
+    /// The simulation does not read memory: the operations run and cost as written, the
+    /// predicate passing.
+    SetPredication {
+        buffer: Option<R>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        offset: u64,
+        #[serde(default)]
+        op: PredicationOp,
     },
 }
 

@@ -1,6 +1,6 @@
 //! The small value types commands take as arguments: which shader stage a binding is for,
 //! how a Map treats earlier contents (CTX-5), the primitive topology and the index format
-//! (FS-14's strip cuts depend on both). Kept apart from the command set itself so that each
+//! (FS-14's strip cuts depend on both), and the comparison a predicate makes. Kept apart from the command set itself so that each
 //! reads on its own.
 
 use serde::{Deserialize, Serialize};
@@ -47,4 +47,15 @@ pub enum IndexFormat {
     R16Uint,
     #[default]
     R32Uint,
+}
+
+/// When a predicate skips the operations after SetPredication (D3D12_PREDICATION_OP): the
+/// 64-bit value the GPU reads from the buffer equal to zero, or not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PredicationOp {
+    /// Skip while the value is zero (an occlusion query that saw no sample).
+    #[default]
+    EqualZero,
+    /// Skip while the value is not zero.
+    NotEqualZero,
 }

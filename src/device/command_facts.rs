@@ -71,6 +71,7 @@ impl<R: ReferenceType> Command<R> {
             Command::SetEarlyOutPath(_) => "SetEarlyOutPath",
             Command::SignalEarlyOut(_) => "SignalEarlyOut",
             Command::DecompressResource { .. } => "DecompressResource",
+            Command::SetPredication { .. } => "SetPredication",
         }
     }
 
@@ -95,6 +96,10 @@ impl<R: ReferenceType> Command<R> {
             Command::ClearRenderTarget(_) => Sync::RENDER_TARGET,
             Command::ClearDepthStencil(_) => Sync::DEPTH_STENCIL,
             Command::ClearUnorderedAccess(_) => Sync::CLEAR_UNORDERED_ACCESS_VIEW,
+            // The GPU reads the predicate when it executes the call.
+            Command::SetPredication {
+                buffer: Some(_), ..
+            } => Sync::PREDICATION,
             Command::Decompress(_) | Command::DecompressResource { .. } => {
                 Sync::RENDER_TARGET | Sync::DEPTH_STENCIL
             }
@@ -157,6 +162,7 @@ impl Command {
             Command::SetResourceMinLod { resource: k, .. }
             | Command::SetShaderResourceViewMinLod { view: k, .. } => out.push(*k),
             Command::Map { resource, .. } => out.push(*resource),
+            Command::SetPredication { buffer, .. } => out.extend(buffer),
             Command::Barrier(g) => {
                 out.extend(g.buffers.iter().map(|b| b.resource));
                 out.extend(g.textures.iter().map(|t| t.resource));

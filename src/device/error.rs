@@ -94,6 +94,10 @@ pub enum DeviceError {
     /// its size and format family (`device::resolve`).
     #[error("ResolveSubresource: {detail}")]
     Resolve { detail: String },
+    /// A SetPredication whose 8-byte predicate, or a ResolveQueryData whose results, do not
+    /// lie inside a buffer at an 8-byte aligned offset (`device::predicate`).
+    #[error("{detail}")]
+    ValueOutsideBuffer { detail: String },
     /// The CPU waited on a fence that was never inserted.
     #[error("FN-1: fence {fence} was never inserted")]
     UnknownFence { fence: FenceId },

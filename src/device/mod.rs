@@ -32,6 +32,7 @@ mod fence;
 mod min_lod;
 mod object;
 mod pipeline;
+pub mod predicate;
 mod present;
 mod profile;
 mod queue;
@@ -44,7 +45,7 @@ mod swap_chains;
 
 pub use barrier_cost::{BarrierWork, Lowered, barrier_work};
 pub use command::{Command, CommandList};
-pub use command_args::{IndexFormat, MapMode, ShaderStage, Topology};
+pub use command_args::{IndexFormat, MapMode, PredicationOp, ShaderStage, Topology};
 pub use compression::Compression;
 pub use context::{ContextKind, DeferredContext};
 pub use error::DeviceError;

@@ -41,6 +41,7 @@ impl Device {
             super::fast::check_semantics(&cmd, semantics)?;
             super::compute::check_placement(&self.memory, &cmd)?;
             super::resolve::check_resolve(&self.memory, &cmd)?;
+            super::predicate::check_value(&self.memory, &cmd)?;
             let traced = self
                 .trace
                 .is_some()

@@ -274,10 +274,24 @@ impl<R: ReferenceType> Command<R> {
                 dst: to.object(Slot::Copy, dst)?,
                 bytes: *bytes,
             },
-            C::ResolveQueryData { dst, first, count } => C::ResolveQueryData {
-                dst: to.object(Slot::Copy, dst)?,
-                first: *first,
+            // D3D12's pDestinationBuffer: query results go into a buffer.
+            C::ResolveQueryData {
+                dst,
+                first,
+                count,
+                offset,
+            } => C::ResolveQueryData {
+                dst: to.object(Slot::Buffer, dst)?,
+                first: to.query(first)?,
                 count: *count,
+                offset: *offset,
+            },
+            C::SetPredication { buffer, offset, op } => C::SetPredication {
+                buffer: (buffer.as_ref())
+                    .map(|b| to.object(Slot::Buffer, b))
+                    .transpose()?,
+                offset: *offset,
+                op: *op,
             },
             C::SetFastResources(sets) => C::SetFastResources(
                 (sets.iter())

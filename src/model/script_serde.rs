@@ -96,6 +96,7 @@ const NAMES: &[&str] = &[
     "SetEarlyOutPath",
     "SignalEarlyOut",
     "DecompressResource",
+    "SetPredication",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.

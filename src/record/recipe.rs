@@ -214,6 +214,7 @@ pub fn record_pass(
             dst: q.resolve,
             first: q.first,
             count: q.count(),
+            offset: 0,
         })?;
     }
     if !recipe.after.is_empty() {

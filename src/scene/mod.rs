@@ -59,6 +59,7 @@ mod load;
 mod locate;
 mod names;
 mod placement;
+mod predicate;
 mod queries;
 mod ranges;
 mod refs;

@@ -8,7 +8,9 @@
 //! refuses is a script that cannot mean anything: a misspelt name (with suggestions, at the
 //! quoted name's line and column, like every other scene error), a buffer bound as a render
 //! target, a fence nobody inserts, a view bound in a slot of another kind, a buffer index a
-//! swap chain does not have, a resolve of textures that cannot be resolved (`resolve`).
+//! swap chain does not have, a resolve of textures that cannot be resolved (`resolve`), a
+//! predicate or query result outside its buffer or a resolve of a query no script ends
+//! (`predicate`).
 //! Scripts of passes may not `CreateView`, `Release`, `Present` or make the calls that act on
 //! queues, fences or the CPU (a legacy `ResourceBarrier` is the one call they may make): a
 //! pass's list is recorded ahead of its submission and the runtime presents the frame.
@@ -288,6 +290,17 @@ fn command(
             Ok(())
         }
         S::Device(C::ResolveSubresource { src, dst }) => super::resolve::check(c, scope, src, dst),
+        S::Device(C::SetPredication {
+            buffer: Some(b),
+            offset,
+            ..
+        }) => super::predicate::set_predication(c, scope, b, *offset),
+        S::Device(C::ResolveQueryData {
+            dst,
+            first,
+            count,
+            offset,
+        }) => super::predicate::resolve_query(c, scope, named, (dst, *offset), first, *count),
         S::Device(C::ClearRenderTarget(v)) => want(std::slice::from_ref(v), &[ViewKind::Rtv]),
         S::Device(C::ClearDepthStencil(v)) => want(std::slice::from_ref(v), &[ViewKind::Dsv]),
         S::Device(C::ClearUnorderedAccess(v)) => want(

@@ -161,6 +161,9 @@ codes! {
     EndWithoutScope = ("V0906", Some("CTX-3"), Some(Error)),
     /// V0907 (CTX-3): a playback scope still open at Present on its queue.
     ScopeOpenAtPresent = ("V0907", Some("CTX-3"), Some(Error)),
+    /// V0908 (CTX-6, D3D12 APIs): BeginQuery of a query already running, or EndQuery of one
+    /// not running.
+    QueryStateMismatch = ("V0908", Some("CTX-6"), Some(Error)),
     /// V1001 (RB-1): a SetFastResources call or batch that sets more than eight resources.
     TooManyFastResources = ("V1001", Some("RB-1"), Some(Error)),
     /// V1002 (RB-1): a vertex buffer set with the IA_VB form, which has no offset or stride.

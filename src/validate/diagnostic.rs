@@ -50,6 +50,15 @@ impl Diagnostic {
         format!("{sev}[{}] {}: {}", self.code, self.rule, self.message)
     }
 
+    /// `, resource x` when the finding names a resource; nothing for one about no resource
+    /// (a query, a playback scope), rather than a dangling `resource`.
+    fn resource_part(&self) -> String {
+        match self.resource.as_str() {
+            "" => String::new(),
+            r => format!(", resource {r}"),
+        }
+    }
+
     /// [`Diagnostic::location`] as file, line and column, when it is one (`file:line:col`;
     /// the file may itself hold colons).
     pub fn located(&self) -> Option<crate::scene::Location> {
@@ -74,8 +83,12 @@ impl fmt::Display for Diagnostic {
         };
         write!(
             f,
-            "  --> {at}frame {}, queue {}, command {}, pass {}, resource {}",
-            self.frame, self.queue, self.command, self.pass, self.resource
+            "  --> {at}frame {}, queue {}, command {}, pass {}{}",
+            self.frame,
+            self.queue,
+            self.command,
+            self.pass,
+            self.resource_part()
         )
     }
 }
@@ -154,8 +167,11 @@ impl Repeated {
             n => format!("frame {} and {} more ({n} frames)", d.frame, n - 1),
         };
         format!(
-            "{frames}, queue {}, command {}, pass {}, resource {}",
-            d.queue, d.command, d.pass, d.resource
+            "{frames}, queue {}, command {}, pass {}{}",
+            d.queue,
+            d.command,
+            d.pass,
+            d.resource_part()
         )
     }
 }
@@ -229,5 +245,14 @@ mod tests {
             assert_eq!(d.located(), None, "{bad}");
         }
         assert_eq!(d.header(), "error[V0501] FS-3: m");
+    }
+
+    #[test]
+    fn a_finding_about_no_resource_names_none() {
+        let d = finding(0, "");
+        assert!(d.to_string().ends_with("command 3, pass p"), "{d}");
+        let r = repeated(std::slice::from_ref(&d));
+        assert!(r[0].context().ends_with("pass p"), "{}", r[0].context());
+        assert!(finding(0, "a").to_string().ends_with("pass p, resource a"));
     }
 }

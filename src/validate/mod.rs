@@ -24,7 +24,7 @@
 //! | `barriers` | EB-6, EB-7, EB-9, EB-11 | V0801, V0804 |
 //! | `aliasing` (protocol), `hazard::memory` (bytes) | EB-5, EB-9d | V0811, V0812, V0814, V0815 |
 //! | `lists` (playback scopes) | CTX-3, CTX-4 | V0901, V0902, V0906, V0907 |
-//! | `queries` | CTX-6 | V0903-V0905 |
+//! | `queries` | CTX-6 | V0903-V0905, V0908 |
 //! | `binding` (fast resource binding) | RB-1, RB-2 | V1001-V1003 |
 //!
 //! Every code, with the finding it names, is a variant of [`Code`]; the README's table lists

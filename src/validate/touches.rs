@@ -189,6 +189,11 @@ fn touches_of(
         ],
         // The DMA engine's fills and LZ codec read and write memory as copies do.
         Command::DmaFill { dst, .. } => vec![t(*dst, Access::COPY_DEST, Sync::COPY, true)],
+        // SetPredication reads its predicate when the GPU executes the call, not at each
+        // operation it predicates: PREDICATION access in the PREDICATION scope.
+        Command::SetPredication {
+            buffer: Some(b), ..
+        } => vec![t(*b, Access::PREDICATION, Sync::PREDICATION, false)],
         // ResolveQueryData writes its buffer as a copy does (COPY_DEST).
         Command::ResolveQueryData { dst, .. } => {
             vec![t(*dst, Access::COPY_DEST, Sync::COPY, true)]

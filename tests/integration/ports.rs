@@ -150,3 +150,54 @@ fn the_msaa_port_resolves_into_the_back_buffer_between_its_transitions() {
     let _ = std::fs::remove_file(&twin);
     assert_eq!(codes(&found), ["V0403"]);
 }
+
+/// D3D12PredicationQueries reads last frame's occlusion result as its predicate. The GPU
+/// reads the predicate when it executes SetPredication, so that call is the buffer's read:
+/// ordered after the resolve by the transition back to PREDICATION, and a predicate set from
+/// this frame's result straight after the resolve reads it with nothing ordering them.
+#[test]
+fn the_predication_port_reads_its_predicate_at_set_predication() {
+    const FRAMES: u64 = 30;
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/d3d12_predication_queries.ron");
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+    rt.set_validation(true);
+    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
+    assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
+    let s = rt.summary().stats;
+    // Every frame: the back buffer there and back, the result buffer there and back; the
+    // first frame adds LoadAssets' two calls (three transitions, then one).
+    assert_eq!(s.barrier_calls, 4 * FRAMES + 2);
+    assert_eq!(s.barriers, 4 * FRAMES + 4);
+    assert_eq!(s.presents, FRAMES);
+
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let variant = |tag: &str, from: &str, to: &str, api: Option<Api>| {
+        assert!(text.contains(from), "{from}");
+        let twin =
+            std::env::temp_dir().join(format!("fastframe-pq-{tag}-{}.ron", std::process::id()));
+        std::fs::write(&twin, text.replace(from, to)).unwrap_or_else(|e| panic!("{e}"));
+        let found = findings(&twin, api, CHECK_FRAMES);
+        let _ = std::fs::remove_file(&twin);
+        found
+    };
+    let back = "                ResourceBarrier([Transition(resource: \"query_result\", before: \"COPY_DEST\", after: \"PREDICATION\")]),\n";
+    // Without the transition back: on PC the buffer decays to COMMON at ExecuteCommandLists
+    // and SetPredication promotes it (clean); on the console the next frame's predicate read
+    // follows the resolve's write with nothing ordering it and an access no barrier declared.
+    assert!(variant("back", back, "", None).is_empty());
+    let console = variant("back-x", back, "", Some(Api::D3d12x));
+    assert_eq!(codes(&console), ["V0101", "V0501", "V0503", "V0804"]);
+    // A predicate from this frame's result, set straight after the resolve.
+    let resolve =
+        "                ResolveQueryData(dst: \"query_result\", first: \"occlusion\"),\n";
+    let now = format!("{resolve}                SetPredication(buffer: \"query_result\"),\n");
+    let found = variant("now", resolve, &now, None);
+    assert_eq!(codes(&found), ["V0501", "V0804"]);
+    // The occlusion query ended without being begun: D3D12 refuses the EndQuery (CTX-6,
+    // V0908); D3D11.X queries keep their own rules.
+    let begin = "                BeginQuery(\"occlusion\"),\n";
+    assert_eq!(codes(&variant("begin", begin, "", None)), ["V0908"]);
+    let d3d11 = variant("begin-11", begin, "", Some(Api::D3d11x));
+    assert!(!codes(&d3d11).contains(&"V0908".to_owned()), "{d3d11:?}");
+}

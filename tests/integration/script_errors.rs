@@ -288,3 +288,60 @@ fn a_resolve_reads_a_multisampled_texture_into_a_single_sampled_one_of_its_size(
         good,
     );
 }
+
+/// A predicate is 8 bytes inside its buffer at an 8-byte aligned offset (SetPredication's
+/// AlignedBufferOffset); a resolve names a query some script ends and writes its 8 bytes
+/// inside its buffer, one query per call. Each at the call's own argument.
+#[test]
+fn a_predicate_and_a_query_resolve_fit_their_buffer_and_name_an_ended_query() {
+    let good = r#"SetPredication(buffer: "vb", offset: 248, op: NotEqualZero), SetPredication(buffer: None),"#;
+    fails(
+        r#"CopyResource(src: "vb", dst: "half", bytes: 4), SetPredication(buffer: "vb", offset: 12),"#,
+        r#""vb", offset: 12"#,
+        "offset 12 is not a multiple of 8 bytes",
+        good,
+    );
+    fails(
+        r#"SetPredication(buffer: "vb", offset: 256),"#,
+        r#""vb""#,
+        r#"8 bytes at offset 256 run past the end of "vb" (256 bytes)"#,
+        good,
+    );
+    fails(
+        r#"SetPredication(buffer: "depth"),"#,
+        r#""depth""#,
+        r#""depth" is a texture, expected a buffer"#,
+        good,
+    );
+    let good = r#"BeginQuery("occlusion"), Draw(vertices: 4), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "occlusion", offset: 248),"#;
+    fails(
+        r#"BeginQuery("occlusion"), Draw(vertices: 4), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "oclusion"),"#,
+        r#""oclusion""#,
+        r#"unknown name "oclusion""#,
+        good,
+    );
+    fails(
+        r#"BeginQuery("occlusion"), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "occlusion", count: 2),"#,
+        r#""vb", first"#,
+        "a script resolves the one query it names (count 1), not 2",
+        good,
+    );
+    fails(
+        r#"BeginQuery("occlusion"), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "occlusion", offset: 4),"#,
+        r#""vb", first"#,
+        "offset 4 is not a multiple of 8 bytes (D3D12's AlignedDestinationBufferOffset)",
+        good,
+    );
+    fails(
+        r#"BeginQuery("occlusion"), EndQuery("occlusion"), ResolveQueryData(dst: "vb", first: "occlusion", offset: 256),"#,
+        r#""vb", first"#,
+        r#"8 bytes at offset 256 run past the end of "vb" (256 bytes)"#,
+        good,
+    );
+    fails(
+        r#"BeginQuery("occlusion"), EndQuery("occlusion"), ResolveQueryData(dst: "half", first: "occlusion"),"#,
+        r#""half""#,
+        r#""half" is a texture"#,
+        good,
+    );
+}

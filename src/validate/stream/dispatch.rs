@@ -59,6 +59,11 @@ impl Validator {
         if let Command::EndQuery(query) | Command::ResolveQueryData { first: query, .. } = cmd {
             (self.queries).ended(*query, ctx.queue, self.sync.tracker().position(ctx.queue));
         }
+        match cmd {
+            Command::BeginQuery(query) => self.queries.begin(ctx, i, *query, out),
+            Command::EndQuery(query) => self.queries.end(ctx, i, *query, out),
+            _ => {}
+        }
         self.contexts.pipeline(ctx, i, cmd, out);
         self.check_stream(ctx, i, cmd, first_map);
     }
