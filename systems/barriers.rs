@@ -36,6 +36,7 @@ pub fn barrier_system(
     (alias, heap): (Res<AliasPlan>, Res<TransientHeap>),
     mut last: Local<Option<(u64, BarrierMode)>>,
     mut enhanced: Local<EnhancedPlanner>,
+    mut hand_over: Local<HandOver>,
 ) -> Result<(), RuntimeError> {
     let _span = tracy_client::span!("barriers");
     // The strategy the device can run (EB-11: legacy alone on the 2013 console).
@@ -108,9 +109,9 @@ pub fn barrier_system(
     let mut planned = planned.map_err(|err| RuntimeError::plan(frame.0, err, name))?;
     // Transients placed in one heap hand their bytes over (EB-5, EB-9d).
     if !heap.offsets.is_empty() && mode != BarrierMode::Legacy {
-        let mut hand_over = HandOver::new(&graph, &alias);
+        hand_over.prepare(&graph, &alias);
         for f in &mut planned.frames {
-            hand_over.apply(f);
+            hand_over.apply(&graph, &alias, f);
         }
     }
     // Barriers on the parts of split textures become barriers on the textures' ranges.

@@ -303,3 +303,59 @@ fn a_warm_aliaser_places_without_allocating() {
     });
     assert!(cold > 0, "a cold placement allocates its working memory");
 }
+
+/// A warm hand-over works out a placement's hand-overs and adds them to every frame of its
+/// barrier plan without allocating (plan::alias::hand_over, EB-9d), with the same barriers,
+/// on plans a warm planner made into the plans they replace.
+#[test]
+fn a_warm_hand_over_adds_its_barriers_without_allocating() {
+    use fastframe::plan::alias::HandOver;
+    use fastframe::plan::{AliasPlan, Aliaser};
+    let (large, small) = (transient_graph(150), transient_graph(50));
+    let bytes = |e: Entity| match e.index_u32() % 3 {
+        0 => None,
+        1 => Some(1 << 20),
+        _ => Some(3 << 20),
+    };
+    let start = |e: Entity| TextureStart {
+        transient: !e.index_u32().is_multiple_of(3),
+        ..start(e)
+    };
+    let cases = [&large, &small, &large].map(|g| (g, Aliaser::place(g, bytes)));
+    let mut planner = EnhancedPlanner::on_one_thread();
+    let mut hand_over = HandOver::default();
+    let mut plans = [(); 3].map(|()| BarrierPlan::default());
+    let barriers =
+        |p: &BarrierPlan| -> usize { (p.frames.iter()).map(|f| f.barriers.all().len()).sum() };
+    // Each round: plan into the plan the case had, then hand over (counted), as the runtime
+    // does on every graph change.
+    let mut round = |plans: &mut [BarrierPlan; 3]| {
+        (cases.iter().zip(plans.iter_mut()))
+            .map(|((g, alias), plan): (&(&CompiledGraph, AliasPlan), _)| {
+                (planner.plan_into(g, start, plan)).expect("plans");
+                let before = barriers(plan);
+                let n = allocations(|| {
+                    hand_over.prepare(g, alias);
+                    for f in &mut plan.frames {
+                        hand_over.apply(g, alias, f);
+                    }
+                });
+                assert!(barriers(plan) > before, "hand-overs add barriers");
+                (n, barriers(plan))
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut warm = Vec::new();
+    for _ in 0..3 {
+        warm = round(&mut plans);
+    }
+    for ((n, count), (_, expected)) in round(&mut plans).into_iter().zip(&warm) {
+        assert_eq!(n, 0, "a warm hand-over allocated");
+        assert_eq!(count, *expected, "the same plan, the same hand-overs");
+    }
+    let (g, alias) = &cases[0];
+    let mut frame = plans[0].frames[0].clone();
+    let cold = allocations(|| HandOver::default().prepare(g, alias));
+    fastframe::plan::alias::hand_over(g, alias, &mut frame);
+    assert!(cold > 0, "a cold hand-over allocates its working memory");
+}

@@ -34,7 +34,7 @@
 
 use super::AliasPlan;
 use super::hand_over_edits::{Found, activate, deactivate, declare};
-use super::sharing::{SharingFacts, sharing_info};
+use super::sharing::SharingFacts;
 use crate::barrier::Layout;
 use crate::plan::CompiledGraph;
 use crate::plan::barriers::{FramePlan, SlotEdit};
@@ -53,37 +53,47 @@ enum Kind {
 struct Edits {
     slots: Vec<u32>,
     order: Vec<(u32, Kind, u32)>,
+    /// The edits as given, and the counting sort's cursors.
+    given: Vec<(u32, Kind, u32)>,
+    starts: Vec<u32>,
 }
 
 impl Edits {
     /// The edits `given` names (slot, kind, transient), sorted by slot by counting, as
     /// slots are few (two a pass), keeping the given order within a slot.
-    fn new(given: Vec<(u32, Kind, u32)>) -> Edits {
-        let end = given.iter().map(|g| g.0 as usize + 1).max().unwrap_or(0);
-        let mut starts = vec![0u32; end + 1];
-        for &(slot, ..) in &given {
-            starts[slot as usize + 1] += 1;
+    fn fill(&mut self, given: impl Iterator<Item = (u32, Kind, u32)>) {
+        self.given.clear();
+        self.given.extend(given);
+        let end = (self.given.iter())
+            .map(|g| g.0 as usize + 1)
+            .max()
+            .unwrap_or(0);
+        self.starts.clear();
+        self.starts.resize(end + 1, 0);
+        for &(slot, ..) in &self.given {
+            self.starts[slot as usize + 1] += 1;
         }
         for k in 0..end {
-            starts[k + 1] += starts[k];
+            self.starts[k + 1] += self.starts[k];
         }
-        let mut order = vec![(0, Kind::Activate, 0); given.len()];
-        for &g in &given {
-            let at = &mut starts[g.0 as usize];
-            order[*at as usize] = g;
+        self.order.clear();
+        (self.order).resize(self.given.len(), (0, Kind::Activate, 0));
+        for &g in &self.given {
+            let at = &mut self.starts[g.0 as usize];
+            self.order[*at as usize] = g;
             *at += 1;
         }
-        let mut slots: Vec<u32> = order.iter().map(|o| o.0).collect();
-        slots.dedup();
-        Edits { slots, order }
+        self.slots.clear();
+        self.slots.extend(self.order.iter().map(|o| o.0));
+        self.slots.dedup();
     }
 }
 
 /// The hand-overs of one placement on one graph: what each sharing transient needs, worked
-/// out once, then applied to each frame of the graph's barrier plan.
-pub struct HandOver<'a> {
-    graph: &'a CompiledGraph,
-    alias: &'a AliasPlan,
+/// out once per placement ([`HandOver::prepare`]), then applied to each frame of the graph's
+/// barrier plan. The memory is kept between placements: a warm one allocates nothing.
+#[derive(Debug, Default)]
+pub struct HandOver {
     facts: SharingFacts,
     edits: Edits,
     found: Vec<Found>,
@@ -92,44 +102,36 @@ pub struct HandOver<'a> {
 
 /// Add the hand-overs of the transients `alias` places to one frame of a barrier plan.
 pub fn hand_over(graph: &CompiledGraph, alias: &AliasPlan, frame: &mut FramePlan) {
-    HandOver::new(graph, alias).apply(frame);
+    let mut hand_over = HandOver::default();
+    hand_over.prepare(graph, alias);
+    hand_over.apply(graph, alias, frame);
 }
 
-impl<'a> HandOver<'a> {
-    /// What the transients `alias` places on `graph` need handed over.
-    pub fn new(graph: &'a CompiledGraph, alias: &'a AliasPlan) -> HandOver<'a> {
-        let facts = sharing_info(graph, alias);
-        let info = &facts.info;
+impl HandOver {
+    /// Work out what the transients `alias` places on `graph` need handed over.
+    pub fn prepare(&mut self, graph: &CompiledGraph, alias: &AliasPlan) {
+        self.facts.gather(graph, alias);
+        let info = &self.facts.info;
         let placed = |i: usize| &alias.placements[info[i].placement as usize];
         let n = info.len() as u32;
         let activations = (0..n).map(|i| (2 * placed(i as usize).first, Kind::Activate, i));
         let declarations =
             (0..n).filter_map(|i| Some((2 * info[i as usize].reuse?, Kind::Declare, i)));
         let deactivations = (0..n).map(|i| (2 * placed(i as usize).last + 1, Kind::Deactivate, i));
-        let edits = Edits::new(
-            activations
-                .chain(declarations)
-                .chain(deactivations)
-                .collect(),
-        );
-        HandOver {
-            graph,
-            alias,
-            edits,
-            found: vec![Found::default(); info.len()],
-            facts,
-            edit: SlotEdit::default(),
-        }
+        (self.edits).fill(activations.chain(declarations).chain(deactivations));
+        self.found.clear();
+        self.found.resize(info.len(), Found::default());
     }
 
-    /// Add the hand-overs to one frame of the graph's barrier plan.
-    pub fn apply(&mut self, frame: &mut FramePlan) {
+    /// Add the hand-overs to one frame of the barrier plan of `graph`, the graph and placement
+    /// last prepared.
+    pub fn apply(&mut self, graph: &CompiledGraph, alias: &AliasPlan, frame: &mut FramePlan) {
         if self.facts.info.is_empty() {
             return;
         }
         self.found.fill(Found::default());
-        self.scan(frame);
-        self.resolve(frame);
+        self.scan(graph, alias, frame);
+        self.resolve(graph, alias, frame);
         let (info, found) = (&self.facts.info, &self.found);
         let order = &self.edits.order;
         let mut next = 0;
@@ -153,8 +155,7 @@ impl<'a> HandOver<'a> {
     /// Per sharing transient, from the planner's barriers: the last on it on the queue of
     /// its last pass, up to the start of that pass; the layout the last before its reuse
     /// pass leaves it in; whether its activation and declaration slots already name it.
-    fn scan(&mut self, frame: &FramePlan) {
-        let (graph, alias) = (self.graph, self.alias);
+    fn scan(&mut self, graph: &CompiledGraph, alias: &AliasPlan, frame: &FramePlan) {
         let (info, lookup) = (&self.facts.info, &self.facts.lookup);
         let bars = &frame.barriers;
         for k in 0..graph.passes.len() {
@@ -202,8 +203,7 @@ impl<'a> HandOver<'a> {
     /// may be the last barrier before the deactivation, and an added activation the last
     /// before the reuse pass; then the accesses since the last barrier, and the layout at
     /// the frame's start.
-    fn resolve(&mut self, frame: &FramePlan) {
-        let (graph, alias) = (self.graph, self.alias);
+    fn resolve(&mut self, graph: &CompiledGraph, alias: &AliasPlan, frame: &FramePlan) {
         for (s, f) in self.facts.info.iter().zip(&mut self.found) {
             let placed = &alias.placements[s.placement as usize];
             let (first, last) = (placed.first as usize, placed.last as usize);

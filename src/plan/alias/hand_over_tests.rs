@@ -156,3 +156,48 @@ fn a_planner_barrier_at_the_first_use_becomes_the_activation() {
             .contains(Sync::PIXEL_SHADING | Sync::VERTEX_SHADING)
     );
 }
+
+/// The sweep's previous occupants match a brute-force search on random placements: for each
+/// unit of a sharing placement's bytes, the placement before it in order of first use (round
+/// the frame's circle) that covers that unit.
+#[test]
+fn previous_occupants_match_a_search_byte_by_byte() {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |m: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % m
+    };
+    for _ in 0..200 {
+        let count = 1 + next(12) as u32;
+        let placements = (0..count)
+            .map(|i| placement(i, next(16) * K, (1 + next(6)) * K, i, i))
+            .collect();
+        let p = plan(placements, count);
+        let shares = sharing(&p);
+        let mut found = previous_occupants(&p, &shares);
+        found.iter_mut().for_each(|(_, v)| v.sort_unstable());
+        let covers = |j: u32, unit: u64| {
+            let q = &p.placements[j as usize];
+            q.offset <= unit * K && unit * K < q.offset + q.bytes
+        };
+        let expected: Vec<(u32, Vec<u32>)> = (shares.iter().enumerate())
+            .map(|(k, &i)| {
+                let q = &p.placements[i as usize];
+                let mut before: Vec<u32> = (q.offset / K..(q.offset + q.bytes) / K)
+                    .filter_map(|unit| {
+                        (1..=shares.len())
+                            .map(|back| shares[(k + shares.len() - back) % shares.len()])
+                            .find(|&j| covers(j, unit))
+                    })
+                    .filter(|&j| j != i)
+                    .collect();
+                before.sort_unstable();
+                before.dedup();
+                (i, before)
+            })
+            .collect();
+        assert_eq!(found, expected, "{:?}", p.placements);
+    }
+}

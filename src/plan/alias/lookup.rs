@@ -21,26 +21,32 @@ pub(super) struct Lookup {
 
 impl Lookup {
     /// Entity `entities[i]` is found at `i`.
+    #[cfg(test)]
     pub(super) fn new(entities: Vec<Entity>) -> Lookup {
-        let (low, high) = (entities.iter()).fold((u32::MAX, 0), |(lo, hi), e| {
+        let mut lookup = Lookup::default();
+        lookup.rebuild(entities);
+        lookup
+    }
+
+    /// Find entity number `i` of `entities` at `i` from now on, reusing the memory.
+    pub(super) fn rebuild(&mut self, entities: impl IntoIterator<Item = Entity>) {
+        self.entities.clear();
+        self.entities.extend(entities);
+        let (low, high) = (self.entities.iter()).fold((u32::MAX, 0), |(lo, hi), e| {
             (lo.min(e.index_u32()), hi.max(e.index_u32()))
         });
-        let mut lookup = Lookup {
-            low,
-            ..Lookup::default()
-        };
-        if low <= high && ((high - low) as usize) <= 8 * entities.len() + 1024 {
-            lookup.direct.resize((high - low) as usize + 1, NONE);
-            for (i, e) in entities.iter().enumerate() {
-                lookup.direct[(e.index_u32() - low) as usize] = i as u32;
+        self.low = low;
+        self.direct.clear();
+        self.sparse.clear();
+        if low <= high && ((high - low) as usize) <= 8 * self.entities.len() + 1024 {
+            self.direct.resize((high - low) as usize + 1, NONE);
+            for (i, e) in self.entities.iter().enumerate() {
+                self.direct[(e.index_u32() - low) as usize] = i as u32;
             }
         } else {
-            lookup.sparse = (entities.iter().enumerate())
-                .map(|(i, &e)| (e, i as u32))
-                .collect();
+            let positions = (self.entities.iter().enumerate()).map(|(i, &e)| (e, i as u32));
+            self.sparse.extend(positions);
         }
-        lookup.entities = entities;
-        lookup
     }
 
     /// Where `e` is in the list, if it is.

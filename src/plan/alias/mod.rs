@@ -38,7 +38,8 @@
 //! Everything in the first three steps is flat arrays in [`Aliaser`], kept between calls, so
 //! a warm placement of a graph of the same shape allocates nothing; the work is linear in
 //! uses plus n log n in transients, and the packing's and repair's budgets. Hand-overs run
-//! only when a barrier plan is made (cached with the graph), and allocate.
+//! only when a barrier plan is made (cached with the graph), and keep their memory in a
+//! [`HandOver`] the same way.
 
 mod greedy;
 mod hand_over;

@@ -1,85 +1,151 @@
 //! Which placed transients share bytes, and which held a transient's bytes just before it:
 //! what the hand-overs need from the placement (EB-9d).
-
-use std::collections::BTreeMap;
+//!
+//! The previous occupants come from a sweep in order of first use that paints each
+//! transient's byte range with its index and, before painting, reads which indices the range
+//! held. The byte axis is cut at every placement's start and end, and a segment tree over
+//! those pieces keeps, per node, the one index its whole range holds or that its children
+//! differ: a range is read and painted in time logarithmic in the pieces plus what it reads,
+//! and every node read is overwritten, so the sweep costs n log n overall. It is flat arrays,
+//! kept between placements, so a warm sweep allocates nothing.
 
 use super::AliasPlan;
 
-/// The placements (indices) whose bytes another placement also uses.
-pub(super) fn sharing(alias: &AliasPlan) -> Vec<u32> {
-    let mut by_offset: Vec<u32> = (0..alias.placements.len() as u32).collect();
-    by_offset.sort_unstable_by_key(|&i| alias.placements[i as usize].offset);
-    let mut shares = vec![false; alias.placements.len()];
-    let (mut end, mut owner) = (0u64, None::<u32>);
-    for &i in &by_offset {
-        let p = &alias.placements[i as usize];
-        if p.offset < end {
-            shares[i as usize] = true;
-            if let Some(o) = owner {
-                shares[o as usize] = true;
-            }
-        }
-        if p.offset + p.bytes > end {
-            (end, owner) = (p.offset + p.bytes, Some(i));
-        }
-    }
-    (0..alias.placements.len() as u32)
-        .filter(|&i| shares[i as usize])
-        .collect()
+/// A node whose range no transient has held yet.
+const NONE: u32 = u32::MAX;
+/// A node whose children hold different transients.
+const MIXED: u32 = u32::MAX - 1;
+
+/// The sweeps' working memory, kept between placements.
+#[derive(Debug, Default)]
+pub(super) struct Occupancy {
+    by_offset: Vec<u32>,
+    shares: Vec<bool>,
+    /// Placement starts and ends, sorted, once each: the pieces' bounds.
+    cuts: Vec<u64>,
+    /// The segment tree over the pieces, from node 1; children of `k` are `2k` and `2k + 1`.
+    tree: Vec<u32>,
 }
 
-/// For each sharing placement, the placements that held its bytes just before it on the
-/// frame's circle: a sweep in order of first use over a map of byte ranges to their latest
-/// occupant, twice, so that the frame's first transients see the last ones of the frame
-/// before. Each (placement, previous occupant) pair goes to `visit`, a pair whose occupant
-/// held several ranges of the placement's bytes once per range.
-pub(super) fn for_each_previous_occupant(
-    alias: &AliasPlan,
-    sharing: &[u32],
-    mut visit: impl FnMut(u32, u32),
-) {
-    // Start of a range -> (its end, its occupant).
-    let mut map: BTreeMap<u64, (u64, u32)> = BTreeMap::new();
-    let mut hit: Vec<(u64, (u64, u32))> = Vec::new();
-    for round in 0..2 {
+impl Occupancy {
+    /// The placements (indices, ascending) whose bytes another placement also uses, into `out`.
+    pub(super) fn sharing(&mut self, alias: &AliasPlan, out: &mut Vec<u32>) {
+        let placements = &alias.placements;
+        self.by_offset.clear();
+        self.by_offset.extend(0..placements.len() as u32);
+        (self.by_offset).sort_unstable_by_key(|&i| placements[i as usize].offset);
+        self.shares.clear();
+        self.shares.resize(placements.len(), false);
+        let (mut end, mut owner) = (0u64, None::<u32>);
+        for &i in &self.by_offset {
+            let p = &placements[i as usize];
+            if p.offset < end {
+                self.shares[i as usize] = true;
+                if let Some(o) = owner {
+                    self.shares[o as usize] = true;
+                }
+            }
+            if p.offset + p.bytes > end {
+                (end, owner) = (p.offset + p.bytes, Some(i));
+            }
+        }
+        out.clear();
+        out.extend((0..placements.len() as u32).filter(|&i| self.shares[i as usize]));
+    }
+
+    /// For each sharing placement (`sharing`, in order of first use), the placements that held
+    /// its bytes just before it on the frame's circle: the sweep runs twice, so that the
+    /// frame's first transients see the last ones of the frame before. Each (placement,
+    /// previous occupant) pair goes to `visit`, at least once.
+    pub(super) fn for_each_previous_occupant(
+        &mut self,
+        alias: &AliasPlan,
+        sharing: &[u32],
+        mut visit: impl FnMut(u32, u32),
+    ) {
+        let placements = &alias.placements;
+        self.cuts.clear();
         for &i in sharing {
-            let p = &alias.placements[i as usize];
-            let (lo, hi) = (p.offset, p.offset + p.bytes);
-            // Ranges that overlap [lo, hi): one starting before lo and reaching past it, and
-            // those starting inside.
-            hit.clear();
-            if let Some((&s, &(e, o))) = map.range(..lo).next_back()
-                && e > lo
-            {
-                hit.push((s, (e, o)));
+            let p = &placements[i as usize];
+            self.cuts.extend([p.offset, p.offset + p.bytes]);
+        }
+        self.cuts.sort_unstable();
+        self.cuts.dedup();
+        let pieces = self.cuts.len().saturating_sub(1);
+        self.tree.clear();
+        self.tree.resize(4 * pieces.max(1), NONE);
+        let cut = |x: u64| self.cuts.partition_point(|&c| c < x);
+        for round in 0..2 {
+            for &i in sharing {
+                let p = &placements[i as usize];
+                let range = (cut(p.offset), cut(p.offset + p.bytes));
+                let mut read = |o: u32| {
+                    if round == 1 && o != i {
+                        visit(i, o);
+                    }
+                };
+                paint(&mut self.tree, (1, 0, pieces), range, i, &mut read);
             }
-            hit.extend(map.range(lo..hi).map(|(&s, &v)| (s, v)));
-            // Edited in place where a range keeps its start: a transient taking exactly the
-            // bytes of one before it, the common case, changes no node of the tree.
-            for &(s, (e, o)) in &hit {
-                if round == 1 && o != i {
-                    visit(i, o);
-                }
-                if s < lo {
-                    map.insert(s, (lo, o));
-                } else if s > lo {
-                    map.remove(&s);
-                }
-                if e > hi {
-                    map.insert(hi, (e, o));
-                }
-            }
-            map.insert(lo, (hi, i));
         }
     }
 }
 
-/// [`for_each_previous_occupant`] collected: each sharing placement with its previous
-/// occupants, once each.
+/// Paint pieces `l..r` with `i` under `node` (covering pieces `lo..hi`), giving `read` the
+/// transients they held.
+fn paint(
+    tree: &mut [u32],
+    (node, lo, hi): (usize, usize, usize),
+    (l, r): (usize, usize),
+    i: u32,
+    read: &mut impl FnMut(u32),
+) {
+    if r <= lo || hi <= l {
+        return;
+    }
+    if l <= lo && hi <= r {
+        held(tree, node, read);
+        tree[node] = i;
+        return;
+    }
+    let (left, right, mid) = (2 * node, 2 * node + 1, (lo + hi) / 2);
+    if tree[node] != MIXED {
+        // Its children were not kept while it held one transient whole.
+        (tree[left], tree[right]) = (tree[node], tree[node]);
+    }
+    paint(tree, (left, lo, mid), (l, r), i, read);
+    paint(tree, (right, mid, hi), (l, r), i, read);
+    tree[node] = match tree[left] == tree[right] {
+        true => tree[left],
+        false => MIXED,
+    };
+}
+
+/// Give `read` every transient that holds part of `node`'s range.
+fn held(tree: &[u32], node: usize, read: &mut impl FnMut(u32)) {
+    match tree[node] {
+        NONE => {}
+        MIXED => {
+            held(tree, 2 * node, read);
+            held(tree, 2 * node + 1, read);
+        }
+        o => read(o),
+    }
+}
+
+/// [`Occupancy::sharing`] on fresh memory.
+#[cfg(test)]
+pub(super) fn sharing(alias: &AliasPlan) -> Vec<u32> {
+    let mut out = Vec::new();
+    Occupancy::default().sharing(alias, &mut out);
+    out
+}
+
+/// [`Occupancy::for_each_previous_occupant`] collected: each sharing placement with its
+/// previous occupants, once each.
 #[cfg(test)]
 pub(super) fn previous_occupants(alias: &AliasPlan, sharing: &[u32]) -> Vec<(u32, Vec<u32>)> {
     let mut out: Vec<(u32, Vec<u32>)> = sharing.iter().map(|&i| (i, Vec::new())).collect();
-    for_each_previous_occupant(alias, sharing, |i, o| {
+    Occupancy::default().for_each_previous_occupant(alias, sharing, |i, o| {
         let at = sharing
             .iter()
             .position(|&s| s == i)
