@@ -125,7 +125,6 @@ impl Lifetimes {
                 if s == NONE - 1 {
                     continue;
                 }
-                self.takes[p] = true;
                 self.slots[s as usize].last = p as u32;
                 self.last_on[s as usize * q + j] = p as i64;
             }
@@ -148,6 +147,8 @@ impl Lifetimes {
         }
         let s = match transient(resource) {
             Some(bytes) => {
+                // Its first use activates it: the one pass where it takes bytes over.
+                self.takes[p as usize] = true;
                 self.slots.push(Slot {
                     resource,
                     bytes: bytes.div_ceil(ALIAS_ALIGNMENT) * ALIAS_ALIGNMENT,

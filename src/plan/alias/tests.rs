@@ -184,12 +184,13 @@ fn held_bound(plan: &AliasPlan) -> u64 {
 
 /// Peak over lower bound of the sweep alone on the layered 1,000-pass graph at three quarters
 /// transient (seed 5), the one cell the packing's budget leaves to it; the README gives it.
-const SWEEP_LAYERED_1000: f64 = 1.066;
+const SWEEP_LAYERED_1000: f64 = 1.059;
 
 /// The heap against the lower bound on every shape with mixed sizes, 100 to 100,000 passes:
 /// within 1.05 times the bound, except on layered graphs of 100 passes, where the releases
-/// alone hold more than that (their compute passes are fenced to the graphics queue late):
-/// there, within 1.05 times what the releases hold; and on layered graphs of 1,000 passes at
+/// hold more than the bound (their compute passes are fenced to the graphics queue late; at
+/// three quarters transient more than 1.05 times it): there, within 1.05 times what the
+/// releases hold; and on layered graphs of 1,000 passes at
 /// three quarters transient, whose lifetimes meet 24 others per use, past the packing's
 /// budget: there, within 5% of what the sweep alone places ([`SWEEP_LAYERED_1000`]).
 /// Aliasing never costs more than not aliasing.
@@ -204,10 +205,12 @@ fn peak_stays_near_the_lower_bound() {
                 assert!(plan.lower_bound_bytes as f64 <= held && held <= peak);
                 let target = match (shape, n, transient) {
                     (Shape::Layered, 100, _) => {
-                        assert!(
-                            held > 1.05 * bound,
-                            "{shape:?} {n}: held {held} bound {bound}"
-                        );
+                        if transient > 0.5 {
+                            assert!(
+                                held > 1.05 * bound,
+                                "{shape:?} {n}: held {held} bound {bound}"
+                            );
+                        }
                         1.05 * held / bound
                     }
                     (Shape::Layered, 1_000, 0.75) => 1.05 * SWEEP_LAYERED_1000,
