@@ -5,8 +5,9 @@
 //! both index buffer and indirect arguments (barrier-spec B), transients that nothing should
 //! decompress after their last use (EB-4, EB-5), textures and depth buffers read by two
 //! queues at once (FS-1), reads shared with and rewrites by a DMA engine (barrier-spec A5), a
-//! DMA upload into one subresource of an array (EB-6), and a compute write read by pixel
-//! shaders (barrier-spec B). `scenes/gpu_driven.ron` puts the
+//! DMA upload into one subresource of an array (EB-6), a compute write read by pixel
+//! shaders (barrier-spec B), a DMA readback of a transient compute activated (EB-5, EB-9d),
+//! and a compute write read by both queues at the end of the frame (FS-1). `scenes/gpu_driven.ron` puts the
 //! first of them together in one frame.
 
 use fastframe::Runtime;
