@@ -1,7 +1,8 @@
 //! Every scene directly in `scenes/` and in `scenes/real/` validates clean for 300 frames under
 //! every barrier strategy, with async compute on and off, with every rotation strategy, and on
-//! both simulated GPUs; the real frames also in every order with transient aliasing on and off. The 2013 console has no enhanced barriers (EB-11, seed 004): there the
-//! legacy strategy runs whichever is asked for, and the summary says so.
+//! both simulated GPUs; the real frames also in every order with transient aliasing on and
+//! off. The 2013 console has no enhanced barriers (EB-11, seed 004): there the legacy
+//! strategy runs whichever is asked for, and the summary says so.
 
 use fastframe::Runtime;
 use fastframe::model::{BarrierMode, Rotation};
