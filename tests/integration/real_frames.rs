@@ -451,3 +451,19 @@ fn a_dma_readback_of_a_transient_takes_no_bytes_over() {
 fn a_shared_read_phase_that_ends_the_frame_keeps_its_layout() {
     clean_everywhere("compute_write_read_by_both_queues_last.ron");
 }
+
+/// EB-4, barrier-spec A1: a render target without DCC still holds fast-clear metadata, so
+/// one read by pixel shaders on the graphics queue only goes to DIRECT_QUEUE_SHADER_RESOURCE,
+/// which keeps it, rather than SHADER_RESOURCE, which forced a fast-clear eliminate of both
+/// targets every frame. What is left is the back buffer's decompression at present (FS-4).
+#[test]
+fn a_render_target_read_on_graphics_only_keeps_its_fast_clear() {
+    clean_everywhere("render_target_read_on_graphics.ron");
+    let mut rt = Runtime::from_scene("tests/data/real_frames/render_target_read_on_graphics.ron")
+        .expect("fixture loads");
+    rt.set_validation(true);
+    rt.run(10).expect("runs");
+    let json = rt.summary().to_json();
+    assert_eq!(json["sync"]["decompressions"], 10, "{}", json["sync"]);
+    assert!(rt.diagnostics().is_empty());
+}
