@@ -7,8 +7,9 @@
 use bevy_ecs::prelude::*;
 use glam::UVec2;
 
-use crate::barrier::{LegacyBarrier, LegacyPath, translate_with};
+use crate::barrier::{LegacyBarrier, LegacyPath, for_compute_list, translate_with};
 use crate::device::ObjectKey;
+use crate::device::QueueId;
 use crate::device::cpu_cost::record_span_ns;
 use crate::error::RuntimeError;
 use crate::frame::{Clock, ContextPool, ImplicitViews, RecordedLists};
@@ -125,7 +126,10 @@ pub fn record_passes(
                     .map(|b| b.map(|e| key_of(*e).unwrap_or_default()))
                     .collect();
                 match translate_with(&keyed, |k| resource_info(&device, *k), path) {
-                    Ok(g) => {
+                    Ok(mut g) => {
+                        if matches!(p.queue, QueueId::Compute { .. }) {
+                            for_compute_list(&mut g);
+                        }
                         group.global.extend(g.global);
                         group.buffers.extend(g.buffers);
                         group.textures.extend(g.textures);

@@ -63,7 +63,7 @@ pub use history::SubState;
 pub use layout::Layout;
 pub use legacy::{
     ALL_SUBRESOURCES, LegacyBarrier, LegacyPath, LegacySplit, UNTRANSLATED_UAV_SYNC,
-    legacy_subresources, translate, translate_with,
+    for_compute_list, legacy_subresources, translate, translate_with,
 };
 pub use lower::{LowerOptions, lower, lower_legacy, lower_tracked};
 pub use queue::QueueType;

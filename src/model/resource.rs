@@ -49,11 +49,12 @@ fn is_one(v: &u32) -> bool {
 }
 
 impl Texture {
-    /// Colour with DCC but not texture-compatible, or depth: reading it as a plain shader
-    /// resource forces a decompression (EB-4), so planners keep it in a layout that does not.
+    /// A render target that is not texture-compatible (it holds fast-clear metadata, and DCC
+    /// when allowed: the render-target flag is the allow flag, EB-4), or depth: reading it as
+    /// a plain shader resource forces a fast-clear eliminate or a decompression, so planners
+    /// keep it in a layout that does not.
     pub fn compressible(&self) -> bool {
-        (self.flags.render_target && self.flags.dcc && !self.flags.texture_compatible)
-            || self.flags.depth_stencil
+        (self.flags.render_target && !self.flags.texture_compatible) || self.flags.depth_stencil
     }
 
     /// A plain 2D texture: one mip, one slice, one sample.

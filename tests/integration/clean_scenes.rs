@@ -1,7 +1,8 @@
 //! Every scene directly in `scenes/` and in `scenes/real/` validates clean for 300 frames under
 //! every barrier strategy, with async compute on and off, with every rotation strategy, and on
-//! both simulated GPUs. The 2013 console has no enhanced barriers (EB-11, seed 004): there the
-//! legacy strategy runs whichever is asked for, and the summary says so.
+//! both simulated GPUs; the real frames also in every order with transient aliasing on and
+//! off. The 2013 console has no enhanced barriers (EB-11, seed 004): there the legacy
+//! strategy runs whichever is asked for, and the summary says so.
 
 use fastframe::Runtime;
 use fastframe::model::{BarrierMode, Rotation};
@@ -135,4 +136,69 @@ fn the_2013_console_runs_the_bundled_doom_frame_with_legacy_barriers() {
     let json = new.to_json();
     assert_eq!(json["settings"]["barriers"], "enhanced");
     assert!(json["settings"]["barriers_requested"].is_null());
+}
+
+/// Every real frame in `scenes/real/` validates clean in every order, with transient aliasing
+/// on and off, under every strategy, with async compute on and off, on both profiles (on
+/// `console-2013` every strategy runs as `legacy`, EB-11, so it runs once); and a second run
+/// of the same configuration gives the same simulated figures (GPU time, barriers, memory).
+#[test]
+fn every_real_frame_validates_clean_in_every_order_with_aliasing_on_and_off() {
+    use fastframe::model::Order;
+    let mut scenes: Vec<_> = std::fs::read_dir("scenes/real")
+        .expect("scenes/real/ exists")
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "ron"))
+        .collect();
+    scenes.sort();
+    assert!(scenes.len() >= 7, "{scenes:?}");
+    let configurations = [
+        ("console-2020", BarrierMode::Enhanced),
+        ("console-2020", BarrierMode::Conservative),
+        ("console-2020", BarrierMode::Legacy),
+        ("console-2013", BarrierMode::Legacy),
+    ];
+    for scene in &scenes {
+        for (profile, barriers) in configurations {
+            for async_compute in [true, false] {
+                for order in [Order::Declaration, Order::FewerBarriers, Order::Overlap] {
+                    for aliasing in [true, false] {
+                        let what = format!(
+                            "{} {profile} {barriers:?} async={async_compute} {order:?} aliasing={aliasing}",
+                            scene.display()
+                        );
+                        let run = || {
+                            let mut rt = Runtime::from_scene(scene).expect("bundled scene loads");
+                            rt.set_validation(true);
+                            {
+                                let mut s = rt.settings_mut();
+                                s.barriers = barriers;
+                                s.async_compute = async_compute;
+                                s.order = order;
+                                s.aliasing = aliasing;
+                                s.profile = profile.to_owned();
+                            }
+                            rt.run(12).unwrap_or_else(|e| panic!("{what}: {e}"));
+                            let diags: Vec<String> = rt
+                                .diagnostics()
+                                .iter()
+                                .take(5)
+                                .map(|d| d.to_string())
+                                .collect();
+                            assert!(diags.is_empty(), "{what}:\n{}", diags.join("\n"));
+                            let json = rt.summary().to_json();
+                            let g = &json["gpu"];
+                            (
+                                g["frame_work_us"].to_string(),
+                                g["critical_path_us"].to_string(),
+                                json["sync"]["barriers"].to_string(),
+                                json["memory"].to_string(),
+                            )
+                        };
+                        assert_eq!(run(), run(), "{what}: two runs differ");
+                    }
+                }
+            }
+        }
+    }
 }

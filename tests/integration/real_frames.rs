@@ -5,8 +5,10 @@
 //! both index buffer and indirect arguments (barrier-spec B), transients that nothing should
 //! decompress after their last use (EB-4, EB-5), textures and depth buffers read by two
 //! queues at once (FS-1), reads shared with and rewrites by a DMA engine (barrier-spec A5), a
-//! DMA upload into one subresource of an array (EB-6), and a compute write read by pixel
-//! shaders (barrier-spec B). `scenes/gpu_driven.ron` puts the
+//! DMA upload into one subresource of an array (EB-6), a compute write read by pixel
+//! shaders (barrier-spec B), a DMA readback of a transient compute activated (EB-5, EB-9d),
+//! a compute write read by both queues at the end of the frame (FS-1), and render targets
+//! without DCC read on the graphics queue only (EB-4). `scenes/gpu_driven.ron` puts the
 //! first of them together in one frame.
 
 use fastframe::Runtime;
@@ -408,4 +410,61 @@ fn a_dma_upload_into_one_subresource_is_recorded_into_it() {
         })
         .collect();
     assert_eq!(copies, [2], "one region copy into subresource 2");
+}
+
+/// EB-5, EB-9d (V0814): a DMA copy that reads back a transient async compute activated, and
+/// waits only for that compute pass, so the DMA queue is never ordered after the late
+/// graphics passes. Only a transient's first use takes bytes over, so the copy holds none:
+/// the late transients hand their bytes on to the next frame's, and the heap is the lower
+/// bound (it was every transient side by side). Clean everywhere, the bytes handed over
+/// under the strategies that alias.
+#[test]
+fn a_dma_readback_of_a_transient_takes_no_bytes_over() {
+    clean_everywhere("dma_readback_beside_transients.ron");
+    for barriers in [BarrierMode::Enhanced, BarrierMode::Conservative] {
+        let mut rt =
+            Runtime::from_scene("tests/data/real_frames/dma_readback_beside_transients.ron")
+                .expect("fixture loads");
+        rt.set_validation(true);
+        rt.settings_mut().barriers = barriers;
+        rt.run(6).expect("runs");
+        let plan = rt.world.resource::<fastframe::plan::AliasPlan>().clone();
+        let feedback = 64 * 1024;
+        assert!(
+            plan.peak_bytes <= plan.lower_bound_bytes + feedback,
+            "{barriers:?}: peak {} against a lower bound of {} ({} unaliased)",
+            plan.peak_bytes,
+            plan.lower_bound_bytes,
+            plan.unaliased_bytes
+        );
+        let found: Vec<String> = rt.diagnostics().iter().map(|d| d.to_string()).collect();
+        assert!(found.is_empty(), "{barriers:?}: {found:#?}");
+    }
+}
+
+/// FS-1 (V0512), barrier-spec A5: a texture async compute writes and then reads again while
+/// a pixel shader on the graphics queue reads it, unordered with the compute read, and the
+/// frame ends there. The legacy strategy widened the compute-nameable state for the pixel
+/// shader and then moved the texture to COMMON after the graphics read, a layout change the
+/// compute read raced; now the graphics queue gives the widening back in the same layout,
+/// which the next frame's compute writer leaves.
+#[test]
+fn a_shared_read_phase_that_ends_the_frame_keeps_its_layout() {
+    clean_everywhere("compute_write_read_by_both_queues_last.ron");
+}
+
+/// EB-4, barrier-spec A1: a render target without DCC still holds fast-clear metadata, so
+/// one read by pixel shaders on the graphics queue only goes to DIRECT_QUEUE_SHADER_RESOURCE,
+/// which keeps it, rather than SHADER_RESOURCE, which forced a fast-clear eliminate of both
+/// targets every frame. What is left is the back buffer's decompression at present (FS-4).
+#[test]
+fn a_render_target_read_on_graphics_only_keeps_its_fast_clear() {
+    clean_everywhere("render_target_read_on_graphics.ron");
+    let mut rt = Runtime::from_scene("tests/data/real_frames/render_target_read_on_graphics.ron")
+        .expect("fixture loads");
+    rt.set_validation(true);
+    rt.run(10).expect("runs");
+    let json = rt.summary().to_json();
+    assert_eq!(json["sync"]["decompressions"], 10, "{}", json["sync"]);
+    assert!(rt.diagnostics().is_empty());
 }

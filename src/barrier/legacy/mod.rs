@@ -189,6 +189,21 @@ pub fn translate_with<R: Clone>(
     }
 }
 
+/// The translation as a compute list's driver issues it (EB-10, barrier-spec A5): a compute
+/// queue may hold a buffer in VERTEX_AND_CONSTANT_BUFFER, whose constant-buffer reads its
+/// shaders make, but it has no VERTEX_BUFFER access, so the translated barrier names only
+/// CONSTANT_BUFFER there (a vertex fetch that follows on the graphics queue is ordered by the
+/// fence it waits on, which makes the bytes visible to every access of that queue).
+pub fn for_compute_list<R>(group: &mut BarrierGroup<R>) {
+    for b in &mut group.buffers {
+        for access in [&mut b.access_before, &mut b.access_after] {
+            if access.contains(Access::VERTEX_BUFFER | Access::CONSTANT_BUFFER) {
+                access.remove(Access::VERTEX_BUFFER);
+            }
+        }
+    }
+}
+
 /// The fields of a legacy transition besides its resource.
 #[derive(Clone, Copy)]
 struct Transition {

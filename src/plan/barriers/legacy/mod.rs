@@ -13,10 +13,11 @@
 //! PIXEL_SHADER_RESOURCE (barrier-spec A5): it enters the part of the state it can name, and a
 //! graphics reader that needs more widens it after its fence wait within the same layout
 //! (NON_PIXEL_ and PIXEL_SHADER_RESOURCE are both SHADER_RESOURCE, barrier-spec B), which no
-//! other queue's read can race, and gives it back if another queue reads on. Resources shared between
-//! queues go back to COMMON after their last use in the frame, the state every queue may
-//! start from, unless the frame ends in such a shared read phase that the next frame's first
-//! use can leave; a transient of one queue stays as its last use left it, since its next
+//! other queue's read can race, and gives it back if another queue reads on, or if the frame
+//! ends in the phase and the next frame's first use cannot leave the wider state. Resources
+//! shared between queues go back to COMMON after their last use in the frame, the state every
+//! queue may start from, unless the frame ends in such a shared read phase that the next
+//! frame's first use can leave; a transient of one queue stays as its last use left it, since its next
 //! activation discards it (EB-5). A read phase a DMA engine shares, or that several queues
 //! share before a DMA engine's write, is COMMON, the one state a copy engine may use
 //! (barrier-spec A5), which serves shader reads too. A handover from a copy engine, which
@@ -262,6 +263,19 @@ fn walk(
                 let (_, want) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)?;
                 Some((p.queue, phases[i].map_or(want, |ph| ph.want)))
             });
+            // A reader that widened the phase's state gives it back, in the same layout, when
+            // the next frame's first use can leave only the phase's base (a compute writer,
+            // which cannot name PIXEL_SHADER_RESOURCE, barrier-spec A5): moving it to COMMON
+            // instead would change the layout under the other queues' reads (FS-1).
+            if let (Some(ph), Some((fq, fw))) = (phases[j], first)
+                && *state != ph.base
+                && !may(fq, *state, fw)
+                && (fw == ph.base || may(fq, ph.base, fw))
+                && may(lq, *state, ph.base)
+            {
+                fp.legacy_after[j].push(transition(e, *state, ph.base));
+                *state = ph.base;
+            }
             let stays = phases[j].is_some()
                 && first.is_some_and(|(fq, fw)| *state == fw || may(fq, *state, fw));
             let shared = queues.len() > 1 && !stays;
