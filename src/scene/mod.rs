@@ -50,6 +50,7 @@ mod copies;
 mod costs;
 mod cycle;
 mod error;
+mod exclusive;
 mod fit;
 mod format;
 mod index;

@@ -148,6 +148,7 @@ fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
             "a pass binds at most one depth-stencil view: use the second depth buffer in another pass, or read it as ShaderRead".to_owned(),
         ));
     }
+    super::exclusive::pass(c, id, p)?;
     for name in &p.after {
         c.resolve(
             || c.loc.def_key_str(id, "after", name),

@@ -468,3 +468,45 @@ fn a_render_target_read_on_graphics_only_keeps_its_fast_clear() {
     assert_eq!(json["sync"]["decompressions"], 10, "{}", json["sync"]);
     assert!(rt.diagnostics().is_empty());
 }
+
+/// EB-1, EB-11: MiniEngine's TAA reads last frame's temporal colour and writes this frame's,
+/// two textures it swaps by frame parity. Written as one resource that one dispatch reads
+/// and writes, no barrier can give it both layouts; the loader refuses the pass at its second
+/// use, where the planner used to emit a plan the validator found broken every frame.
+#[test]
+fn a_pass_that_reads_and_writes_one_texture_is_refused_where_it_says_so() {
+    let path = "tests/data/real_frames/history_read_and_written_in_one_pass.ron";
+    let err = match Runtime::from_scene(path) {
+        Ok(_) => panic!("{path} loads, but its pass reads and writes one texture"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.starts_with(&format!("{path}:16:29: ")), "{err}");
+    assert!(
+        err.contains("\"temporal_color\" is used as ShaderRead and as UnorderedAccess")
+            && err.contains("EB-1"),
+        "{err}"
+    );
+    // The engine's own form, two resources, is the real frame, clean everywhere.
+    clean_scene_everywhere("scenes/real/miniengine_model_viewer.ron");
+}
+
+/// `path` validates clean in every strategy, async compute on and off.
+fn clean_scene_everywhere(path: &str) {
+    for barriers in STRATEGIES {
+        for async_compute in [true, false] {
+            let mut rt = Runtime::from_scene(path).expect("scene loads");
+            rt.set_validation(true);
+            {
+                let mut s = rt.settings_mut();
+                s.barriers = barriers;
+                s.async_compute = async_compute;
+            }
+            rt.run(6).expect("runs");
+            let found: Vec<String> = rt.diagnostics().iter().map(|d| d.to_string()).collect();
+            assert!(
+                found.is_empty(),
+                "{path} {barriers:?} async={async_compute}: {found:?}"
+            );
+        }
+    }
+}

@@ -307,8 +307,15 @@ fn pass(c: &mut impl Choices, res: &[Res], p: usize) -> String {
             c.chance(50)
         ));
     }
+    let mut used = Vec::new();
     for _ in 0..c.below(4) {
         let r = c.below(res.len());
+        // A resource twice in one pass is refused when one use writes it (EB-1, EB-11):
+        // keep that rare, so that most scenes still reach the runtime.
+        if used.contains(&r) && c.chance(90) {
+            continue;
+        }
+        used.push(r);
         let access = *c.pick(accesses(res[r], queue));
         let clear =
             matches!(access, "RenderTarget" | "DepthWrite" | "UnorderedAccess") && c.chance(30);
