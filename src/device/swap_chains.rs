@@ -56,6 +56,13 @@ impl Device {
         Ok((old, fresh))
     }
 
+    /// ResizeBuffers lets go of an old buffer on the display's side: DXGI keeps the last
+    /// frame shown by itself, so only the GPU's own use of the buffer can keep it alive when
+    /// the title releases it (FS-6).
+    pub fn leave_display(&mut self, buffer: ObjectKey) {
+        self.gpu().scanout.forget(buffer);
+    }
+
     /// The buffer at `index` of a chain's rotation (0 is the current back buffer).
     pub fn swap_chain_buffer(&self, chain: SwapChainKey, index: usize) -> Option<ObjectKey> {
         self.present.chain(chain)?.buffers.get(index).copied()
