@@ -113,10 +113,15 @@ impl Resolver<'_, '_, '_> {
 
     /// Buffer `index` (by creation index) of `chain`: its entity and device object.
     fn chain_buffer(&self, chain: Entity, index: u32) -> Result<(Entity, ObjectKey), String> {
+        // The entity holds a buffer ResizeBuffers released until it catches up (next
+        // frame); a timeline resize's new entities hold live ones.
         let resized = self.state.resized.get(&(chain, index)).copied();
         (self.targets.buffers.iter())
             .find(|(_, b, _)| b.chain == chain && b.index == index)
-            .map(|(e, _, o)| (e, resized.unwrap_or(o.0)))
+            .map(|(e, _, o)| match resized {
+                Some(k) if !self.device.memory.is_live(o.0) => (e, k),
+                _ => (e, o.0),
+            })
             .ok_or_else(|| format!("{}[{index}] does not exist", self.name(chain)))
     }
 

@@ -266,6 +266,20 @@ fn the_fullscreen_port_resizes_its_buffers_after_flushing_the_gpu() {
         err.contains("view \"rtv0\" views a resource released"),
         "{err}"
     );
+    // With RTVs declared as scene views of each buffer instead, they are made again for the
+    // new buffers at their next use: clean.
+    let declared = text
+        .replace(&remake, resize)
+        .replace(
+            "                CreateView(name: \"rtv0\", of: \"swapchain[0]\", kind: Rtv),\n                CreateView(name: \"rtv1\", of: \"swapchain[1]\", kind: Rtv),\n",
+            "",
+        )
+        .replace(
+            "    entities: [\n",
+            "    entities: [\n        (name: \"rtv0\", view: (of: \"swapchain[0]\", kind: Rtv)),\n        (name: \"rtv1\", view: (of: \"swapchain[1]\", kind: Rtv)),\n",
+        );
+    assert!(!declared.contains("CreateView"));
+    assert_eq!(twin("declared", &declared), (Ok(()), Vec::new()));
     // The index starts again at 0: rendering into buffer 1 first, as the frame count
     // would suggest, writes a buffer that is not the back buffer, in PRESENT.
     let at = text
