@@ -41,6 +41,10 @@ pub enum DeviceError {
         "FS-6: {object} destroyed while {pending} submitted command(s) still reference it or its fence has not passed"
     )]
     InUse { object: String, pending: u32 },
+    /// An object destroyed while the display shows it or has a flip to it queued (FS-6);
+    /// ResizeBuffers lets go of its old buffers on the display's side first.
+    #[error("FS-6: {object} destroyed while the display shows it or has a flip to it queued")]
+    OnScreen { object: String },
     /// The GPU is hung: a wait on present that only a later present in the same stream could
     /// satisfy (RL-2), or work still running when the wait at Suspend timed out (CC-8);
     /// `rule` says which, `culprit` names the command.

@@ -333,9 +333,8 @@ impl Device {
         self.calls.destructions += 1;
         self.memory.get(key)?;
         if self.is_presenting(key, cpu_ns) {
-            return Err(DeviceError::InUse {
+            return Err(DeviceError::OnScreen {
                 object: self.memory.name(key),
-                pending: 0,
             });
         }
         let gpu = self.gpu.get_mut().unwrap_or_else(|e| e.into_inner());

@@ -56,6 +56,13 @@ impl Device {
         Ok((old, fresh))
     }
 
+    /// ResizeBuffers lets go of an old buffer on the display's side: DXGI keeps the last
+    /// frame shown by itself, so only the GPU's own use of the buffer can keep it alive when
+    /// the title releases it (FS-6).
+    pub fn leave_display(&mut self, buffer: ObjectKey) {
+        self.gpu().scanout.forget(buffer);
+    }
+
     /// The buffer at `index` of a chain's rotation (0 is the current back buffer).
     pub fn swap_chain_buffer(&self, chain: SwapChainKey, index: usize) -> Option<ObjectKey> {
         self.present.chain(chain)?.buffers.get(index).copied()
@@ -69,5 +76,41 @@ impl Device {
     /// Flips the display engine has performed so far.
     pub fn flips(&self) -> u64 {
         self.gpu().scanout.flips()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::device::{Command, Device, DeviceError, QueueId};
+    use crate::model::{Format, Texture, TextureFlags};
+
+    /// The display keeps the buffer it shows alive (FS-6) until ResizeBuffers lets go of
+    /// it, although the GPU is done with it.
+    #[test]
+    fn a_shown_buffer_outlives_its_gpu_work_until_the_display_lets_go() {
+        let mut d = Device::default();
+        let flags = TextureFlags {
+            render_target: true,
+            ..Default::default()
+        };
+        let texture = Texture::new_2d(Format::Bgra8Unorm, glam::uvec2(64, 64), flags);
+        let (sc, buffers) = d.create_swap_chain("sc", texture, 2, 1);
+        let f = d.next_fence(QueueId::Graphics);
+        let fence = Command::InsertFence {
+            fence: f,
+            kickoff: true,
+        };
+        d.submit(QueueId::Graphics, 0, 0, [Command::Present(sc), fence], 0)
+            .unwrap();
+        let t = d.wait_fence_cpu(f).unwrap();
+        // Well after the flip: buffer 0 is on screen, nothing on the GPU uses it.
+        let later = t + 4 * d.profile.vsync_period_ns;
+        assert!(matches!(
+            d.destroy(buffers[0], later),
+            Err(DeviceError::OnScreen { .. })
+        ));
+        d.leave_display(buffers[0]);
+        d.destroy(buffers[0], later).unwrap();
+        assert!(!d.memory.is_live(buffers[0]));
     }
 }

@@ -187,6 +187,11 @@ pub struct ScriptState {
     /// Batches built by `SetFastResourcesIntoBatch`, by name, with the entities they name
     /// (a `FromBatch` uses them, which gates their release, FS-6; RB-2).
     pub batches: HashMap<String, (crate::device::SharedBatch<ObjectKey>, Vec<Entity>)>,
+    /// Buffers a script's `ResizeBuffers` made, by chain and creation index: what
+    /// `"chain[i]"` names from the call on, before the buffer entities catch up.
+    pub resized: HashMap<(Entity, u32), ObjectKey>,
+    /// The extent each chain a `ResizeBuffers` resized has now.
+    pub resized_to: HashMap<Entity, glam::UVec2>,
 }
 
 fn is_zero_u8(v: &u8) -> bool {

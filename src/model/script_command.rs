@@ -138,6 +138,14 @@ pub enum ScriptCall<R> {
     /// `SetFastResourcesFromBatch`: copy the batch of that name inline (RB-2). Every object
     /// it was built with must still exist.
     SetFastResourcesFromBatch(String),
+    /// CPU side: `IDXGISwapChain::ResizeBuffers`, the chain's buffers replaced now by new
+    /// ones of `extent` (the same count and format). As D3D12 requires, nothing on the GPU
+    /// may still use the old buffers (a title flushes its queues first, FS-6, RL-3): they are
+    /// released at the call, so the validation layer and the device judge each as a release.
+    /// The chain's back buffer is its buffer 0 again; views of the old buffers are stale
+    /// and are made again (a scene view of `chain[i]` at its next use, a `CreateView` name
+    /// by the script).
+    ResizeBuffers { chain: R, extent: (u32, u32) },
 }
 
 /// One barrier of a legacy `ResourceBarrier` call, as a scene writes it. States are the
@@ -203,6 +211,7 @@ impl<R> ScriptCall<R> {
             ScriptCall::GetCompletedValue { .. } => "GetCompletedValue",
             ScriptCall::SetFastResourcesIntoBatch { .. } => "SetFastResourcesIntoBatch",
             ScriptCall::SetFastResourcesFromBatch(_) => "SetFastResourcesFromBatch",
+            ScriptCall::ResizeBuffers { .. } => "ResizeBuffers",
         }
     }
 

@@ -58,6 +58,10 @@ impl<R: ScriptRef> ScriptCommand<R> {
                 },
                 ScriptCall::Release(r) => ScriptCall::Release((f.0)(Slot::Release, r)?),
                 ScriptCall::ExecuteCommandList(n) => ScriptCall::ExecuteCommandList(n.clone()),
+                ScriptCall::ResizeBuffers { chain, extent } => ScriptCall::ResizeBuffers {
+                    chain: (f.0)(Slot::Chain, chain)?,
+                    extent: *extent,
+                },
                 ScriptCall::SetFastResourcesIntoBatch { name, sets } => {
                     ScriptCall::SetFastResourcesIntoBatch {
                         name: name.clone(),

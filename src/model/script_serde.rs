@@ -97,6 +97,7 @@ const NAMES: &[&str] = &[
     "SignalEarlyOut",
     "DecompressResource",
     "SetPredication",
+    "ResizeBuffers",
 ];
 
 /// `Barrier`'s place in [`NAMES`], its variant index.
@@ -182,6 +183,7 @@ impl<R> ScriptCall<R> {
         "ResourceBarrier",
         "SetFastResourcesIntoBatch",
         "SetFastResourcesFromBatch",
+        "ResizeBuffers",
     ];
 }
 

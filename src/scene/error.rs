@@ -143,6 +143,23 @@ impl SceneError {
         }
     }
 
+    /// The same error, shown at `at` instead: a check that knows the exact call moves an
+    /// error found by a general one there.
+    pub fn relocated(mut self, at: Location) -> Self {
+        match &mut self {
+            SceneError::Io { location, .. }
+            | SceneError::Syntax { location, .. }
+            | SceneError::Shape { location, .. }
+            | SceneError::DuplicateName { location, .. }
+            | SceneError::UnknownName { location, .. }
+            | SceneError::WrongKind { location, .. }
+            | SceneError::Misuse { location, .. }
+            | SceneError::OutOfRange { location, .. }
+            | SceneError::Cycle { location, .. } => *location = at,
+        }
+        self
+    }
+
     /// A short stable name of the variant (`unknown-name`, `syntax`...), shown in brackets in
     /// the compiler-style rendering as rustc shows its error codes.
     pub fn kind(&self) -> &'static str {

@@ -65,6 +65,7 @@ mod queries;
 mod ranges;
 mod refs;
 mod releases;
+mod resize;
 mod resolve;
 mod save;
 mod scan;

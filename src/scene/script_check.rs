@@ -179,6 +179,7 @@ fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError
                 | ScriptCall::IsFencePending { .. }
                 | ScriptCall::GetCompletedValue { .. }
                 | ScriptCall::SetFastResourcesIntoBatch { .. }
+                | ScriptCall::ResizeBuffers { .. }
         ) | ScriptCommand::Device(
             Command::Present(_)
                 | Command::BeginCommandListExecution
@@ -258,6 +259,11 @@ fn command(
         Scope::Pass(id) => c.loc.def_key(id, "script", 0),
     };
     super::limits::command(c, at, super::script_refs::scope_owner(scope), cmd)?;
+    // Checked at the call, before the names of every command are checked where they first
+    // appear.
+    if let ScriptCommand::Call(ScriptCall::ResizeBuffers { chain, extent }) = cmd {
+        super::resize::check(c, scope, names, chain, *extent)?;
+    }
     for (slot, name) in cmd.refs() {
         reference(c, scope, names, slot, name)?;
     }

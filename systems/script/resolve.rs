@@ -30,6 +30,37 @@ pub struct Targets<'w, 's> {
         Without<ReleaseRequest>,
     >,
     views: Query<'w, 's, (&'static View, Option<&'static ChainBufferIndex>)>,
+    swap_chains: Query<'w, 's, &'static SwapChain>,
+}
+
+/// Bring the swap chains a script resized, and their buffer entities, up to date with the
+/// device: the buffers' objects and extent, the chain's extent.
+pub(super) fn catch_up(targets: &Targets, state: &ScriptState, commands: &mut Commands) {
+    for (e, b, o) in &targets.buffers {
+        let Some(&key) = state.resized.get(&(b.chain, b.index)) else {
+            continue;
+        };
+        let chain = targets.swap_chains.get(b.chain);
+        if key == o.0 {
+            continue;
+        }
+        let mut ec = commands.entity(e);
+        ec.insert(GpuObject(key));
+        if let (Ok(chain), Some(&to)) = (chain, state.resized_to.get(&b.chain)) {
+            let mut chain = chain.clone();
+            chain.extent = to;
+            ec.insert(chain.buffer_texture());
+        }
+    }
+    for (&c, &to) in &state.resized_to {
+        if let Ok(chain) = targets.swap_chains.get(c)
+            && chain.extent != to
+        {
+            let mut chain = chain.clone();
+            chain.extent = to;
+            commands.entity(c).insert(chain);
+        }
+    }
 }
 
 /// One command, lowered: for the device, or a CPU-side call.
@@ -52,6 +83,12 @@ pub(super) enum Step {
     CpuPoll(FenceId),
     /// Nothing to do (a queue wait on a value the fence already holds, its initial 0).
     Nothing,
+    /// CPU side: ResizeBuffers of a chain (its entity and device key) to `texture`.
+    Resize {
+        chain: Entity,
+        key: SwapChainKey,
+        texture: Texture,
+    },
     /// A legacy `ResourceBarrier` call: the Barrier calls the driver translates it into
     /// (two for an aliasing hand-over), and the call's legacy barriers (EB-7, EB-10).
     Legacy(Vec<Command>, Vec<crate::barrier::LegacyBarrier<ObjectKey>>),
@@ -76,9 +113,15 @@ impl Resolver<'_, '_, '_> {
 
     /// Buffer `index` (by creation index) of `chain`: its entity and device object.
     fn chain_buffer(&self, chain: Entity, index: u32) -> Result<(Entity, ObjectKey), String> {
+        // The entity holds a buffer ResizeBuffers released until it catches up (next
+        // frame); a timeline resize's new entities hold live ones.
+        let resized = self.state.resized.get(&(chain, index)).copied();
         (self.targets.buffers.iter())
             .find(|(_, b, _)| b.chain == chain && b.index == index)
-            .map(|(e, _, o)| (e, o.0))
+            .map(|(e, _, o)| match resized {
+                Some(k) if !self.device.memory.is_live(o.0) => (e, k),
+                _ => (e, o.0),
+            })
             .ok_or_else(|| format!("{}[{index}] does not exist", self.name(chain)))
     }
 
@@ -86,7 +129,14 @@ impl Resolver<'_, '_, '_> {
     fn back_buffer(&mut self, chain: Entity, gpu: &GpuChain) -> Result<ObjectKey, String> {
         let key = (self.device.swap_chain_buffer(gpu.key, 0))
             .ok_or_else(|| format!("swap chain {} has no buffers", self.name(chain)))?;
-        if let Some((b, _, _)) = self.targets.buffers.iter().find(|(_, _, o)| o.0 == key) {
+        let resized = (self.state.resized.iter()).find(|(_, k)| **k == key);
+        let entity = match resized {
+            Some((&(c, i), _)) => self.chain_buffer(c, i).ok().map(|(b, _)| b),
+            None => (self.targets.buffers.iter())
+                .find(|(_, _, o)| o.0 == key)
+                .map(|(b, _, _)| b),
+        };
+        if let Some(b) = entity {
             self.used.push((b, self.queue));
         }
         Ok(key)
@@ -133,8 +183,19 @@ impl Resolver<'_, '_, '_> {
         let q = self.queue;
         let e = match target {
             Target::Local(name) => {
-                return (self.state.views.get(name).copied())
-                    .ok_or_else(|| format!("view {name:?} is used before CreateView made it"));
+                let view = (self.state.views.get(name).copied())
+                    .ok_or_else(|| format!("view {name:?} is used before CreateView made it"))?;
+                // A view outlives nothing it views (FS-6): after ResizeBuffers, or a release
+                // of its resource, the title makes the view again before using it.
+                if let Ok(obj) = self.device.memory.get(view)
+                    && let ObjectDesc::View { of, .. } = obj.desc
+                    && !self.device.memory.is_live(of)
+                {
+                    return Err(format!(
+                        "FS-6: view {name:?} views a resource released since CreateView made it (a swap-chain buffer ResizeBuffers replaced, or a released resource): make the view again with CreateView first"
+                    ));
+                }
+                return Ok(view);
             }
             Target::ChainBuffer { chain, index } => {
                 let (b, key) = self.chain_buffer(*chain, *index)?;
@@ -215,6 +276,21 @@ impl Resolver<'_, '_, '_> {
             }
             ScriptCall::Release(target) => Step::Release(Some(self.key(Slot::Release, target)?)),
             ScriptCall::ExecuteCommandList(name) => Step::ExecuteList(name.clone()),
+            ScriptCall::ResizeBuffers { chain, extent } => {
+                let key = self.swap_chain(chain)?;
+                let Target::Entity(e) = chain else {
+                    return Err("ResizeBuffers needs a swap chain".into());
+                };
+                let mut desc = (self.targets.swap_chains.get(*e))
+                    .map_err(|_| format!("{} is not a swap chain", self.name(*e)))?
+                    .clone();
+                desc.extent = glam::uvec2(extent.0, extent.1);
+                Step::Resize {
+                    chain: *e,
+                    key,
+                    texture: desc.buffer_texture(),
+                }
+            }
             // The batch keeps the objects its names hold now (RB-2).
             ScriptCall::SetFastResourcesIntoBatch { name, sets } => {
                 let from = self.used.len();

@@ -201,3 +201,99 @@ fn the_predication_port_reads_its_predicate_at_set_predication() {
     let d3d11 = variant("begin-11", begin, "", Some(Api::D3d11x));
     assert!(!codes(&d3d11).contains(&"V0908".to_owned()), "{d3d11:?}");
 }
+
+/// D3D12Fullscreen resizes its swap chain between frames: a GPU flush, ResizeBuffers, the
+/// RTVs made again, and the back buffer index back at 0 (FS-6, FS-9).
+#[test]
+fn the_fullscreen_port_resizes_its_buffers_after_flushing_the_gpu() {
+    const FRAMES: u64 = 30;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/d3d12_fullscreen.ron");
+    let live = |frames: u64| {
+        let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+        rt.set_validation(true);
+        rt.run(frames).unwrap_or_else(|e| panic!("{e}"));
+        assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
+        rt.summary().stats
+    };
+    let (before, after) = (live(2), live(FRAMES));
+    // Two calls a frame (two transitions each); the first frame adds the uploads' three
+    // calls (two transitions, then one and one) and the intermediate target's one.
+    assert_eq!(after.barrier_calls, 2 * FRAMES + 4);
+    assert_eq!(after.barriers, 4 * FRAMES + 5);
+    assert_eq!(after.presents, FRAMES);
+    // The 1280x720 buffers are gone at the call and the 1920x1200 ones live: 4 bytes a texel.
+    let grown = 2 * 4 * (1920 * 1200 - 1280 * 720);
+    assert_eq!(after.memory_live_bytes - before.memory_live_bytes, grown);
+
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let twin = |tag: &str, text: &str| {
+        let p = std::env::temp_dir().join(format!("fastframe-fs-{tag}-{}.ron", std::process::id()));
+        std::fs::write(&p, text).unwrap_or_else(|e| panic!("{e}"));
+        let mut rt = Runtime::from_scene(&p).unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_file(&p);
+        rt.set_validation(true);
+        let run = rt.run(CHECK_FRAMES).map_err(|e| e.to_string());
+        let mut found: Vec<String> = rt
+            .diagnostics()
+            .iter()
+            .map(|d| d.code.to_string())
+            .collect();
+        found.sort();
+        found.dedup();
+        (run, found)
+    };
+    let flush = "                Signal(fence: \"fence\"),\n                WaitForFenceCpu(fence: \"fence\"),\n                ResizeBuffers";
+    assert!(text.contains(flush));
+    // Without the flush the last frame's lists still use the old buffers: the release at
+    // ResizeBuffers is early (V0702) and the device refuses it.
+    let (run, found) = twin(
+        "flush",
+        &text.replace(flush, "                ResizeBuffers"),
+    );
+    assert_eq!(found, ["V0702"]);
+    assert!(run.is_err_and(|e| e.contains("swapchain[0] destroyed")));
+    // Without the RTVs made again, the old RTV views a released buffer: a located error.
+    let resize = "                ResizeBuffers(chain: \"swapchain\", extent: (1920, 1200)),\n";
+    let remake = format!(
+        "{resize}                CreateView(name: \"rtv0\", of: \"swapchain[0]\", kind: Rtv),\n                CreateView(name: \"rtv1\", of: \"swapchain[1]\", kind: Rtv),\n"
+    );
+    assert!(text.contains(&remake));
+    let stale = text.replace(&remake, resize);
+    let (run, _) = twin("views", &stale);
+    let err = run.expect_err("a stale RTV is used");
+    assert!(err.contains("fastframe-fs-views-"), "located: {err}");
+    assert!(
+        err.contains("view \"rtv0\" views a resource released"),
+        "{err}"
+    );
+    // With RTVs declared as scene views of each buffer instead, they are made again for the
+    // new buffers at their next use: clean.
+    let declared = text
+        .replace(&remake, resize)
+        .replace(
+            "                CreateView(name: \"rtv0\", of: \"swapchain[0]\", kind: Rtv),\n                CreateView(name: \"rtv1\", of: \"swapchain[1]\", kind: Rtv),\n",
+            "",
+        )
+        .replace(
+            "    entities: [\n",
+            "    entities: [\n        (name: \"rtv0\", view: (of: \"swapchain[0]\", kind: Rtv)),\n        (name: \"rtv1\", view: (of: \"swapchain[1]\", kind: Rtv)),\n",
+        );
+    assert!(!declared.contains("CreateView"));
+    assert_eq!(twin("declared", &declared), (Ok(()), Vec::new()));
+    // The index starts again at 0: rendering into buffer 1 first, as the frame count
+    // would suggest, writes a buffer that is not the back buffer, in PRESENT.
+    let at = text
+        .find("label: \"OnSizeChanged\"")
+        .unwrap_or_else(|| panic!("no resize"));
+    let (head, tail) = text.split_at(at);
+    let swapped = tail
+        .replace("rtvs: [\"rtv0\"]", "rtvs: [\"RTV\"]")
+        .replace("rtvs: [\"rtv1\"]", "rtvs: [\"rtv0\"]")
+        .replace("rtvs: [\"RTV\"]", "rtvs: [\"rtv1\"]")
+        .replace("ClearRenderTarget(\"rtv0\")", "ClearRenderTarget(\"RTV\")")
+        .replace("ClearRenderTarget(\"rtv1\")", "ClearRenderTarget(\"rtv0\")")
+        .replace("ClearRenderTarget(\"RTV\")", "ClearRenderTarget(\"rtv1\")");
+    let (run, found) = twin("index", &format!("{head}{swapped}"));
+    assert!(run.is_ok(), "{run:?}");
+    assert_eq!(found, ["V0103", "V0403"]);
+}

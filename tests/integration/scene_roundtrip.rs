@@ -241,9 +241,10 @@ fn rich_scene_loads_what_it_says() {
 
 #[test]
 fn every_scene_in_scenes_round_trips() {
-    // The bundled scenes, the command-script mistakes and their correct twins.
+    // The bundled scenes, the ports, the command-script mistakes and their correct twins.
     for dir in [
         "scenes",
+        "scenes/ports",
         "scenes/real",
         "scenes/mistakes",
         "scenes/warnings",

@@ -345,3 +345,21 @@ fn a_predicate_and_a_query_resolve_fit_their_buffer_and_name_an_ended_query() {
         good,
     );
 }
+
+/// ResizeBuffers is checked at the call, not where its chain's name first appears: a port
+/// resizes long after its first use of the chain (FS-6).
+#[test]
+fn resize_buffers_names_a_swap_chain_and_a_sane_extent_at_the_call() {
+    fails(
+        r#"SetVertexBuffers(["vb"]), ResizeBuffers(chain: "vb", extent: (32, 32)),"#,
+        r#""vb", extent"#,
+        r#""vb" is a buffer, expected a swap chain"#,
+        r#"SetVertexBuffers(["vb"]), ResizeBuffers(chain: "swapchain", extent: (32, 32)),"#,
+    );
+    fails(
+        r#"Present("swapchain"), ResizeBuffers(chain: "swapchain", extent: (0, 32)),"#,
+        r#""swapchain", extent"#,
+        "extent 0x32 is out of range",
+        r#"Present("swapchain"), ResizeBuffers(chain: "swapchain", extent: (32, 32)),"#,
+    );
+}
