@@ -3,11 +3,13 @@
 //!
 //! The previous occupants come from a sweep in order of first use that paints each
 //! transient's byte range with its index and, before painting, reads which indices the range
-//! held. The byte axis is cut at every placement's start and end, and a segment tree over
-//! those pieces keeps, per node, the one index its whole range holds or that its children
+//! held. The byte axis is cut at every placement's start and end into pieces. Where each
+//! transient covers few pieces, as with a frame's few target sizes, an array of each piece's
+//! latest holder does it in time linear in the pieces covered. Otherwise a segment tree over
+//! the pieces keeps, per node, the one index its whole range holds or that its children
 //! differ: a range is read and painted in time logarithmic in the pieces plus what it reads,
-//! and every node read is overwritten, so the sweep costs n log n overall. It is flat arrays,
-//! kept between placements, so a warm sweep allocates nothing.
+//! and every node read is overwritten, so the sweep costs n log n overall. Both are flat
+//! arrays, kept between placements, so a warm sweep allocates nothing.
 
 use super::AliasPlan;
 
@@ -23,7 +25,10 @@ pub(super) struct Occupancy {
     shares: Vec<bool>,
     /// Placement starts and ends, sorted, once each: the pieces' bounds.
     cuts: Vec<u64>,
-    /// The segment tree over the pieces, from node 1; children of `k` are `2k` and `2k + 1`.
+    /// Per sharing placement: the pieces it covers.
+    ranges: Vec<(u32, u32)>,
+    /// Each piece's latest holder; or, where transients cover many pieces each, the segment
+    /// tree over the pieces, from node 1 (children of `k` are `2k` and `2k + 1`).
     tree: Vec<u32>,
 }
 
@@ -61,6 +66,17 @@ impl Occupancy {
         &mut self,
         alias: &AliasPlan,
         sharing: &[u32],
+        visit: impl FnMut(u32, u32),
+    ) {
+        self.sweep(alias, sharing, None, visit);
+    }
+
+    /// The sweep, on the array of holders or the tree as `flat` says (by cost when `None`).
+    fn sweep(
+        &mut self,
+        alias: &AliasPlan,
+        sharing: &[u32],
+        flat: Option<bool>,
         mut visit: impl FnMut(u32, u32),
     ) {
         let placements = &alias.placements;
@@ -72,19 +88,39 @@ impl Occupancy {
         self.cuts.sort_unstable();
         self.cuts.dedup();
         let pieces = self.cuts.len().saturating_sub(1);
+        let cut = |x: u64| self.cuts.partition_point(|&c| c < x) as u32;
+        self.ranges.clear();
+        (self.ranges).extend(sharing.iter().map(|&i| {
+            let p = &placements[i as usize];
+            (cut(p.offset), cut(p.offset + p.bytes))
+        }));
+        // Where transients cover few pieces each, as with a frame's few target sizes, an
+        // array of each piece's holder is cheaper than the tree.
+        let covered: usize = (self.ranges.iter()).map(|&(l, r)| (r - l) as usize).sum();
+        let flat = flat.unwrap_or(covered <= 8 * sharing.len() + 4096);
         self.tree.clear();
-        self.tree.resize(4 * pieces.max(1), NONE);
-        let cut = |x: u64| self.cuts.partition_point(|&c| c < x);
+        match flat {
+            true => self.tree.resize(pieces, NONE),
+            false => self.tree.resize(4 * pieces.max(1), NONE),
+        }
         for round in 0..2 {
-            for &i in sharing {
-                let p = &placements[i as usize];
-                let range = (cut(p.offset), cut(p.offset + p.bytes));
+            for (&i, &(l, r)) in sharing.iter().zip(&self.ranges) {
                 let mut read = |o: u32| {
                     if round == 1 && o != i {
                         visit(i, o);
                     }
                 };
-                paint(&mut self.tree, (1, 0, pieces), range, i, &mut read);
+                if flat {
+                    for holder in &mut self.tree[l as usize..r as usize] {
+                        if *holder != NONE {
+                            read(*holder);
+                        }
+                        *holder = i;
+                    }
+                } else {
+                    let range = (l as usize, r as usize);
+                    paint(&mut self.tree, (1, 0, pieces), range, i, &mut read);
+                }
             }
         }
     }
@@ -141,18 +177,20 @@ pub(super) fn sharing(alias: &AliasPlan) -> Vec<u32> {
 }
 
 /// [`Occupancy::for_each_previous_occupant`] collected: each sharing placement with its
-/// previous occupants, once each.
+/// previous occupants, once each, sorted; the array of holders and the tree must agree.
 #[cfg(test)]
 pub(super) fn previous_occupants(alias: &AliasPlan, sharing: &[u32]) -> Vec<(u32, Vec<u32>)> {
-    let mut out: Vec<(u32, Vec<u32>)> = sharing.iter().map(|&i| (i, Vec::new())).collect();
-    Occupancy::default().for_each_previous_occupant(alias, sharing, |i, o| {
-        let at = sharing
-            .iter()
-            .position(|&s| s == i)
-            .expect("a sharing placement");
-        if !out[at].1.contains(&o) {
-            out[at].1.push(o);
-        }
+    let found = [true, false].map(|flat| {
+        let mut out: Vec<(u32, Vec<u32>)> = sharing.iter().map(|&i| (i, Vec::new())).collect();
+        Occupancy::default().sweep(alias, sharing, Some(flat), |i, o| {
+            let at = (sharing.iter().position(|&s| s == i)).expect("a sharing placement");
+            if !out[at].1.contains(&o) {
+                out[at].1.push(o);
+            }
+        });
+        out.iter_mut().for_each(|(_, v)| v.sort_unstable());
+        out
     });
-    out
+    assert_eq!(found[0], found[1], "the array and the tree agree");
+    found[0].clone()
 }

@@ -95,8 +95,8 @@ impl PassBarriers {
         } = scratch;
         buffers.clear();
         textures.clear();
-        buffers.reserve(self.buffers.len() + slots.len());
-        textures.reserve(self.textures.len() + slots.len());
+        fresh(buffers, self.buffers.len() + slots.len());
+        fresh(textures, self.textures.len() + slots.len());
         // The slots between edits move as whole runs; only their starts shift, by what the
         // edits so far added or removed.
         let count = self.starts.len().saturating_sub(1);
@@ -197,6 +197,15 @@ impl TextureRecord for WholeTexture {
                     && self.layout_after != Layout::Undefined,
             },
         }
+    }
+}
+
+/// Make room for `need` in the empty `v`: a fresh array where it is too small (growing it
+/// would copy its stale contents), with an eighth more, so that sizes that vary a little
+/// settle.
+fn fresh<T>(v: &mut Vec<T>, need: usize) {
+    if v.capacity() < need {
+        *v = Vec::with_capacity(need + need / 8);
     }
 }
 
