@@ -65,8 +65,8 @@ fn meet((a0, a1): (u32, u32), (b0, b1): (u32, u32), n: u32) -> bool {
 }
 
 impl Greedy {
-    /// Place `slots` with their meeting graph `meets`, again in the second order when the
-    /// heap exceeds `goal`; the heap's size.
+    /// Place `slots`, finding each one's neighbours through `meets`, and again in the second
+    /// order when the heap exceeds `goal` and `again` allows; the heap's size.
     pub fn place(&mut self, slots: &[Slot], meets: Neighbours<'_>, goal: u64, again: bool) -> u64 {
         let long = |i: u32| {
             let s = &slots[i as usize];
