@@ -510,3 +510,22 @@ fn clean_scene_everywhere(path: &str) {
         }
     }
 }
+
+/// FS-1 (V0511), EB-11 (V0804): Resident Evil 2's previous HDR image, read at the start of the
+/// frame on async compute (the white point) and on graphics (TAA), then stored by a copy on
+/// graphics. The conservative strategy read the opening phase in the layout the frame starts
+/// it in only after a reader had changed it under the other queue's read, and the graphics
+/// queue, whose last barrier handed the texture over, read without declaring its access.
+#[test]
+fn a_history_both_queues_read_before_a_copy_rewrites_it() {
+    clean_everywhere("history_read_on_two_queues_then_copied.ron");
+}
+
+/// FS-1 (V0511): Resident Evil 2's shadow-map array, one slice redrawn and the array read
+/// whole on both queues. The slices nothing of the frame writes open it with a read phase
+/// both queues share; the conservative strategy no longer moves them under the other
+/// queue's read in the first frame.
+#[test]
+fn array_slices_no_pass_writes_read_on_two_queues() {
+    clean_everywhere("array_slices_read_on_two_queues.ron");
+}

@@ -125,3 +125,41 @@ pub fn phase_layouts(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Optio
     }
     out
 }
+
+/// A read phase several queues share that opens the frame of a texture that keeps its
+/// contents has no writer in the frame to enter a layout for it. When the layout the texture
+/// starts the frame in admits every access of the phase on every reader's queue, the phase is
+/// read in that layout: a reader that changed it would race another queue's read (FS-1), and
+/// nothing earlier in the frame can change it for them. (At the end of the frame its last
+/// writer moves it into the opening phase's layout, so a later frame starts there.)
+pub fn keep_opening_layout(
+    graph: &CompiledGraph,
+    e: Entity,
+    start: Layout,
+    phase: &mut [Option<Layout>],
+) {
+    let run: Vec<usize> = (graph.passes.iter().enumerate())
+        .filter_map(|(i, p)| uses(p, e).map(|write| (i, write)))
+        .take_while(|&(_, write)| !write)
+        .map(|(i, _)| i)
+        .collect();
+    let queue = |i: usize| graph.passes[i].queue;
+    let Some(&first) = run.first() else { return };
+    if start == Layout::Undefined || run.iter().all(|&i| queue(i) == queue(first)) {
+        return;
+    }
+    let access = (run.iter())
+        .flat_map(|&i| graph.passes[i].uses.iter().filter(|u| u.key == e))
+        .fold(crate::barrier::Access::empty(), |a, u| {
+            a | u.access.access()
+        });
+    let fits = layout_allows(start).contains(access)
+        && run
+            .iter()
+            .all(|&i| queue(i).queue_type().allows_layout(start));
+    if fits {
+        for i in run {
+            phase[i] = Some(start);
+        }
+    }
+}
