@@ -7,8 +7,9 @@
 //! queues at once (FS-1), reads shared with and rewrites by a DMA engine (barrier-spec A5), a
 //! DMA upload into one subresource of an array (EB-6), a compute write read by pixel
 //! shaders (barrier-spec B), a DMA readback of a transient compute activated (EB-5, EB-9d),
-//! a compute write read by both queues at the end of the frame (FS-1), and render targets
-//! without DCC read on the graphics queue only (EB-4). `scenes/gpu_driven.ron` puts the
+//! a compute write read by both queues at the end of the frame (FS-1), render targets
+//! without DCC read on the graphics queue only (EB-4), and textures that keep their contents
+//! read by both queues at the start of the frame (FS-1, EB-11). `scenes/gpu_driven.ron` puts the
 //! first of them together in one frame.
 
 use fastframe::Runtime;

@@ -10,8 +10,13 @@
 //! queue can pick them up next frame. A read phase several queues share is entered by its
 //! writer, before its fence, and each reading queue declares its own access (EB-11) without
 //! changing the layout under another queue's read (FS-1); one a DMA engine shares is read in
-//! COMMON, the only layout a copy engine may use (barrier-spec A5). No access is ever
-//! barrier-free (EB-8a).
+//! COMMON, the only layout a copy engine may use (barrier-spec A5). A shared read phase that
+//! opens the frame of a texture that keeps its contents has no writer in the frame: it is read
+//! in the layout the texture starts the frame in where that serves every reader, and the
+//! frame's last writer otherwise moves the texture into it for the next frame. A queue whose
+//! last barrier on a texture handed it over (NO_ACCESS), in this frame or at the end of the
+//! last, declares its access again before it uses it, in the same layout too (EB-11). No
+//! access is ever barrier-free (EB-8a).
 
 use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
