@@ -530,3 +530,13 @@ fn a_history_both_queues_read_before_a_copy_rewrites_it() {
 fn array_slices_no_pass_writes_read_on_two_queues() {
     clean_everywhere("array_slices_read_on_two_queues.ron");
 }
+
+/// FS-1 (V0512, V0513), barrier-spec A1: last frame's depth buffer, sampled on async compute
+/// and depth-tested on graphics at the start of the frame, then rewritten by a pre-pass. The
+/// conservative strategy let each reader move it into its own layout under the other's
+/// read; the frame's last writer now enters the shared layout for the next frame, and the
+/// plan's first frame moves it in its prologue.
+#[test]
+fn a_depth_history_both_queues_read_is_entered_by_the_last_writer() {
+    clean_everywhere("depth_history_read_on_two_queues.ron");
+}

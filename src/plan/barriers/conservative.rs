@@ -12,8 +12,9 @@
 //! changing the layout under another queue's read (FS-1); one a DMA engine shares is read in
 //! COMMON, the only layout a copy engine may use (barrier-spec A5). A shared read phase that
 //! opens the frame of a texture that keeps its contents has no writer in the frame: it is read
-//! in the layout the texture starts the frame in where that serves every reader, and the
-//! frame's last writer otherwise moves the texture into it for the next frame. A queue whose
+//! in the layout the texture starts the frame in where that serves every reader; otherwise the
+//! frame's last writer moves the texture into it for the next frame, and a plan's first frame
+//! in a prologue on the graphics queue that the other queues wait for. A queue whose
 //! last barrier on a texture handed it over (NO_ACCESS), in this frame or at the end of the
 //! last, declares its access again before it uses it, in the same layout too (EB-11). No
 //! access is ever barrier-free (EB-8a).
@@ -229,9 +230,37 @@ fn walk(
                 t.last = Some(i);
                 continue;
             }
+            let e = u.key;
+            // A read phase several queues share before anything in the plan wrote the texture
+            // (a first frame reading history) has no writer to enter its layout before the
+            // readers' fences: the plan's first frame moves it in its prologue, on the graphics
+            // queue, which every other queue waits for (FS-1); each reader then declares its
+            // access (EB-11).
+            if !t.transient
+                && !t.chain
+                && t.last.is_none()
+                && t.layout != Layout::Undefined
+                && shared_read(graph, phase, i, e)
+                && can_transition(QueueId::Graphics, t.layout, want)
+            {
+                let moved = (want, Access::NO_ACCESS);
+                fp.prologue
+                    .push(transition(e, (t.layout, Access::NO_ACCESS), moved, false));
+                let readers = (graph.passes.iter())
+                    .filter(|q| q.uses.iter().any(|x| x.key == e))
+                    .map(|q| q.queue);
+                for q in readers {
+                    declare(t, q, Access::NO_ACCESS);
+                }
+                (t.layout, t.access) = moved;
+                bb.texture(i, false, transition(e, moved, to, false));
+                declare(t, p.queue, to.1);
+                t.access = to.1;
+                t.last = Some(i);
+                continue;
+            }
             let from = (t.layout, t.access);
             let discard = t.layout == Layout::Undefined;
-            let e = u.key;
             // Queues other than the ones this transition involves declared accesses of the
             // old layout: they declare again before they use the new one.
             hand_over(t);

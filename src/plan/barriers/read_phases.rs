@@ -11,8 +11,9 @@
 //! that every reader's queue may use and that the writer's queue may enter (A5, A6): for a
 //! depth buffer bound read-only on the graphics queue while async compute samples it, the
 //! direct queue's compute-accessible generic read layout, which only the graphics queue may
-//! enter (A1). A phase the frame starts with has no writer to enter a layout for it and keeps
-//! its readers' own layouts.
+//! enter (A1). A phase that opens the frame of a texture that keeps its contents is entered
+//! by the frame's last write, for the next frame; one with no write in the frame keeps its
+//! readers' own layouts.
 
 use bevy_ecs::prelude::*;
 
@@ -78,7 +79,10 @@ pub fn phase_layouts(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Optio
             .find(|&x| found[x].1)
             .unwrap_or(found.len());
         let run = &found[k..end];
-        let writer = k.checked_sub(1).map(|w| found[w].0);
+        // The phase that opens the frame of a texture that keeps its contents is entered by
+        // the frame's last write, for the next frame.
+        let last_write = found.last().filter(|f| wraps && f.1).map(|f| f.0);
+        let writer = k.checked_sub(1).map(|w| found[w].0).or(last_write);
         k = end;
         let queue = |i: usize| graph.passes[i].queue;
         if !run.iter().any(|r| queue(r.0) != queue(run[0].0)) {
@@ -96,8 +100,8 @@ pub fn phase_layouts(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Optio
         let layout = if dma_reads || dma_writes_next {
             Layout::Common
         } else if let Some(writer) = writer.filter(|_| run.iter().any(|r| r.3 != run[0].3)) {
-            // Entered by the writer of this frame before its fence; a phase the frame starts
-            // with has none and keeps its readers' own layouts.
+            // Entered by the writer of this frame before its fence, or for a phase the frame
+            // opens with, by the last writer of the frame before.
             let fits = |l: &Layout| {
                 layout_allows(*l).contains(access)
                     && queue(writer).queue_type().may_transition(*l)
