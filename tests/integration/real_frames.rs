@@ -7,8 +7,9 @@
 //! queues at once (FS-1), reads shared with and rewrites by a DMA engine (barrier-spec A5), a
 //! DMA upload into one subresource of an array (EB-6), a compute write read by pixel
 //! shaders (barrier-spec B), a DMA readback of a transient compute activated (EB-5, EB-9d),
-//! a compute write read by both queues at the end of the frame (FS-1), and render targets
-//! without DCC read on the graphics queue only (EB-4). `scenes/gpu_driven.ron` puts the
+//! a compute write read by both queues at the end of the frame (FS-1), render targets
+//! without DCC read on the graphics queue only (EB-4), and textures that keep their contents
+//! read by both queues at the start of the frame (FS-1, EB-11). `scenes/gpu_driven.ron` puts the
 //! first of them together in one frame.
 
 use fastframe::Runtime;
@@ -509,4 +510,33 @@ fn clean_scene_everywhere(path: &str) {
             );
         }
     }
+}
+
+/// FS-1 (V0511), EB-11 (V0804): Resident Evil 2's previous HDR image, read at the start of the
+/// frame on async compute (the white point) and on graphics (TAA), then stored by a copy on
+/// graphics. The conservative strategy read the opening phase in the layout the frame starts
+/// it in only after a reader had changed it under the other queue's read, and the graphics
+/// queue, whose last barrier handed the texture over, read without declaring its access.
+#[test]
+fn a_history_both_queues_read_before_a_copy_rewrites_it() {
+    clean_everywhere("history_read_on_two_queues_then_copied.ron");
+}
+
+/// FS-1 (V0511): Resident Evil 2's shadow-map array, one slice redrawn and the array read
+/// whole on both queues. The slices nothing of the frame writes open it with a read phase
+/// both queues share; the conservative strategy no longer moves them under the other
+/// queue's read in the first frame.
+#[test]
+fn array_slices_no_pass_writes_read_on_two_queues() {
+    clean_everywhere("array_slices_read_on_two_queues.ron");
+}
+
+/// FS-1 (V0512, V0513), barrier-spec A1: last frame's depth buffer, sampled on async compute
+/// and depth-tested on graphics at the start of the frame, then rewritten by a pre-pass. The
+/// conservative strategy let each reader move it into its own layout under the other's
+/// read; the frame's last writer now enters the shared layout for the next frame, and the
+/// plan's first frame moves it in its prologue.
+#[test]
+fn a_depth_history_both_queues_read_is_entered_by_the_last_writer() {
+    clean_everywhere("depth_history_read_on_two_queues.ron");
 }

@@ -10,13 +10,19 @@
 //! queue can pick them up next frame. A read phase several queues share is entered by its
 //! writer, before its fence, and each reading queue declares its own access (EB-11) without
 //! changing the layout under another queue's read (FS-1); one a DMA engine shares is read in
-//! COMMON, the only layout a copy engine may use (barrier-spec A5). No access is ever
-//! barrier-free (EB-8a).
+//! COMMON, the only layout a copy engine may use (barrier-spec A5). A shared read phase that
+//! opens the frame of a texture that keeps its contents has no writer in the frame: it is read
+//! in the layout the texture starts the frame in where that serves every reader; otherwise the
+//! frame's last writer moves the texture into it for the next frame, and a plan's first frame
+//! in a prologue on the graphics queue that the other queues wait for. A queue whose
+//! last barrier on a texture handed it over (NO_ACCESS), in this frame or at the end of the
+//! last, declares its access again before it uses it, in the same layout too (EB-11). No
+//! access is ever barrier-free (EB-8a).
 
 use bevy_ecs::prelude::*;
 use hashbrown::HashMap;
 
-use super::read_phases::{phase_layouts, shared_read};
+use super::read_phases::{keep_opening_layout, phase_layouts, shared_read};
 use super::{BarrierPlan, FramePlan, PassBarriersBuilder};
 use super::{TextureStart, can_transition};
 use crate::barrier::*;
@@ -76,11 +82,34 @@ fn transition(
     }
 }
 
+/// Per texture, the access the last barrier on each queue declared for it (EB-11).
+type Declared = HashMap<Entity, Vec<(QueueId, Access)>>;
+
 /// Plan conservative barriers for a compiled graph, starting from `start` per texture.
+///
+/// The frame repeats, so what the last barrier on each queue declared for a texture at its
+/// start is what the frame's own barriers declared by its end: a queue whose last barrier on
+/// a texture handed it over (NO_ACCESS) declares its access again before it next uses it,
+/// even in the same layout (EB-11). The frame is walked once to learn that and again from it.
 pub fn plan_conservative(
     graph: &CompiledGraph,
     start: impl Fn(Entity) -> TextureStart,
 ) -> Result<BarrierPlan, PlanError> {
+    let (_, end) = walk(graph, &start, &Declared::new())?;
+    let (fp, _) = walk(graph, &start, &end)?;
+    Ok(BarrierPlan {
+        frames: vec![fp],
+        ..Default::default()
+    })
+}
+
+/// One frame's conservative barriers, each queue starting from the accesses `seeds` says its
+/// last barrier on a texture declared; with what the frame's barriers leave declared.
+fn walk(
+    graph: &CompiledGraph,
+    start: &impl Fn(Entity) -> TextureStart,
+    seeds: &Declared,
+) -> Result<(FramePlan, Declared), PlanError> {
     let n = graph.passes.len();
     let mut fp = FramePlan::default();
     let mut bb = PassBarriersBuilder::new(n);
@@ -120,13 +149,29 @@ pub fn plan_conservative(
         None => t.declared.push((q, access)),
     };
     let mut tracks: Vec<(Entity, Track)> = Vec::new();
+    let mut declared_at_end = Declared::new();
+    // A transition declares NO_ACCESS on every queue that used the texture but made it: they
+    // declared accesses of the old layout, or none of their own (EB-11).
+    let hand_over = |t: &mut Track| {
+        for q in t.queues.clone() {
+            declare(t, q, Access::NO_ACCESS);
+        }
+        for d in &mut t.declared {
+            d.1 = Access::NO_ACCESS;
+        }
+    };
     let mut phases: HashMap<Entity, Vec<Option<Layout>>> = HashMap::new();
     for (i, p) in graph.passes.iter().enumerate() {
         for u in &p.uses {
             let Some(want) = u.layout else { continue };
             let phase = phases.entry(u.key).or_insert_with(|| {
                 let s = start(u.key);
-                phase_layouts(graph, u.key, !s.transient && !s.chain)
+                let keeps = !s.transient && !s.chain;
+                let mut phase = phase_layouts(graph, u.key, keeps);
+                if keeps {
+                    keep_opening_layout(graph, u.key, s.state.layout, &mut phase);
+                }
+                phase
             });
             let want = phase[i].unwrap_or(want);
             let pos = match tracks.iter().position(|(e, _)| *e == u.key) {
@@ -148,7 +193,7 @@ pub fn plan_conservative(
                             queues: Vec::new(),
                             transient: s.transient,
                             chain: s.chain,
-                            declared: Vec::new(),
+                            declared: seeds.get(&u.key).cloned().unwrap_or_default(),
                         },
                     ));
                     tracks.len() - 1
@@ -185,14 +230,40 @@ pub fn plan_conservative(
                 t.last = Some(i);
                 continue;
             }
+            let e = u.key;
+            // A read phase several queues share before anything in the plan wrote the texture
+            // (a first frame reading history) has no writer to enter its layout before the
+            // readers' fences: the plan's first frame moves it in its prologue, on the graphics
+            // queue, which every other queue waits for (FS-1); each reader then declares its
+            // access (EB-11).
+            if !t.transient
+                && !t.chain
+                && t.last.is_none()
+                && t.layout != Layout::Undefined
+                && shared_read(graph, phase, i, e)
+                && can_transition(QueueId::Graphics, t.layout, want)
+            {
+                let moved = (want, Access::NO_ACCESS);
+                fp.prologue
+                    .push(transition(e, (t.layout, Access::NO_ACCESS), moved, false));
+                let readers = (graph.passes.iter())
+                    .filter(|q| q.uses.iter().any(|x| x.key == e))
+                    .map(|q| q.queue);
+                for q in readers {
+                    declare(t, q, Access::NO_ACCESS);
+                }
+                (t.layout, t.access) = moved;
+                bb.texture(i, false, transition(e, moved, to, false));
+                declare(t, p.queue, to.1);
+                t.access = to.1;
+                t.last = Some(i);
+                continue;
+            }
             let from = (t.layout, t.access);
             let discard = t.layout == Layout::Undefined;
-            let e = u.key;
             // Queues other than the ones this transition involves declared accesses of the
             // old layout: they declare again before they use the new one.
-            for d in &mut t.declared {
-                d.1 = Access::NO_ACCESS;
-            }
+            hand_over(t);
             // A read phase several queues share is entered by its writer, at the end of its
             // pass and so before the fences that order the readers after it: a reader's
             // transition would be a write racing another queue's read (FS-1).
@@ -248,7 +319,7 @@ pub fn plan_conservative(
             t.last = Some(i);
         }
     }
-    for (e, t) in tracks {
+    for (e, mut t) in tracks {
         let mut end = (t.layout, t.access);
         // Shared imported textures end the frame in COMMON, which every queue can leave. A
         // back buffer is left to the present, which decompresses it in the layout its last
@@ -267,6 +338,35 @@ pub fn plan_conservative(
             .last
             .is_some_and(|l| shared_read(graph, &phases[&e], l, e))
             && first.is_some_and(|(q, want)| t.layout == want || can_transition(q, t.layout, want));
+        // A texture that keeps its contents and opens the frame with a read phase several
+        // queues share is moved into that phase's layout by the frame's last writer, as a
+        // phase within the frame is entered by its writer: the next frame's readers on other
+        // queues wait for that write, so none reads while the layout changes (FS-1).
+        let opening = (graph
+            .passes
+            .iter()
+            .position(|p| p.uses.iter().any(|u| u.key == e)))
+        .filter(|&f| shared_read(graph, &phases[&e], f, e))
+        .and_then(|f| {
+            let own = graph.passes[f].uses.iter().find(|u| u.key == e)?.layout;
+            phases[&e][f].or(own)
+        });
+        let writer = t.last.filter(|&l| {
+            (graph.passes[l].uses.iter()).any(|u| u.key == e && u.access.is_write())
+                && can_transition(graph.passes[l].queue, t.layout, opening.unwrap_or(t.layout))
+        });
+        if !t.transient
+            && !t.chain
+            && let Some(want) = opening.filter(|&w| w != t.layout)
+            && let Some(writer) = writer
+        {
+            let entered = (want, Access::NO_ACCESS);
+            bb.texture(writer, true, transition(e, end, entered, false));
+            hand_over(&mut t);
+            fp.end.push((e, want, Access::NO_ACCESS));
+            declared_at_end.insert(e, t.declared);
+            continue;
+        }
         // A transient a DMA engine uses first must be in COMMON for it too (A5).
         let dma_first = first.is_some_and(|(q, _)| matches!(q, QueueId::Dma { .. }));
         if (!t.transient || dma_first)
@@ -278,13 +378,12 @@ pub fn plan_conservative(
         {
             let parked = (Layout::Common, Access::NO_ACCESS);
             bb.texture(last, true, transition(e, end, parked, false));
+            hand_over(&mut t);
             end = parked;
         }
         fp.end.push((e, end.0, end.1));
+        declared_at_end.insert(e, t.declared);
     }
     fp.barriers = bb.finish();
-    Ok(BarrierPlan {
-        frames: vec![fp],
-        ..Default::default()
-    })
+    Ok((fp, declared_at_end))
 }

@@ -11,8 +11,9 @@
 //! that every reader's queue may use and that the writer's queue may enter (A5, A6): for a
 //! depth buffer bound read-only on the graphics queue while async compute samples it, the
 //! direct queue's compute-accessible generic read layout, which only the graphics queue may
-//! enter (A1). A phase the frame starts with has no writer to enter a layout for it and keeps
-//! its readers' own layouts.
+//! enter (A1). A phase that opens the frame of a texture that keeps its contents is entered
+//! by the frame's last write, for the next frame; one with no write in the frame keeps its
+//! readers' own layouts.
 
 use bevy_ecs::prelude::*;
 
@@ -78,7 +79,10 @@ pub fn phase_layouts(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Optio
             .find(|&x| found[x].1)
             .unwrap_or(found.len());
         let run = &found[k..end];
-        let writer = k.checked_sub(1).map(|w| found[w].0);
+        // The phase that opens the frame of a texture that keeps its contents is entered by
+        // the frame's last write, for the next frame.
+        let last_write = found.last().filter(|f| wraps && f.1).map(|f| f.0);
+        let writer = k.checked_sub(1).map(|w| found[w].0).or(last_write);
         k = end;
         let queue = |i: usize| graph.passes[i].queue;
         if !run.iter().any(|r| queue(r.0) != queue(run[0].0)) {
@@ -96,8 +100,8 @@ pub fn phase_layouts(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Optio
         let layout = if dma_reads || dma_writes_next {
             Layout::Common
         } else if let Some(writer) = writer.filter(|_| run.iter().any(|r| r.3 != run[0].3)) {
-            // Entered by the writer of this frame before its fence; a phase the frame starts
-            // with has none and keeps its readers' own layouts.
+            // Entered by the writer of this frame before its fence, or for a phase the frame
+            // opens with, by the last writer of the frame before.
             let fits = |l: &Layout| {
                 layout_allows(*l).contains(access)
                     && queue(writer).queue_type().may_transition(*l)
@@ -124,4 +128,42 @@ pub fn phase_layouts(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Optio
         }
     }
     out
+}
+
+/// A read phase several queues share that opens the frame of a texture that keeps its
+/// contents has no writer in the frame to enter a layout for it. When the layout the texture
+/// starts the frame in admits every access of the phase on every reader's queue, the phase is
+/// read in that layout: a reader that changed it would race another queue's read (FS-1), and
+/// nothing earlier in the frame can change it for them. (At the end of the frame its last
+/// writer moves it into the opening phase's layout, so a later frame starts there.)
+pub fn keep_opening_layout(
+    graph: &CompiledGraph,
+    e: Entity,
+    start: Layout,
+    phase: &mut [Option<Layout>],
+) {
+    let run: Vec<usize> = (graph.passes.iter().enumerate())
+        .filter_map(|(i, p)| uses(p, e).map(|write| (i, write)))
+        .take_while(|&(_, write)| !write)
+        .map(|(i, _)| i)
+        .collect();
+    let queue = |i: usize| graph.passes[i].queue;
+    let Some(&first) = run.first() else { return };
+    if start == Layout::Undefined || run.iter().all(|&i| queue(i) == queue(first)) {
+        return;
+    }
+    let access = (run.iter())
+        .flat_map(|&i| graph.passes[i].uses.iter().filter(|u| u.key == e))
+        .fold(crate::barrier::Access::empty(), |a, u| {
+            a | u.access.access()
+        });
+    let fits = layout_allows(start).contains(access)
+        && run
+            .iter()
+            .all(|&i| queue(i).queue_type().allows_layout(start));
+    if fits {
+        for i in run {
+            phase[i] = Some(start);
+        }
+    }
 }
