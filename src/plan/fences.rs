@@ -59,8 +59,8 @@ fn predecessors(passes: &[CompiledPass], out: &mut Vec<Prev>) {
 #[derive(Debug, Default)]
 pub struct Fences {
     queues: Vec<QueueId>,
-    /// Each use as (pass, writes), grouped by resource through the index.
-    grouped: Vec<(usize, bool)>,
+    /// Per resource: its last use, then its last write, on each lane.
+    last: Vec<u32>,
     pairs: Vec<(usize, usize)>,
     prev: Vec<Prev>,
     /// Knowledge vectors, a pass's after another's, at the width [`width_class`] gives.
@@ -149,45 +149,50 @@ impl Fences {
 
     /// Frame wrap-around, per resource: a later conflicting use on another queue must finish
     /// before an earlier-ordered use of the next frame.
+    ///
+    /// Only the latest conflicting use per queue matters (a wait keeps the latest producer
+    /// per queue), and the latest after `y` is the resource's last one on that queue if it
+    /// comes after `y`: two passes over the uses, however many passes share a resource.
     fn wrap_around<const W: usize>(
         &mut self,
         out: &mut [CompiledPass],
         index: &ResourceIndex,
         chains: &[Entity],
     ) {
-        let grouped = &mut self.grouped;
-        grouped.clear();
-        grouped.resize(index.uses(), (0, false));
-        let flat = out
-            .iter()
-            .enumerate()
-            .flat_map(|(i, p)| p.uses.iter().map(move |u| (i, u)));
-        for ((i, u), &place) in flat.zip(index.places()) {
-            grouped[place as usize] = (i, u.access.is_write());
-        }
-        // Only the latest conflicting use per queue matters (a wait keeps the latest producer
-        // per queue), and the latest after `y` is the resource's last one on that queue if it
-        // comes after `y`: linear in uses, however many passes share a resource.
-        const NONE: usize = usize::MAX;
+        const NONE: u32 = u32::MAX;
+        let resources = index.resources();
+        // Per resource: its last use and last write on each lane.
+        self.last.clear();
+        self.last.resize(resources.len() * 2 * W, NONE);
+        let (last, _) = self.last.as_chunks_mut::<W>();
         let (lane, pairs) = (&self.lane, &mut self.pairs);
-        pairs.clear();
-        for r in 0..index.resources().len() {
-            if chains.contains(&index.resources()[r]) {
-                continue;
-            }
-            let uses = &grouped[index.span(r)];
-            let (mut last_use, mut last_write) = ([NONE; W], [NONE; W]);
-            for &(x, wx) in uses {
-                last_use[lane[x] as usize] = x;
-                if wx {
-                    last_write[lane[x] as usize] = x;
+        let mut numbers = index.numbers().iter();
+        for (x, p) in out.iter().enumerate() {
+            let l = lane[x] as usize;
+            for (u, &r) in p.uses.iter().zip(&mut numbers) {
+                last[2 * r as usize][l] = x as u32;
+                if u.access.is_write() {
+                    last[2 * r as usize + 1][l] = x as u32;
                 }
             }
-            for &(y, wy) in uses {
-                let latest = if wy { &last_use } else { &last_write };
-                for (l, &x) in latest.iter().enumerate() {
-                    if x != NONE && x > y && l != lane[y] as usize {
-                        pairs.push((y, x));
+        }
+        // A swap chain's buffer is another one next frame (FS-5): nothing to wait for.
+        for (r, e) in resources.iter().enumerate() {
+            if chains.contains(e) {
+                last[2 * r] = [NONE; W];
+                last[2 * r + 1] = [NONE; W];
+            }
+        }
+        pairs.clear();
+        let mut numbers = index.numbers().iter();
+        for (y, p) in out.iter().enumerate() {
+            let l = lane[y] as usize;
+            for (u, &r) in p.uses.iter().zip(&mut numbers) {
+                // A write conflicts with every later use, a read with later writes.
+                let latest = &last[2 * r as usize + usize::from(!u.access.is_write())];
+                for (k, &x) in latest.iter().enumerate() {
+                    if x != NONE && x as usize > y && k != l {
+                        pairs.push((y, x as usize));
                     }
                 }
             }
