@@ -190,8 +190,8 @@ pub struct ScriptState {
     /// Buffers a script's `ResizeBuffers` made, by chain and creation index: what
     /// `"chain[i]"` names from the call on, before the buffer entities catch up.
     pub resized: HashMap<(Entity, u32), ObjectKey>,
-    /// The extent each chain a `ResizeBuffers` resized has now.
-    pub resized_to: HashMap<Entity, glam::UVec2>,
+    /// The extent and format each chain a `ResizeBuffers` resized has now.
+    pub resized_to: HashMap<Entity, (glam::UVec2, super::Format)>,
 }
 
 fn is_zero_u8(v: &u8) -> bool {

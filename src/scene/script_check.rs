@@ -261,8 +261,13 @@ fn command(
     super::limits::command(c, at, super::script_refs::scope_owner(scope), cmd)?;
     // Checked at the call, before the names of every command are checked where they first
     // appear.
-    if let ScriptCommand::Call(ScriptCall::ResizeBuffers { chain, extent }) = cmd {
-        super::resize::check(c, scope, names, chain, *extent)?;
+    if let ScriptCommand::Call(ScriptCall::ResizeBuffers {
+        chain,
+        extent,
+        format,
+    }) = cmd
+    {
+        super::resize::check(c, scope, names, chain, *extent, *format)?;
     }
     for (slot, name) in cmd.refs() {
         reference(c, scope, names, slot, name)?;

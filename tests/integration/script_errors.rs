@@ -363,3 +363,15 @@ fn resize_buffers_names_a_swap_chain_and_a_sane_extent_at_the_call() {
         r#"Present("swapchain"), ResizeBuffers(chain: "swapchain", extent: (32, 32)),"#,
     );
 }
+
+/// ResizeBuffers may give the new buffers a format (an HDR title switching to 10-bit or
+/// FP16), one the display can show like a chain's own.
+#[test]
+fn resize_buffers_takes_a_display_format_at_the_call() {
+    fails(
+        r#"Present("swapchain"), ResizeBuffers(chain: "swapchain", extent: (32, 32), format: R32Float),"#,
+        r#""swapchain", extent"#,
+        "need a display format",
+        r#"Present("swapchain"), ResizeBuffers(chain: "swapchain", extent: (32, 32), format: Rgb10A2Unorm),"#,
+    );
+}
