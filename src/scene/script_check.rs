@@ -134,6 +134,19 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
             ));
         }
     }
+    let mut ids = HashSet::new();
+    for p in &script.pipelines {
+        if !ids.insert(p.id) {
+            return Err(c.out_of_range(
+                c.loc.top("script"),
+                None,
+                format!(
+                    "pipeline {} is described twice: one description per pipeline id",
+                    p.id
+                ),
+            ));
+        }
+    }
     let mut locals = HashMap::new();
     let all = || {
         script

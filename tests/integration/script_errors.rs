@@ -375,3 +375,26 @@ fn resize_buffers_takes_a_display_format_at_the_call() {
         r#"Present("swapchain"), ResizeBuffers(chain: "swapchain", extent: (32, 32), format: Rgb10A2Unorm),"#,
     );
 }
+
+/// A pipeline's shaders are described once: two descriptions of one id are an error at the
+/// script (which one would the draws follow?), one each loads.
+#[test]
+fn a_pipeline_is_described_once() {
+    let text = |pipelines: &str| {
+        scene(r#"SetPipelineState(1),"#).replace(
+            "    script: (frames:",
+            &format!("    script: (pipelines: [{pipelines}], frames:"),
+        )
+    };
+    let err = load(&text("(id: 1, views: []), (id: 1, views: [(Pixel, 0)])"))
+        .err()
+        .expect("two descriptions of pipeline 1 load");
+    assert!(
+        err.to_string().contains("pipeline 1 is described twice"),
+        "{err}"
+    );
+    assert_eq!(err.location().line, 11, "{err}");
+    if let Err(e) = load(&text("(id: 1, views: []), (id: 2, views: [(Pixel, 0)])")) {
+        panic!("{e}");
+    }
+}
