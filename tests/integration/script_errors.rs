@@ -386,9 +386,9 @@ fn a_pipeline_is_described_once() {
             &format!("    script: (pipelines: [{pipelines}], frames:"),
         )
     };
-    let err = load(&text("(id: 1, views: []), (id: 1, views: [(Pixel, 0)])"))
-        .err()
-        .expect("two descriptions of pipeline 1 load");
+    let Err(err) = load(&text("(id: 1, views: []), (id: 1, views: [(Pixel, 0)])")) else {
+        panic!("two descriptions of pipeline 1 load");
+    };
     assert!(
         err.to_string().contains("pipeline 1 is described twice"),
         "{err}"
