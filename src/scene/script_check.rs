@@ -41,6 +41,7 @@ pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
             let names = Names {
                 locals: HashMap::new(),
                 fences: &named.fences,
+                resizes: HashMap::new(),
             };
             for cmd in commands {
                 command(c, Scope::Pass(id), &names, &named, cmd)?;
@@ -161,9 +162,24 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
             locals.entry(name.as_str()).or_insert(*kind);
         }
     }
+    let mut resizes: HashMap<&str, Vec<_>> = HashMap::new();
+    for cmd in all() {
+        if let ScriptCommand::Call(ScriptCall::ResizeBuffers {
+            chain,
+            extent,
+            format,
+        }) = cmd
+        {
+            resizes
+                .entry(chain.as_str())
+                .or_default()
+                .push((*extent, *format));
+        }
+    }
     let names = Names {
         locals,
         fences: &named.fences,
+        resizes,
     };
     for cmd in all() {
         command(c, Scope::Frame, &names, named, cmd)?;
@@ -313,7 +329,9 @@ fn command(
             }
             Ok(())
         }
-        S::Device(C::ResolveSubresource { src, dst }) => super::resolve::check(c, scope, src, dst),
+        S::Device(C::ResolveSubresource { src, dst }) => {
+            super::resolve::check(c, scope, names, src, dst)
+        }
         S::Device(C::SetPredication {
             buffer: Some(b),
             offset,

@@ -59,3 +59,54 @@ fn resize_buffers_gives_the_new_buffers_its_format_and_keeps_it_after() {
     assert_eq!(live(ten, same), eight);
     assert_eq!(live(fp16, ten), eight);
 }
+
+/// A resolve into a chain is checked when the scene loads against the chain as the scene
+/// creates it and as the script's resizes make it: which holds at the resolve is the
+/// running order's, which the device checks. A resolve that fits none is still refused.
+#[test]
+fn a_resolve_into_a_resized_chain_is_checked_against_its_new_buffers() {
+    let scene = |msaa: &str| {
+        format!(
+            r#"Scene(
+    settings: (api: D3d12Pc),
+    entities: [
+        (name: "swapchain", swap_chain: (buffers: 2, format: Rgba8Unorm, extent: (64, 64))),
+        (name: "msaa", texture: ({msaa}, samples: 4, flags: (render_target: true))),
+    ],
+    script: (frames: [[
+        (queue: Graphics, label: "resize", commands: [
+            ResizeBuffers(chain: "swapchain", extent: (128, 128), format: Rgba16Float),
+        ]),
+        (queue: Graphics, label: "render", commands: [
+            ResourceBarrier([
+                Transition(resource: "msaa", before: "", after: "RESOLVE_SOURCE"),
+                Transition(resource: "swapchain", before: "", after: "RESOLVE_DEST"),
+            ]),
+            ResolveSubresource(src: "msaa", dst: "swapchain"),
+            ResourceBarrier([
+                Transition(resource: "msaa", before: "RESOLVE_SOURCE", after: ""),
+                Transition(resource: "swapchain", before: "RESOLVE_DEST", after: ""),
+            ]),
+            Present("swapchain"),
+        ]),
+    ]]),
+)
+"#
+        )
+    };
+    let fits = scene("format: Rgba16Float, extent: (128, 128)");
+    let mut rt = Runtime::from_str(&fits, "fits.ron").unwrap_or_else(|e| panic!("{e}"));
+    rt.set_validation(true);
+    rt.run(3).unwrap_or_else(|e| panic!("{e}"));
+    assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
+    // FP16 at the old size, or R11G11B10 at the new one: no buffer the chain ever has.
+    for msaa in [
+        "format: Rgba16Float, extent: (64, 32)",
+        "format: R11G11B10Float, extent: (128, 128)",
+    ] {
+        let Err(e) = Runtime::from_str(&scene(msaa), "misfit.ron") else {
+            panic!("{msaa}: loaded");
+        };
+        assert!(e.to_string().contains("ResolveSubresource"), "{msaa}: {e}");
+    }
+}
