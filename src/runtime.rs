@@ -44,6 +44,17 @@ impl Runtime {
         world.init_resource::<FrameIndex>();
         world.init_resource::<Timeline>();
         world.init_resource::<Device>();
+        // The driver learns a pipeline's shaders when it is created: the views they access
+        // (`device::ShaderSlots`).
+        let pipelines = (world.get_resource::<crate::model::FrameScript>())
+            .map(|s| s.0.pipelines.clone())
+            .unwrap_or_default();
+        for p in pipelines {
+            let slots = crate::device::ShaderSlots::new(p.views);
+            world
+                .resource_mut::<Device>()
+                .set_pipeline_slots(p.id, Some(slots));
+        }
         world.init_resource::<GpuTrace>();
         world.init_resource::<crate::report::tracy::GpuZones>();
         world.init_resource::<Clock>();

@@ -323,12 +323,12 @@ fn resize_buffers(
 ) -> Result<(), RuntimeError> {
     let frame = sink.sink.frame();
     let device_error = |source| RuntimeError::Device { frame, source };
-    let extent = texture.extent;
+    let (extent, format) = (texture.extent, texture.format);
     let (old, fresh) = (r.device.resize_swap_chain(key, texture)).map_err(device_error)?;
     for (i, k) in fresh.iter().enumerate() {
         r.state.resized.insert((chain, i as u32), *k);
     }
-    r.state.resized_to.insert(chain, extent);
+    r.state.resized_to.insert(chain, (extent, format));
     let stale: Vec<Entity> = (r.state.chain_views.iter())
         .filter(|(_, (_, b))| old.contains(b))
         .map(|(e, _)| *e)

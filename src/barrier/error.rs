@@ -205,6 +205,17 @@ pub enum BarrierError {
     /// Source and destination regions of a copy to self intersect (A3.8, EB-9c).
     #[error("A3.8 (EB-9c): copy to self with intersecting source and destination regions")]
     SelfCopyOverlap,
+    /// A legacy transition's StateBefore is not the state the last transition left the
+    /// subresource in: the driver translates it into a LayoutBefore that does not match
+    /// either (EB-11, the debug layer's before-state mismatch).
+    #[error(
+        "EB-11 (A9): a legacy transition names StateBefore {before:#x} for subresource {subresource}, which the last transition left in state {state:#x}; name that state"
+    )]
+    LegacyStateBeforeMismatch {
+        subresource: u64,
+        before: u32,
+        state: u32,
+    },
 }
 
 impl BarrierError {
@@ -254,6 +265,7 @@ impl BarrierError {
             E::LegacyBarrierOnEnhancedLayout { .. } => "LegacyBarrierOnEnhancedLayout",
             E::InvalidLegacyState { .. } => "InvalidLegacyState",
             E::SelfCopyOverlap => "SelfCopyOverlap",
+            E::LegacyStateBeforeMismatch { .. } => "LegacyStateBeforeMismatch",
         }
     }
 

@@ -39,6 +39,7 @@ mod queue;
 mod reference;
 pub mod resolve;
 mod run;
+mod shader_slots;
 mod sim;
 mod submit;
 mod swap_chains;
@@ -63,6 +64,7 @@ pub use profile::{
 };
 pub use queue::{COMPUTE_QUEUES_PER_PIPE, DMA_ENGINES, QUEUE_COUNT, QueueId};
 pub use reference::ReferenceType;
+pub use shader_slots::ShaderSlots;
 pub use sim::record::{Executed, Stall};
 
 use bevy_ecs::prelude::Resource;
@@ -133,6 +135,8 @@ pub struct Device {
     calls: DeviceCalls,
     /// What each pipeline state's shaders cost, by pipeline id, where the title said so.
     pipeline_costs: hashbrown::HashMap<u32, ShaderCost>,
+    /// Which view slots each pipeline state's shaders access, where the title said so.
+    pipeline_slots: hashbrown::HashMap<u32, ShaderSlots>,
     /// The pipeline state each queue has bound, as submission goes (FS-11 unbinds it).
     bound_pipeline: [Option<u32>; QUEUE_COUNT],
     /// Each compute context's dispatch flags (CC-4); Resume resets them (FS-11).
@@ -178,6 +182,7 @@ impl Device {
             label_ids: hashbrown::HashMap::from_iter([(String::new(), 0)]),
             calls: DeviceCalls::default(),
             pipeline_costs: hashbrown::HashMap::new(),
+            pipeline_slots: hashbrown::HashMap::new(),
             bound_pipeline: [None; QUEUE_COUNT],
             dispatch_flags: Default::default(),
             early_out_path: [false; QUEUE_COUNT],

@@ -48,6 +48,20 @@ pub struct Script<R: ScriptRef> {
     /// it is played back.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lists: Vec<ListDef<R>>,
+    /// Which view slots pipeline states' shaders access, where the title describes them: a
+    /// draw or dispatch with a described pipeline touches only the views bound at its
+    /// slots, one with any other every bound view (`device::ShaderSlots`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pipelines: Vec<PipelineDef>,
+}
+
+/// The view slots one pipeline state's shaders access (`SetPipelineState(id)`): each a
+/// stage and a slot, as `SetResources` numbers them (`first_slot` and up).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename = "Pipeline", deny_unknown_fields)]
+pub struct PipelineDef {
+    pub id: u32,
+    pub views: Vec<(crate::device::ShaderStage, u32)>,
 }
 
 /// A command list recorded on a deferred context of the given semantics (CTX-4).
@@ -190,8 +204,8 @@ pub struct ScriptState {
     /// Buffers a script's `ResizeBuffers` made, by chain and creation index: what
     /// `"chain[i]"` names from the call on, before the buffer entities catch up.
     pub resized: HashMap<(Entity, u32), ObjectKey>,
-    /// The extent each chain a `ResizeBuffers` resized has now.
-    pub resized_to: HashMap<Entity, glam::UVec2>,
+    /// The extent and format each chain a `ResizeBuffers` resized has now.
+    pub resized_to: HashMap<Entity, (glam::UVec2, super::Format)>,
 }
 
 fn is_zero_u8(v: &u8) -> bool {
@@ -216,6 +230,7 @@ mod tests {
             frames: vec![Vec::new(); n],
             repeat_from: from,
             lists: Vec::new(),
+            pipelines: Vec::new(),
         };
         let run = |s: &Script<String>| (0..7).map(|f| s.list_for(f)).collect::<Vec<_>>();
         let some = |v: &[usize]| v.iter().map(|&i| Some(i)).collect::<Vec<_>>();

@@ -139,13 +139,20 @@ pub enum ScriptCall<R> {
     /// it was built with must still exist.
     SetFastResourcesFromBatch(String),
     /// CPU side: `IDXGISwapChain::ResizeBuffers`, the chain's buffers replaced now by new
-    /// ones of `extent` (the same count and format). As D3D12 requires, nothing on the GPU
-    /// may still use the old buffers (a title flushes its queues first, FS-6, RL-3): they are
-    /// released at the call, so the validation layer and the device judge each as a release.
-    /// The chain's back buffer is its buffer 0 again; views of the old buffers are stale
-    /// and are made again (a scene view of `chain[i]` at its next use, a `CreateView` name
-    /// by the script).
-    ResizeBuffers { chain: R, extent: (u32, u32) },
+    /// ones of `extent`, the same count, and `format` when given (an HDR title switching
+    /// its back buffers to 10-bit or FP16), the chain's current format otherwise
+    /// (DXGI_FORMAT_UNKNOWN keeps it). As D3D12 requires, nothing on the GPU may still use
+    /// the old buffers (a title flushes its queues first, FS-6, RL-3): they are released at
+    /// the call, so the validation layer and the device judge each as a release. The
+    /// chain's back buffer is its buffer 0 again; views of the old buffers are stale and are
+    /// made again (a scene view of `chain[i]` at its next use, a `CreateView` name by the
+    /// script).
+    ResizeBuffers {
+        chain: R,
+        extent: (u32, u32),
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        format: Option<super::Format>,
+    },
 }
 
 /// One barrier of a legacy `ResourceBarrier` call, as a scene writes it. States are the

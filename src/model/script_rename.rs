@@ -58,9 +58,14 @@ impl<R: ScriptRef> ScriptCommand<R> {
                 },
                 ScriptCall::Release(r) => ScriptCall::Release((f.0)(Slot::Release, r)?),
                 ScriptCall::ExecuteCommandList(n) => ScriptCall::ExecuteCommandList(n.clone()),
-                ScriptCall::ResizeBuffers { chain, extent } => ScriptCall::ResizeBuffers {
+                ScriptCall::ResizeBuffers {
+                    chain,
+                    extent,
+                    format,
+                } => ScriptCall::ResizeBuffers {
                     chain: (f.0)(Slot::Chain, chain)?,
                     extent: *extent,
+                    format: *format,
                 },
                 ScriptCall::SetFastResourcesIntoBatch { name, sets } => {
                     ScriptCall::SetFastResourcesIntoBatch {

@@ -73,6 +73,7 @@ pub fn resolve_script(
                 commands: resolve_commands(&l.commands, resolve),
             })
             .collect(),
+        pipelines: script.pipelines.clone(),
     }
 }
 
@@ -124,6 +125,7 @@ pub fn name_script(world: &World, script: &Script<Target>) -> Script<String> {
                 commands: name_commands(world, &l.commands),
             })
             .collect(),
+        pipelines: script.pipelines.clone(),
     }
 }
 

@@ -41,6 +41,7 @@ pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
             let names = Names {
                 locals: HashMap::new(),
                 fences: &named.fences,
+                resizes: HashMap::new(),
             };
             for cmd in commands {
                 command(c, Scope::Pass(id), &names, &named, cmd)?;
@@ -134,6 +135,19 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
             ));
         }
     }
+    let mut ids = HashSet::new();
+    for p in &script.pipelines {
+        if !ids.insert(p.id) {
+            return Err(c.out_of_range(
+                c.loc.top("script"),
+                None,
+                format!(
+                    "pipeline {} is described twice: one description per pipeline id",
+                    p.id
+                ),
+            ));
+        }
+    }
     let mut locals = HashMap::new();
     let all = || {
         script
@@ -148,9 +162,24 @@ fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneE
             locals.entry(name.as_str()).or_insert(*kind);
         }
     }
+    let mut resizes: HashMap<&str, Vec<_>> = HashMap::new();
+    for cmd in all() {
+        if let ScriptCommand::Call(ScriptCall::ResizeBuffers {
+            chain,
+            extent,
+            format,
+        }) = cmd
+        {
+            resizes
+                .entry(chain.as_str())
+                .or_default()
+                .push((*extent, *format));
+        }
+    }
     let names = Names {
         locals,
         fences: &named.fences,
+        resizes,
     };
     for cmd in all() {
         command(c, Scope::Frame, &names, named, cmd)?;
@@ -261,8 +290,13 @@ fn command(
     super::limits::command(c, at, super::script_refs::scope_owner(scope), cmd)?;
     // Checked at the call, before the names of every command are checked where they first
     // appear.
-    if let ScriptCommand::Call(ScriptCall::ResizeBuffers { chain, extent }) = cmd {
-        super::resize::check(c, scope, names, chain, *extent)?;
+    if let ScriptCommand::Call(ScriptCall::ResizeBuffers {
+        chain,
+        extent,
+        format,
+    }) = cmd
+    {
+        super::resize::check(c, scope, names, chain, *extent, *format)?;
     }
     for (slot, name) in cmd.refs() {
         reference(c, scope, names, slot, name)?;
@@ -295,7 +329,9 @@ fn command(
             }
             Ok(())
         }
-        S::Device(C::ResolveSubresource { src, dst }) => super::resolve::check(c, scope, src, dst),
+        S::Device(C::ResolveSubresource { src, dst }) => {
+            super::resolve::check(c, scope, names, src, dst)
+        }
         S::Device(C::SetPredication {
             buffer: Some(b),
             offset,

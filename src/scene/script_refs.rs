@@ -28,7 +28,13 @@ pub(super) struct Names<'a> {
     pub locals: HashMap<&'a str, ViewKind>,
     /// Fences inserted anywhere in the scene's scripts.
     pub fences: &'a HashSet<&'a str>,
+    /// The extents and formats the frame script's `ResizeBuffers` calls give each chain
+    /// (the format `None` when a call keeps it), whichever frame they run in.
+    pub resizes: HashMap<&'a str, Vec<Resize>>,
 }
+
+/// One `ResizeBuffers` call's extent and format (`None`: the chain's current one).
+pub(super) type Resize = ((u32, u32), Option<crate::model::Format>);
 
 /// The kinds each slot takes from the scene, and whether it also takes a swap-chain buffer
 /// (`"chain[i]"`) and a view made by `CreateView`.

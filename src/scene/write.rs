@@ -151,6 +151,13 @@ fn frame_script(out: &mut String, script: &Script<String>) -> Result<(), ron::Er
         }
         let _ = writeln!(out, "{INDENT}{INDENT}],");
     }
+    if !script.pipelines.is_empty() {
+        let _ = writeln!(out, "{INDENT}{INDENT}pipelines: [");
+        for p in &script.pipelines {
+            let _ = writeln!(out, "{}{},", INDENT.repeat(3), one_line(p)?);
+        }
+        let _ = writeln!(out, "{INDENT}{INDENT}],");
+    }
     let _ = writeln!(out, "{INDENT}),");
     Ok(())
 }

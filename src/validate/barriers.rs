@@ -216,10 +216,15 @@ impl BarrierCalls {
                 .map(move |e| (resource, e))
         });
         for (resource, e) in errors.collect::<Vec<_>>() {
-            let message = format!(
-                "{e} [{}]: a legacy ResourceBarrier and an enhanced Barrier meet only in COMMON: move the texture to COMMON with the one before using the other",
-                e.name()
-            );
+            let message = match e {
+                BarrierError::LegacyStateBeforeMismatch { .. } => {
+                    format!("{e} [{}]", e.name())
+                }
+                _ => format!(
+                    "{e} [{}]: a legacy ResourceBarrier and an enhanced Barrier meet only in COMMON: move the texture to COMMON with the one before using the other",
+                    e.name()
+                ),
+            };
             out.push(ctx.finding_as(
                 i,
                 Code::BarrierCall,
@@ -309,12 +314,13 @@ impl BarrierCalls {
 
     /// The end of an ExecuteCommandLists scope on PC D3D12 (barrier-spec A8): every access
     /// starts again at COMMON and each queue's barrier history starts again; only texture
-    /// layouts carry over (they are kept per subresource by the layouts checker).
+    /// layouts carry over (they are kept per subresource by the layouts checker), and the
+    /// legacy states transitions left, which the next transition must name (EB-11, EB-7).
     pub fn scope_ended(&mut self, queue: QueueId) {
         let tracker = &mut self.trackers[queue];
         for (r, d) in self.declared[queue].iter_mut() {
             *d = Declared::default();
-            tracker.forget(r);
+            tracker.restart(r);
         }
         self.handed.retain(|_, (q, ..)| *q != queue);
     }

@@ -26,6 +26,9 @@ pub struct Bindings {
     pub constant_buffers: BTreeMap<ShaderStage, Vec<ObjectKey>>,
     /// Stream-output targets: a draw writes them (FS-14's SOSetTargets).
     pub stream_outputs: Vec<ObjectKey>,
+    /// The pipeline state set: when the title described its shaders' view slots, a draw or
+    /// dispatch touches only the views bound there (`device::ShaderSlots`).
+    pub pipeline: Option<u32>,
 }
 
 impl Bindings {
@@ -55,6 +58,7 @@ impl Bindings {
                 self.views.insert(slot, (*view, true));
                 self.bases.insert(slot, *base);
             }
+            Command::SetPipelineState(p) => self.pipeline = Some(*p),
             Command::SetVertexBuffers { buffers } => self.vertex_buffers = buffers.clone(),
             Command::SOSetTargets { buffers, .. } => self.stream_outputs = buffers.clone(),
             Command::SetIndexBuffer(b) => self.index_buffer = Some(*b),
@@ -79,6 +83,16 @@ impl Bindings {
             .chain(self.stream_outputs.iter())
             .copied()
     }
+}
+
+/// Whether a draw or dispatch with a pipeline so `described` accesses the view bound at
+/// `slot` of `stage`: every bound view when the pipeline is not described.
+fn stages_read(
+    described: Option<&crate::device::ShaderSlots>,
+    stage: ShaderStage,
+    slot: u32,
+) -> bool {
+    described.is_none_or(|d| d.reads(stage, slot))
 }
 
 fn stage_sync(stage: ShaderStage) -> Sync {
@@ -128,9 +142,14 @@ fn touches_of(
         Ok(ObjectDesc::View { kind, .. }) => Some(*kind),
         _ => None,
     };
+    // A pipeline whose shaders' slots the title described touches only the views bound
+    // there; a view bound but unread is no access (barrier-spec A6).
+    let described = bind.pipeline.and_then(|p| device.pipeline_slots(p));
+    let read = |&(stage, slot): &(ShaderStage, u32)| stages_read(described, stage, slot);
     let shader = |stages: &[ShaderStage]| {
         let mut out = Vec::new();
-        for (slot, (v, writes)) in bind.views.iter().filter(|((s, _), _)| stages.contains(s)) {
+        let bound = bind.views.iter();
+        for (slot, (v, writes)) in bound.filter(|(s, _)| stages.contains(&s.0) && read(s)) {
             let stage = &slot.0;
             // A UAV is an unordered access whether read or written; only a written one is a
             // write for the hazard checks (barrier-spec D).

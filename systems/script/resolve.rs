@@ -46,18 +46,18 @@ pub(super) fn catch_up(targets: &Targets, state: &ScriptState, commands: &mut Co
         }
         let mut ec = commands.entity(e);
         ec.insert(GpuObject(key));
-        if let (Ok(chain), Some(&to)) = (chain, state.resized_to.get(&b.chain)) {
+        if let (Ok(chain), Some(&(extent, format))) = (chain, state.resized_to.get(&b.chain)) {
             let mut chain = chain.clone();
-            chain.extent = to;
+            (chain.extent, chain.format) = (extent, format);
             ec.insert(chain.buffer_texture());
         }
     }
-    for (&c, &to) in &state.resized_to {
+    for (&c, &(extent, format)) in &state.resized_to {
         if let Ok(chain) = targets.swap_chains.get(c)
-            && chain.extent != to
+            && (chain.extent, chain.format) != (extent, format)
         {
             let mut chain = chain.clone();
-            chain.extent = to;
+            (chain.extent, chain.format) = (extent, format);
             commands.entity(c).insert(chain);
         }
     }
@@ -276,7 +276,11 @@ impl Resolver<'_, '_, '_> {
             }
             ScriptCall::Release(target) => Step::Release(Some(self.key(Slot::Release, target)?)),
             ScriptCall::ExecuteCommandList(name) => Step::ExecuteList(name.clone()),
-            ScriptCall::ResizeBuffers { chain, extent } => {
+            ScriptCall::ResizeBuffers {
+                chain,
+                extent,
+                format,
+            } => {
                 let key = self.swap_chain(chain)?;
                 let Target::Entity(e) = chain else {
                     return Err("ResizeBuffers needs a swap chain".into());
@@ -285,6 +289,10 @@ impl Resolver<'_, '_, '_> {
                     .map_err(|_| format!("{} is not a swap chain", self.name(*e)))?
                     .clone();
                 desc.extent = glam::uvec2(extent.0, extent.1);
+                // No format keeps the chain's current one, an earlier resize's if any
+                // (DXGI_FORMAT_UNKNOWN).
+                let current = self.state.resized_to.get(e).map(|(_, f)| *f);
+                desc.format = format.or(current).unwrap_or(desc.format);
                 Step::Resize {
                     chain: *e,
                     key,

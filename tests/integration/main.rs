@@ -45,6 +45,7 @@ mod random_graphs;
 mod real_frames;
 mod reliability;
 mod report_numbers;
+mod resize;
 mod rules;
 mod scene_errors;
 mod scene_roundtrip;

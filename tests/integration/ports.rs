@@ -297,3 +297,58 @@ fn the_fullscreen_port_resizes_its_buffers_after_flushing_the_gpu() {
     assert!(run.is_ok(), "{run:?}");
     assert_eq!(found, ["V0103", "V0403"]);
 }
+
+/// D3D12HDR binds the SRV table of both intermediate targets once and draws into one of them
+/// with pipelines that read neither; its UI layer hands its target over in a transition of
+/// its own; Page Down switches the back buffers to 10 bits after a GPU flush.
+#[test]
+fn the_hdr_port_reads_its_targets_only_through_the_present_pipeline() {
+    const FRAMES: u64 = 30;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/d3d12_hdr.ron");
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+    rt.set_validation(true);
+    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
+    assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
+    let s = rt.summary().stats;
+    // Every frame: the UI layer's transition, RenderScene's call of two and its call of
+    // three. The first frame adds LoadAssets' call (three transitions) and the vertex
+    // upload's two; the resize the new targets' call (two) and the next frame's upload's two.
+    assert_eq!(s.barrier_calls, 3 * FRAMES + 6);
+    assert_eq!(s.barriers, 6 * FRAMES + 9);
+    assert_eq!(s.presents, FRAMES);
+
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let variant = |tag: &str, from: &str, to: &str| {
+        assert!(text.contains(from), "{from}");
+        let twin =
+            std::env::temp_dir().join(format!("fastframe-hdr-{tag}-{}.ron", std::process::id()));
+        std::fs::write(&twin, text.replacen(from, to, 1)).unwrap_or_else(|e| panic!("{e}"));
+        let mut rt = Runtime::from_scene(&twin).unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_file(&twin);
+        rt.set_validation(true);
+        let run = rt.run(CHECK_FRAMES).map_err(|e| e.to_string());
+        let mut found: Vec<String> = (rt.diagnostics().iter())
+            .map(|d| d.code.to_string())
+            .collect();
+        found.sort();
+        found.dedup();
+        (run, found)
+    };
+    // Without the pipelines' descriptions every bound view counts as read by every draw:
+    // the gradients would read the intermediate target they draw into.
+    let described = "            (id: 1, views: []),\n            (id: 2, views: []),\n";
+    let (run, found) = variant("pipelines", described, "");
+    assert_eq!((run, found), (Ok(()), vec!["V0403".into(), "V0501".into()]));
+    // Without the flush, the last frame's lists still use the old targets when they are
+    // released (FS-6): V0702, and the device refuses it.
+    let flush = "                Signal(fence: \"fence\"),\n                WaitForFenceCpu(fence: \"fence\"),\n                Release(\"intermediate\"),";
+    let (run, found) = variant("flush", flush, "                Release(\"intermediate\"),");
+    assert_eq!(found, ["V0702"]);
+    assert!(run.is_err_and(|e| e.contains("intermediate destroyed")));
+    // Without the UI layer's transition (ReleaseWrappedResources' OutState), the present
+    // pipeline samples the UI target in RENDER_TARGET (EB-1), and the transition back names
+    // StateBefore PIXEL_SHADER_RESOURCE for a target still in RENDER_TARGET (EB-11).
+    let ui = "                ResourceBarrier([Transition(resource: \"ui_target\", before: \"RENDER_TARGET\", after: \"PIXEL_SHADER_RESOURCE\")]),\n";
+    let (run, found) = variant("ui", ui, "");
+    assert_eq!((run, found), (Ok(()), vec!["V0403".into(), "V0801".into()]));
+}

@@ -363,3 +363,38 @@ fn resize_buffers_names_a_swap_chain_and_a_sane_extent_at_the_call() {
         r#"Present("swapchain"), ResizeBuffers(chain: "swapchain", extent: (32, 32)),"#,
     );
 }
+
+/// ResizeBuffers may give the new buffers a format (an HDR title switching to 10-bit or
+/// FP16), one the display can show like a chain's own.
+#[test]
+fn resize_buffers_takes_a_display_format_at_the_call() {
+    fails(
+        r#"Present("swapchain"), ResizeBuffers(chain: "swapchain", extent: (32, 32), format: R32Float),"#,
+        r#""swapchain", extent"#,
+        "need a display format",
+        r#"Present("swapchain"), ResizeBuffers(chain: "swapchain", extent: (32, 32), format: Rgb10A2Unorm),"#,
+    );
+}
+
+/// A pipeline's shaders are described once: two descriptions of one id are an error at the
+/// script (which one would the draws follow?), one each loads.
+#[test]
+fn a_pipeline_is_described_once() {
+    let text = |pipelines: &str| {
+        scene(r#"SetPipelineState(1),"#).replace(
+            "    script: (frames:",
+            &format!("    script: (pipelines: [{pipelines}], frames:"),
+        )
+    };
+    let Err(err) = load(&text("(id: 1, views: []), (id: 1, views: [(Pixel, 0)])")) else {
+        panic!("two descriptions of pipeline 1 load");
+    };
+    assert!(
+        err.to_string().contains("pipeline 1 is described twice"),
+        "{err}"
+    );
+    assert_eq!(err.location().line, 11, "{err}");
+    if let Err(e) = load(&text("(id: 1, views: []), (id: 2, views: [(Pixel, 0)])")) {
+        panic!("{e}");
+    }
+}

@@ -67,6 +67,25 @@ impl<R: Clone + Ord> BarrierTracker<R> {
         self.subs.retain(|(r, _), _| r != resource);
     }
 
+    /// Start `resource`'s barrier history again, as an ExecuteCommandLists boundary does on
+    /// PC (barrier-spec A8), except for the legacy state of a subresource a legacy
+    /// transition moved: a resource state is the queue's, kept across command lists, and
+    /// the next transition must name it (EB-11) and an enhanced barrier find it in COMMON
+    /// (EB-7).
+    pub fn restart(&mut self, resource: &R) {
+        self.subs
+            .retain(|(r, _), s| r != resource || s.legacy.is_some());
+        for ((r, _), s) in self.subs.iter_mut() {
+            if r == resource {
+                *s = SubState {
+                    layout: s.layout,
+                    legacy: s.legacy,
+                    ..SubState::default()
+                };
+            }
+        }
+    }
+
     /// Record that `resource` is in legacy state `state` (EB-7). Buffers are treated as COMMON.
     pub fn set_legacy_state(&mut self, resource: R, info: &ResourceInfo, state: ResourceStates) {
         if info.texture().is_some() {
@@ -153,6 +172,7 @@ impl<R: Clone + Ord> BarrierTracker<R> {
     ) -> Vec<BarrierError> {
         let mut errors = Vec::new();
         let mut next = Vec::new();
+        let mut interop = Vec::new();
         for i in subs {
             let s = self
                 .subs
@@ -161,13 +181,26 @@ impl<R: Clone + Ord> BarrierTracker<R> {
                 .unwrap_or_default();
             match transition(s, h, texture, i) {
                 Ok(n) => next.push((i, n)),
-                Err(e) => errors.extend(e),
+                Err(e) => {
+                    if e.iter()
+                        .any(|e| matches!(e, BarrierError::LegacyStateNotCommon { .. }))
+                    {
+                        interop.push(i);
+                    }
+                    errors.extend(e)
+                }
             }
         }
         if errors.is_empty() {
             for (i, n) in next {
                 self.subs.insert((resource.clone(), i), n);
             }
+        }
+        // An enhanced barrier refused on a legacy state (EB-7) still says the application
+        // has left the legacy world there: neither state is known any more, so the next
+        // legacy transition is not held to the old one (one mistake, one finding).
+        for i in interop {
+            self.subs.remove(&(resource.clone(), i));
         }
         errors
     }
@@ -184,8 +217,9 @@ impl<R: Clone + Ord> BarrierTracker<R> {
             let LegacyBarrier::Transition {
                 resource,
                 subresource,
+                before,
                 after,
-                ..
+                split,
             } = b
             else {
                 continue;
@@ -211,6 +245,21 @@ impl<R: Clone + Ord> BarrierTracker<R> {
                         layout: l,
                     });
                     continue;
+                }
+                // A transition from another state than the one the last transition left
+                // (EB-11). COMMON is left out: implicit promotion may have moved it since
+                // (barrier-spec B), which no transition records; an end-only split names
+                // the state before its begin.
+                if let Some(state) = s.legacy
+                    && state != ResourceStates::COMMON
+                    && state != *before
+                    && *split != super::legacy::LegacySplit::EndOnly
+                {
+                    errors.push(BarrierError::LegacyStateBeforeMismatch {
+                        subresource: idx,
+                        before: before.bits(),
+                        state: state.bits(),
+                    });
                 }
                 *s = SubState {
                     layout,

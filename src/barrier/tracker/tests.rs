@@ -178,3 +178,40 @@ fn eb11_buffer_and_common_splits_do_not_cross_submissions() {
     t.apply(&end, Direct, info).unwrap();
     assert!(t.end_submission().is_empty());
 }
+
+/// A legacy transition names the state the last one left (EB-11, the debug layer's
+/// before-state mismatch), also after an ExecuteCommandLists boundary restarts the history
+/// (the state is the queue's); a subresource in COMMON may have been promoted since, and an
+/// end-only split names the state before its begin.
+#[test]
+fn eb11_a_legacy_transition_names_the_state_the_last_one_left() {
+    let mut t = BarrierTracker::new();
+    let rt = legacy(ResourceStates::COMMON, ResourceStates::RENDER_TARGET);
+    t.apply_legacy(&rt, info).unwrap();
+    let to_srv = legacy(
+        ResourceStates::RENDER_TARGET,
+        ResourceStates::PIXEL_SHADER_RESOURCE,
+    );
+    t.apply_legacy(&to_srv, info).unwrap();
+    t.restart(&RT);
+    // Again from RENDER_TARGET: both mips are in PIXEL_SHADER_RESOURCE.
+    let errs = names(t.apply_legacy(&to_srv, info));
+    assert_eq!(
+        errs,
+        ["LegacyStateBeforeMismatch", "LegacyStateBeforeMismatch"]
+    );
+    // From the state it is in: accepted.
+    let back = legacy(
+        ResourceStates::PIXEL_SHADER_RESOURCE,
+        ResourceStates::COMMON,
+    );
+    assert_eq!(names(t.apply_legacy(&back, info)), NONE);
+    // From COMMON, whatever a transition names: implicit promotion is not tracked.
+    assert_eq!(names(t.apply_legacy(&to_srv, info)), NONE);
+    // The end of a split names the state before its begin.
+    let mut end = legacy(ResourceStates::COMMON, ResourceStates::RENDER_TARGET);
+    if let Some(LegacyBarrier::Transition { split, .. }) = end.first_mut() {
+        *split = crate::barrier::LegacySplit::EndOnly;
+    }
+    assert_eq!(names(t.apply_legacy(&end, info)), NONE);
+}

@@ -312,6 +312,7 @@ mod copies;
 mod fast_context;
 mod hazards;
 mod lists;
+mod pipeline_slots;
 mod placed_buffers;
 mod placed_textures;
 mod subresources;
