@@ -15,17 +15,21 @@
 //!    The frame repeats, so lifetimes are measured over two frames: a transient used late may
 //!    be released only early in the next frame (its queue is not yet ordered before the
 //!    others'), and then it must not share bytes with the transients that frame starts with.
+//!    Each queue is released on its own too ([`lifetimes::Known`]): a queue ordered after a
+//!    transient's uses may take its bytes while another still holds them.
 //! 2. **Placement**: a sweep over the frame in pass order ([`placement`]) that frees what was
 //!    released and gives each new transient (largest first) the smallest free gap it fits,
 //!    growing the heap only when none does. Where that misses the lower bound, a packing
 //!    largest first ([`greedy`]) runs too, within a budget linear in uses (it finds each
 //!    transient's neighbours through the meeting graph ([`meets`]) where lifetimes meet few
 //!    others, else by walking the placed ones), and the smaller heap wins; where lifetimes
-//!    are short, a repair ([`repair`]) then places the transients around any left above the
-//!    bound again. Each step runs within a budget linear in uses.
+//!    are short, or the frame has few transients ([`SMALL`]), a repair ([`repair`]) then
+//!    places the transients around any left above the bound again. The sweep holds each
+//!    transient's bytes until every queue is released; the packing and repair follow the
+//!    queues one by one. Each step runs within a budget linear in uses.
 //! 3. **Report**: the heap's size (the peak), the bytes the transients would take unaliased,
-//!    and the lower bound no placement can beat, the most transient bytes in use at once
-//!    (first use to last use, at one pass). All three count each transient at its placed
+//!    and the lower bound no placement can beat: the heaviest set of transients no two of
+//!    which may share bytes ([`cliques`]), at least the most in use at one pass. All three count each transient at its placed
 //!    size, rounded up to [`ALIAS_ALIGNMENT`], as a committed resource would be too; and when
 //!    a placement would need more than every transient side by side (a few large wrapping
 //!    transients can), the plan is that side-by-side layout instead, so aliasing never costs
@@ -126,8 +130,9 @@ pub struct AliasPlan {
     pub passes: u32,
     /// Size of the shared heap: the most bytes the placement uses at once.
     pub peak_bytes: u64,
-    /// The most transient bytes in use at once (first use to last use): no placement can use
-    /// less.
+    /// The heaviest set of transients no two of which may share bytes ([`cliques`]): those in
+    /// use at one pass (first use to last use), grown by those no fence orders against them
+    /// (V0814). No placement can use less.
     pub lower_bound_bytes: u64,
     /// Bytes the transients take when each has its own memory (each rounded up to
     /// [`ALIAS_ALIGNMENT`]).
