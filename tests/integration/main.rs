@@ -42,6 +42,7 @@ mod planner_memory;
 mod ports;
 mod queries;
 mod random_graphs;
+mod real_aliasing;
 mod real_frames;
 mod reliability;
 mod report_numbers;

@@ -6,8 +6,10 @@
 //! lifetimes meet its own (the greedy-by-size packing of neural-network runtimes), keeps the
 //! large ones low and fills around them. Among transients of one size, the longer lifetime
 //! first, then the earlier: a long one placed late finds fewer gaps that last it out. When
-//! that misses the goal, the packing runs again with ties in order of first use only, and the
-//! smaller heap wins (each order is the better one on some graphs).
+//! that misses the goal, the packing runs again with ties in order of first use only, and then
+//! in order of first use, as the sweep does but beside only the transients each one meets
+//! (async compute frames: a queue may take bytes its releases still hold for another), and
+//! the smallest heap wins (each order is the better one on some graphs).
 //!
 //! A transient's gap is found among its placed neighbours in offset order, from one of two
 //! sources that give the same places ([`Neighbours`]): the meeting graph's lists
@@ -20,7 +22,7 @@
 //! few percent of the bound from 10,000 passes) the sweep alone decides.
 
 use super::ALIAS_ALIGNMENT;
-use super::lifetimes::Slot;
+use super::lifetimes::{Known, Slot};
 use super::meets::Meets;
 
 /// The greedy packing's working memory and result.
@@ -39,6 +41,8 @@ pub(super) struct Greedy {
     by_offset: Vec<u64>,
     firsts: Vec<u32>,
     releases: Vec<u32>,
+    /// When walked: the slot of each, for [`Known::apart`].
+    slot_of: Vec<u32>,
 }
 
 /// Where the packing finds the placed transients a lifetime meets, in offset order.
@@ -47,15 +51,15 @@ pub(super) enum Neighbours<'m> {
     /// The meeting graph's lists, each sorted as it is used: pairs times a log.
     Listed(&'m Meets),
     /// Every placed transient walked in offset order, tested against the lifetime: transients
-    /// squared over two, and no sort, for lifetimes that meet most others. `n` is the
-    /// frame's passes.
-    Walked { n: u32 },
+    /// squared over two, and no sort, for lifetimes that meet most others; those met are set
+    /// apart by `known` as the lists are.
+    Walked { known: Known<'m> },
 }
 
 /// True when lifetimes `a` and `b` (first use, release) hold their bytes at one pass of the
 /// frame's circle of `n` passes: the relation [`Meets`] lists.
 #[inline]
-fn meet((a0, a1): (u32, u32), (b0, b1): (u32, u32), n: u32) -> bool {
+pub(super) fn meet((a0, a1): (u32, u32), (b0, b1): (u32, u32), n: u32) -> bool {
     let (la, lb) = (a1 - a0, b1 - b0);
     // Both start within the frame: how far `b` starts after `a` around the circle.
     let d = b0
@@ -65,22 +69,38 @@ fn meet((a0, a1): (u32, u32), (b0, b1): (u32, u32), n: u32) -> bool {
 }
 
 impl Greedy {
-    /// Place `slots`, finding each one's neighbours through `meets`, and again in the second
-    /// order when the heap exceeds `goal` and `again` allows; the heap's size.
-    pub fn place(&mut self, slots: &[Slot], meets: Neighbours<'_>, goal: u64, again: bool) -> u64 {
+    /// Place `slots`, finding each one's neighbours through `meets`, and again in the next
+    /// order, up to `orders` of them, while the heap exceeds `goal`; the heap's size.
+    pub fn place(&mut self, slots: &[Slot], meets: Neighbours<'_>, goal: u64, orders: u8) -> u64 {
         let long = |i: u32| {
             let s = &slots[i as usize];
             (std::cmp::Reverse((s.bytes, s.release - s.first)), i)
         };
         let peak = self.place_in(slots, meets, long);
-        if peak <= goal || !again {
+        if peak <= goal || orders < 2 {
             return peak;
         }
         std::mem::swap(&mut self.offsets, &mut self.trial);
         let first = |i: u32| (std::cmp::Reverse(slots[i as usize].bytes), i);
+        let mut peak = peak;
         let again = self.place_in(slots, meets, first);
         if again < peak {
-            return again;
+            peak = again;
+            std::mem::swap(&mut self.offsets, &mut self.trial);
+        }
+        if peak <= goal || orders < 3 {
+            std::mem::swap(&mut self.offsets, &mut self.trial);
+            return peak;
+        }
+        // The best so far is in `trial`. In order of first use, as the sweep, but each
+        // beside only the transients it meets (the sweep's releases hold for every queue).
+        let swept = |i: u32| {
+            let s = &slots[i as usize];
+            (s.first, std::cmp::Reverse(s.bytes), i)
+        };
+        let third = self.place_in(slots, meets, swept);
+        if third < peak {
+            return third;
         }
         std::mem::swap(&mut self.offsets, &mut self.trial);
         peak
@@ -103,6 +123,7 @@ impl Greedy {
         self.by_offset.clear();
         self.firsts.clear();
         self.releases.clear();
+        self.slot_of.clear();
         let mut peak = 0;
         for k in 0..self.order.len() {
             let i = self.order[k] as usize;
@@ -129,7 +150,8 @@ impl Greedy {
                     }
                     fit.at()
                 }
-                Neighbours::Walked { n } => {
+                Neighbours::Walked { known } => {
+                    let n = known.n;
                     let life = (slots[i].first, slots[i].release);
                     let mut fit = BestFit::new(size);
                     // 64 placed ones at a time: which of them meet it, as a mask computed
@@ -152,6 +174,10 @@ impl Greedy {
                         while mask != 0 {
                             let k = mask.trailing_zeros() as usize;
                             mask &= mask - 1;
+                            let j = self.slot_of[start + k] as usize;
+                            if known.apart(slots, i, j) {
+                                continue;
+                            }
                             if fit.offer(self.by_offset[start + k]) {
                                 break 'walk;
                             }
@@ -168,6 +194,7 @@ impl Greedy {
                 self.by_offset.insert(k, o << 32 | (o + size));
                 self.firsts.insert(k, slots[i].first);
                 self.releases.insert(k, slots[i].release);
+                self.slot_of.insert(k, i as u32);
             }
             peak = peak.max(at + bytes);
         }

@@ -24,6 +24,7 @@ fn placement(i: u32, offset: u64, bytes: u64, first: u32, last: u32) -> AliasPla
         first,
         last,
         release: last + 1,
+        queue: 0,
     }
 }
 

@@ -41,6 +41,52 @@ pub(super) struct Slot {
     /// First pass (`n + i`: the next frame's pass `i`) every pass from which is ordered after
     /// all its uses; `2n` when none is.
     pub release: u32,
+    /// Dense number of the queue of its first use, where it is activated.
+    pub queue: u8,
+}
+
+/// Per-queue releases: which transients whose lifetimes meet by their releases (the latest
+/// over every queue) may still share bytes, because the one activated later is activated on
+/// a queue already ordered after all of the other's uses, and the other's activation the next
+/// frame after all of its uses (EB-9d on one queue, a fence across queues, FN-2).
+///
+/// A release is one pass for every queue: a transient the graphics queue uses last is
+/// released for the next frame's graphics passes at once, but for async compute passes that
+/// wait on nothing of the graphics queue only when one does. A transient the next frame
+/// activates on the graphics queue may take its bytes all the same.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Known<'a> {
+    /// [`Lifetimes::release_on`].
+    pub release_on: &'a [u32],
+    pub queues: usize,
+    /// Passes in a frame.
+    pub n: u32,
+}
+
+impl Known<'_> {
+    /// True when slots `a` and `b` may share bytes whatever their releases say: the later
+    /// activated one's first pass is ordered after every use of the other, and the other's
+    /// first pass the next frame after every use of it.
+    #[inline]
+    pub fn apart(&self, slots: &[Slot], a: usize, b: usize) -> bool {
+        let (a, b) = if slots[a].first <= slots[b].first {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let (sa, sb, q) = (&slots[a], &slots[b], self.queues);
+        sa.first < sb.first
+            && sb.first >= self.release_on[a * q + sb.queue as usize]
+            && sa.first + self.n >= self.release_on[b * q + sa.queue as usize]
+    }
+
+    /// True when slots `a` and `b` may not share bytes: their lifetimes meet on the frame's
+    /// circle and their queues do not set them apart.
+    #[inline]
+    pub fn meet(&self, slots: &[Slot], a: usize, b: usize) -> bool {
+        let life = |s: &Slot| (s.first, s.release);
+        super::greedy::meet(life(&slots[a]), life(&slots[b]), self.n) && !self.apart(slots, a, b)
+    }
 }
 
 /// Working memory of lifetime measurement.
@@ -67,6 +113,9 @@ pub(super) struct Lifetimes {
     queue_start: Vec<u32>,
     /// Changes in live bytes per pass, for the lower bound.
     live: Vec<i64>,
+    /// Per slot and dense queue: the first pass of that queue that activates a transient and
+    /// is ordered after all the slot's uses (two frames; `2n`: none), see [`Known`].
+    pub release_on: Vec<u32>,
 }
 
 impl Lifetimes {
@@ -90,8 +139,20 @@ impl Lifetimes {
             self.walk(graph, &index, &mut transient);
         }
         self.clocks(graph);
+        self.release_on.clear();
+        self.release_on
+            .resize(self.slots.len() * self.queues, (2 * n) as u32);
         for s in 0..self.slots.len() {
             self.slots[s].release = self.release(s, n);
+        }
+    }
+
+    /// The per-queue releases of the last measure, for the placements.
+    pub fn known(&self) -> Known<'_> {
+        Known {
+            release_on: &self.release_on,
+            queues: self.queues,
+            n: self.queue_of.len() as u32,
         }
     }
 
@@ -159,6 +220,7 @@ impl Lifetimes {
                     first: p,
                     last: p,
                     release: p + 1,
+                    queue: self.queue_of[p as usize],
                 });
                 self.last_on.extend(std::iter::repeat_n(-1, self.queues));
                 self.slots.len() as u32 - 1
@@ -244,7 +306,9 @@ impl Lifetimes {
     /// The release of slot `s`: one past the last pass that activates a transient, on any
     /// queue, not ordered after all its uses (`2n` when a queue's never are within two
     /// frames). A queue that activates no transient has no such pass and does not hold it.
-    fn release(&self, s: usize, n: usize) -> u32 {
+    /// Per queue, the first of its activating passes that is ordered after them goes to
+    /// `release_on`.
+    fn release(&mut self, s: usize, n: usize) -> u32 {
         let q = self.queues;
         let last = &self.last_on[s * q..(s + 1) * q];
         let latest = self.slots[s].last as usize;
@@ -253,7 +317,8 @@ impl Lifetimes {
             row.iter().zip(last).all(|(&c, &l)| c >= l)
         };
         let mut release = latest + 1;
-        for j in 0..q {
+        let mut on = [(2 * n) as u32; QUEUE_COUNT];
+        for (j, on) in on[..q].iter_mut().enumerate() {
             let list =
                 &self.by_queue[self.queue_start[j] as usize..self.queue_start[j + 1] as usize];
             let after = list.partition_point(|&x| x as usize <= latest);
@@ -263,12 +328,15 @@ impl Lifetimes {
             }
             let known = list.partition_point(|&x| !knows(x));
             if known == list.len() {
-                return (2 * n) as u32;
+                release = 2 * n;
+                continue;
             }
+            *on = list[known];
             if known > 0 {
                 release = release.max(list[known - 1] as usize + 1);
             }
         }
+        self.release_on[s * q..(s + 1) * q].copy_from_slice(&on[..q]);
         release as u32
     }
 

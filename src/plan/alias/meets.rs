@@ -2,16 +2,19 @@
 //! [`super::repair`]) place against, as flat adjacency lists.
 //!
 //! Two transients may not share a byte when they hold their bytes at one pass of the frame's
-//! circle, each from its first use up to its release ([`super::lifetimes`]). A lifetime is one
+//! circle, each from its first use up to its release ([`super::lifetimes`]), unless their
+//! queues order them all the same ([`Known::apart`]: a release is the latest over every
+//! queue, and the queue that activates the other may know the uses earlier). A lifetime is one
 //! or two *parts* on the frame: `first..release`, or, when it is released only in the next
 //! frame, `first..n` and `0..release - n` (the next frame's start is this frame's, EB-5: the
 //! frame repeats); one that spans a whole frame is `0..n`. With the parts sorted by start, the
 //! parts meeting a part and starting no earlier are the run after it that starts before it
 //! ends, found by binary search; every pair is met once that way, so counting the pairs is
 //! n log n and listing them is linear in their number. The packings run only where that
-//! number stays within a budget linear in uses, so their cost does.
+//! number stays within a budget linear in uses, so their cost does. The pairs set apart are
+//! dropped from the lists once built, one test per pair.
 
-use super::lifetimes::Slot;
+use super::lifetimes::{Known, Slot};
 
 /// The meeting graph's working memory: parts, and per slot its neighbours.
 #[derive(Debug, Default)]
@@ -30,8 +33,9 @@ pub(super) struct Meets {
 
 impl Meets {
     /// Build the graph of `slots` (in order of first use) over a frame of `n` passes, unless
-    /// it has more than `budget` pairs: then false, and nothing is listed.
-    pub fn build(&mut self, slots: &[Slot], n: usize, budget: u64) -> bool {
+    /// it has more than `budget` pairs: then false, and nothing is listed. Pairs `known` sets
+    /// apart (their queues order them, though their releases meet) are left out.
+    pub fn build(&mut self, slots: &[Slot], n: usize, budget: u64, known: Known<'_>) -> bool {
         self.parts.clear();
         let n32 = n as u32;
         // Parts starting at 0 first: whole frames and the next frame's end of wrapping ones.
@@ -89,6 +93,21 @@ impl Meets {
             self.start[i] = self.start[i - 1];
         }
         self.start[0] = 0;
+        // Leave out the pairs set apart, in place.
+        let mut kept = 0;
+        for i in 0..slots.len() {
+            let (from, to) = (self.start[i] as usize, self.start[i + 1] as usize);
+            self.start[i] = kept as u32;
+            for k in from..to {
+                let j = self.adjacent[k] as usize;
+                if !known.apart(slots, i, j) {
+                    self.adjacent[kept] = j as u32;
+                    kept += 1;
+                }
+            }
+        }
+        self.start[slots.len()] = kept as u32;
+        self.adjacent.truncate(kept);
         true
     }
 

@@ -15,17 +15,21 @@
 //!    The frame repeats, so lifetimes are measured over two frames: a transient used late may
 //!    be released only early in the next frame (its queue is not yet ordered before the
 //!    others'), and then it must not share bytes with the transients that frame starts with.
+//!    Each queue is released on its own too ([`lifetimes::Known`]): a queue ordered after a
+//!    transient's uses may take its bytes while another still holds them.
 //! 2. **Placement**: a sweep over the frame in pass order ([`placement`]) that frees what was
 //!    released and gives each new transient (largest first) the smallest free gap it fits,
 //!    growing the heap only when none does. Where that misses the lower bound, a packing
 //!    largest first ([`greedy`]) runs too, within a budget linear in uses (it finds each
 //!    transient's neighbours through the meeting graph ([`meets`]) where lifetimes meet few
 //!    others, else by walking the placed ones), and the smaller heap wins; where lifetimes
-//!    are short, a repair ([`repair`]) then places the transients around any left above the
-//!    bound again. Each step runs within a budget linear in uses.
+//!    are short, or the frame has few transients ([`SMALL`]), a repair ([`repair`]) then
+//!    places the transients around any left above the bound again. The sweep holds each
+//!    transient's bytes until every queue is released; the packing and repair follow the
+//!    queues one by one. Each step runs within a budget linear in uses.
 //! 3. **Report**: the heap's size (the peak), the bytes the transients would take unaliased,
-//!    and the lower bound no placement can beat, the most transient bytes in use at once
-//!    (first use to last use, at one pass). All three count each transient at its placed
+//!    and the lower bound no placement can beat: the heaviest set of transients no two of
+//!    which may share bytes ([`cliques`]), at least the most in use at one pass. All three count each transient at its placed
 //!    size, rounded up to [`ALIAS_ALIGNMENT`], as a committed resource would be too; and when
 //!    a placement would need more than every transient side by side (a few large wrapping
 //!    transients can), the plan is that side-by-side layout instead, so aliasing never costs
@@ -41,6 +45,7 @@
 //! only when a barrier plan is made (cached with the graph), and keep their memory in a
 //! [`HandOver`] the same way.
 
+mod cliques;
 mod greedy;
 mod hand_over;
 mod hand_over_edits;
@@ -89,6 +94,13 @@ const REPAIR_PAIRS_PER_USE: u64 = 2;
 /// Neighbours per use the repair's searches may visit.
 const REPAIR_WORK_PER_USE: u64 = 16;
 
+/// Transients up to which the packings aim at the bound itself, not [`TARGET`], and the
+/// repair runs whatever its pairs per use: a frame's worth, whose work is small.
+const SMALL: usize = 256;
+
+/// Pairs per use the lower bound's clique search may test.
+const CLIQUE_WORK_PER_USE: u64 = 16;
+
 /// Where one transient lives in the shared heap, and for how long.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct AliasPlacement {
@@ -105,6 +117,8 @@ pub struct AliasPlacement {
     /// The first pass (counting on into the next frame: `n + i` is the next frame's pass `i`)
     /// from which every pass is ordered after all its uses: its bytes are free from there.
     pub release: u32,
+    /// Dense number of the queue of its first use (in order of the queues' first passes).
+    pub queue: u8,
 }
 
 /// The placement of a frame's transients: plain data, for tests, reports and recording.
@@ -116,27 +130,47 @@ pub struct AliasPlan {
     pub passes: u32,
     /// Size of the shared heap: the most bytes the placement uses at once.
     pub peak_bytes: u64,
-    /// The most transient bytes in use at once (first use to last use): no placement can use
-    /// less.
+    /// The heaviest set of transients no two of which may share bytes ([`cliques`]): those in
+    /// use at one pass (first use to last use), grown by those no fence orders against them
+    /// (V0814). No placement can use less.
     pub lower_bound_bytes: u64,
     /// Bytes the transients take when each has its own memory (each rounded up to
     /// [`ALIAS_ALIGNMENT`]).
     pub unaliased_bytes: u64,
+    /// Queues the frame's passes use.
+    pub queues: u32,
+    /// Per placement and dense queue (`i * queues + j`): the first pass of that queue that
+    /// activates a transient ordered after all the placement's uses, counting on into the
+    /// next frame (`2 * passes`: none). Below `release`, for the queues that learn early.
+    pub release_on: Vec<u32>,
 }
 
 impl AliasPlan {
-    /// True when placements `a` and `b` may hold their contents at the same time, on the
-    /// frame's circle of `passes` (each holds its bytes from `first` up to `release`).
-    pub fn lifetimes_meet(&self, a: &AliasPlacement, b: &AliasPlacement) -> bool {
+    /// True when placements `i` and `j` may not share bytes: on the frame's circle of
+    /// `passes`, one holds its bytes (from `first` up to `release`) where the other is
+    /// activated, and that activation's queue is not ordered after all its uses yet
+    /// (`release_on`).
+    pub fn lifetimes_meet(&self, i: usize, j: usize) -> bool {
+        let (a, b) = (&self.placements[i], &self.placements[j]);
         let n = u64::from(self.passes.max(1));
         let span = |p: &AliasPlacement| (u64::from(p.first), u64::from(p.release));
         let ((a0, a1), (b0, b1)) = (span(a), span(b));
-        if a1 - a0 >= n || b1 - b0 >= n {
-            return true;
+        let meet = a1 - a0 >= n
+            || b1 - b0 >= n
+            // Each interval, and its copy one frame on, against the other.
+            || [0, n].iter().any(|&s| a0 + s < b1 && b0 < a1 + s)
+            || [0, n].iter().any(|&s| b0 + s < a1 && a0 < b1 + s);
+        if !meet || a0 == b0 {
+            return meet;
         }
-        // Each interval, and its copy one frame on, against the other.
-        [0, n].iter().any(|&s| a0 + s < b1 && b0 < a1 + s)
-            || [0, n].iter().any(|&s| b0 + s < a1 && a0 < b1 + s)
+        let ((i, a), (j, b)) = if a0 < b0 {
+            ((i, a), (j, b))
+        } else {
+            ((j, b), (i, a))
+        };
+        let q = self.queues as usize;
+        let on = |k: usize, queue: u8| u64::from(self.release_on[k * q + queue as usize]);
+        !(u64::from(b.first) >= on(i, b.queue) && u64::from(a.first) + n >= on(j, a.queue))
     }
 }
 
@@ -148,6 +182,7 @@ pub struct Aliaser {
     greedy: greedy::Greedy,
     meets: meets::Meets,
     repair: repair::Repair,
+    cliques: cliques::Cliques,
 }
 
 impl Aliaser {
@@ -172,26 +207,43 @@ impl Aliaser {
             .iter()
             .map(|p| p.uses.len() as u64)
             .sum::<u64>();
-        let bound = out.lower_bound_bytes;
         let swept = self.sweep.place(&lt.slots, n as u32);
         // The packing by size where the sweep missed the bound and the lifetimes meet few
         // others; the smaller heap wins.
         let budget = PAIRS_PER_USE * uses + (1 << 12);
-        let listed = swept > bound && self.meets.build(&lt.slots, n, budget);
+        let known = lt.known();
+        let listed = swept > out.lower_bound_bytes && self.meets.build(&lt.slots, n, budget, known);
+        if listed {
+            // Transients that may not share though they are not in use at one pass raise it.
+            let work = CLIQUE_WORK_PER_USE * uses + (1 << 12);
+            out.lower_bound_bytes =
+                (self.cliques).heaviest(&lt.slots, &self.meets, known, out.lower_bound_bytes, work);
+        }
+        let bound = out.lower_bound_bytes;
         // Walked, the packing visits each placed transient once per transient placed.
         let visits = (lt.slots.len() as u64).pow(2) / 2;
         let walk_budget = WALK_PER_USE * uses + (1 << 16);
         let neighbours = match (listed, visits <= walk_budget) {
             _ if swept <= bound => None,
             (true, _) => Some(Neighbours::Listed(&self.meets)),
-            (false, true) => Some(Neighbours::Walked { n: n as u32 }),
+            (false, true) => Some(Neighbours::Walked { known }),
             (false, false) => None,
         };
+        let small = lt.slots.len() <= SMALL;
         let greedy = match neighbours {
             Some(neighbours) => {
-                let goal = (TARGET * bound as f64) as u64;
-                let again = listed || 2 * visits <= walk_budget;
-                self.greedy.place(&lt.slots, neighbours, goal, again)
+                let goal = if small {
+                    bound
+                } else {
+                    (TARGET * bound as f64) as u64
+                };
+                let orders = match (listed, visits) {
+                    (true, _) => 3,
+                    _ if 3 * visits <= walk_budget => 3,
+                    _ if 2 * visits <= walk_budget => 2,
+                    _ => 1,
+                };
+                self.greedy.place(&lt.slots, neighbours, goal, orders)
             }
             None => u64::MAX,
         };
@@ -203,17 +255,24 @@ impl Aliaser {
             out.peak_bytes = swept;
             &mut self.sweep.offsets
         };
-        if packed && out.peak_bytes > bound && self.meets.pairs <= REPAIR_PAIRS_PER_USE * uses {
+        let knots = small || self.meets.pairs <= REPAIR_PAIRS_PER_USE * uses;
+        if packed && out.peak_bytes > bound && knots {
             // The bound first; where a knot cannot reach it, a little above.
-            let mut budget = REPAIR_WORK_PER_USE * uses;
+            let mut budget =
+                REPAIR_WORK_PER_USE * uses + if small { 4 * repair::SMALL_WORK } else { 0 };
             for step in [0, 1, 2] {
                 let cap = bound + (bound as f64 * (TARGET - 1.0) * step as f64 / 2.0) as u64;
                 let cap = cap / ALIAS_ALIGNMENT * ALIAS_ALIGNMENT;
                 if out.peak_bytes <= cap {
                     break;
                 }
-                out.peak_bytes =
-                    (self.repair).repair(&lt.slots, &self.meets, offsets, cap, &mut budget);
+                out.peak_bytes = (self.repair).repair(
+                    &lt.slots,
+                    &self.meets,
+                    offsets,
+                    (cap, small),
+                    &mut budget,
+                );
             }
         }
         let offsets = &*offsets;
@@ -234,8 +293,12 @@ impl Aliaser {
                     first: s.first,
                     last: s.last,
                     release: s.release,
+                    queue: s.queue,
                 }
             }));
+        out.queues = lt.known().queues as u32;
+        out.release_on.clear();
+        out.release_on.extend_from_slice(lt.known().release_on);
     }
 
     /// A fresh planner's placement of `graph`.

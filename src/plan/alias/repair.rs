@@ -22,6 +22,11 @@ const WINDOWS: [usize; 4] = [4, 8, 16, 32];
 /// Neighbours one search may visit.
 const WORK: u64 = 1 << 14;
 
+/// Neighbours one search may visit in a frame of few transients ([`super::SMALL`]): enough
+/// to undo the knots async compute ties on the bundled real frames (Unreal 5's needs about
+/// 2^17), at a cost still below a millisecond.
+pub(super) const SMALL_WORK: u64 = 1 << 18;
+
 /// The repair's working memory.
 #[derive(Debug, Default)]
 pub(super) struct Repair {
@@ -37,13 +42,14 @@ pub(super) struct Repair {
 
 impl Repair {
     /// Lower the transients of `offsets` that end above `cap` where a search finds how, within
-    /// `budget` (neighbours visited, counted down); the heap's size after.
+    /// `budget` (neighbours visited, counted down), each search within [`WORK`] or, `small`,
+    /// [`SMALL_WORK`]; the heap's size after.
     pub fn repair(
         &mut self,
         slots: &[Slot],
         meets: &Meets,
         offsets: &mut [u64],
-        cap: u64,
+        (cap, small): (u64, bool),
         budget: &mut u64,
     ) -> u64 {
         self.depth.clear();
@@ -57,7 +63,7 @@ impl Repair {
                     break;
                 }
                 let window = b.saturating_sub(w)..(b + w + 1).min(slots.len());
-                let limit = (*budget).min(WORK);
+                let limit = (*budget).min(if small { SMALL_WORK } else { WORK });
                 let (placed, work) = self.search(slots, meets, offsets, cap, window.clone(), limit);
                 *budget = budget.saturating_sub(work);
                 if placed {

@@ -74,7 +74,7 @@ fn transients_sharing_bytes_never_live_at_once() {
             );
             for (i, j) in pairs {
                 let (a, b) = (&plan.placements[i], &plan.placements[j]);
-                assert!(!plan.lifetimes_meet(a, b), "{shape:?} {n}: {a:?} and {b:?}");
+                assert!(!plan.lifetimes_meet(i, j), "{shape:?} {n}: {a:?} and {b:?}");
             }
         }
     }
@@ -131,19 +131,16 @@ fn every_hand_over_is_ordered_by_a_queue_or_a_fence() {
             let mut handed = 0;
             for (i, j) in sharing(&plan) {
                 let (a, b) = (&plan.placements[i], &plan.placements[j]);
-                // The earlier holder is the one whose lifetime ends before the other starts.
-                let (old, new) = if a.release <= b.first || (a.first > b.first) {
-                    (a, b)
-                } else {
-                    (b, a)
-                };
-                let next_frame = old.first > new.first;
-                let at = new.first as usize + if next_frame { n } else { 0 };
-                for u in uses(old.resource) {
-                    assert!(
-                        reach[u][at] || u == at,
-                        "{shape:?} seed {seed}: {new:?} takes over from {old:?} at pass {at} unordered after its use at {u}"
-                    );
+                let (a, b) = if a.first < b.first { (a, b) } else { (b, a) };
+                // Both ways round the circle: the later activated one takes over this frame,
+                // the earlier one takes the bytes back the next.
+                for (old, new, at) in [(a, b, b.first as usize), (b, a, a.first as usize + n)] {
+                    for u in uses(old.resource) {
+                        assert!(
+                            reach[u][at] || u == at,
+                            "{shape:?} seed {seed}: {new:?} takes over from {old:?} at pass {at} unordered after its use at {u}"
+                        );
+                    }
                 }
                 handed += 1;
             }
@@ -152,41 +149,11 @@ fn every_hand_over_is_ordered_by_a_queue_or_a_fence() {
     }
 }
 
-/// The most bytes placements hold at one pass of the frame's circle, each from its first use
-/// up to its release: no placement that hands bytes over only where the graph orders it
-/// (V0814) can use less.
-fn held_bound(plan: &AliasPlan) -> u64 {
-    let n = plan.passes as usize;
-    let mut live = vec![0i64; n + 1];
-    for p in &plan.placements {
-        let (f, r, b) = (p.first as usize, p.release as usize, p.bytes as i64);
-        let parts = if r - f >= n {
-            [(0, n), (0, 0)]
-        } else if r > n {
-            [(f, n), (0, r - n)]
-        } else {
-            [(f, r), (0, 0)]
-        };
-        for (a, z) in parts {
-            live[a] += b;
-            live[z] -= b;
-        }
-    }
-    let mut now = 0;
-    live.iter()
-        .map(|d| {
-            now += d;
-            now
-        })
-        .max()
-        .unwrap_or(0) as u64
-}
-
 /// The heap against the lower bound on every shape with mixed sizes, 100 to 100,000 passes:
-/// within 1.05 times the bound, except on layered graphs of 100 passes, where the releases
-/// hold more than the bound (their compute passes are fenced to the graphics queue late; at
-/// three quarters transient more than 1.05 times it): there, within 1.05 times what the
-/// releases hold. Aliasing never costs more than not aliasing.
+/// within 1.05 times the bound, the heaviest set of transients no two of which may share
+/// bytes ([`cliques`]), except layered graphs of 100 passes, within 1.06 (the bound is the
+/// exact heaviest set there, [`the_lower_bound_is_the_heaviest_set_that_cannot_share`]; the
+/// packing and repair leave 5.1% over it). Aliasing never costs more than not aliasing.
 #[test]
 fn peak_stays_near_the_lower_bound() {
     for (shape, _) in Shape::ALL {
@@ -194,18 +161,8 @@ fn peak_stays_near_the_lower_bound() {
             for transient in [0.25, 0.75] {
                 let (_, plan) = plan(&spec(shape, n, transient, 5));
                 let (peak, bound) = (plan.peak_bytes as f64, plan.lower_bound_bytes as f64);
-                let held = held_bound(&plan) as f64;
-                assert!(plan.lower_bound_bytes as f64 <= held && held <= peak);
-                let target = match (shape, n, transient) {
-                    (Shape::Layered, 100, _) => {
-                        if transient > 0.5 {
-                            assert!(
-                                held > 1.05 * bound,
-                                "{shape:?} {n}: held {held} bound {bound}"
-                            );
-                        }
-                        1.05 * held / bound
-                    }
+                let target = match (shape, n) {
+                    (Shape::Layered, 100) => 1.06,
                     _ => 1.05,
                 };
                 assert!(
@@ -305,16 +262,16 @@ fn the_meeting_graph_lists_the_pairs_that_meet() {
         let mut lt = lifetimes::Lifetimes::default();
         lt.measure(&g, |e| generated.transient_bytes(e));
         let mut meets = meets::Meets::default();
-        assert!(meets.build(&lt.slots, g.passes.len(), u64::MAX));
+        assert!(meets.build(&lt.slots, g.passes.len(), u64::MAX, lt.known()));
         let n = plan.placements.len();
         for i in 0..n {
             let mut listed: Vec<u32> = meets.of(i).to_vec();
             listed.sort_unstable();
             listed.dedup();
-            let (a, found) = (&plan.placements[i], listed.clone());
+            let found = listed.clone();
             let expected: Vec<u32> = (0..n as u32)
                 .filter(|&j| j as usize != i)
-                .filter(|&j| plan.lifetimes_meet(a, &plan.placements[j as usize]))
+                .filter(|&j| plan.lifetimes_meet(i, j as usize))
                 .collect();
             assert_eq!(found, expected, "{shape:?}: slot {i}");
         }
@@ -334,15 +291,15 @@ fn walked_and_listed_packings_place_alike() {
             lt.measure(&compiled, |e| g.transient_bytes(e));
             let n = compiled.passes.len();
             let mut meets = meets::Meets::default();
-            assert!(meets.build(&lt.slots, n, u64::MAX));
+            assert!(meets.build(&lt.slots, n, u64::MAX, lt.known()));
             let (mut listed, mut walked) = (greedy::Greedy::default(), greedy::Greedy::default());
-            // A goal of nothing: the second order runs, and the smaller heap is kept.
-            let a = listed.place(&lt.slots, greedy::Neighbours::Listed(&meets), 0, true);
+            // A goal of nothing: every order runs, and the smallest heap is kept.
+            let a = listed.place(&lt.slots, greedy::Neighbours::Listed(&meets), 0, 3);
             let b = walked.place(
                 &lt.slots,
-                greedy::Neighbours::Walked { n: n as u32 },
+                greedy::Neighbours::Walked { known: lt.known() },
                 0,
-                true,
+                3,
             );
             assert_eq!(
                 (a, &listed.offsets),
@@ -352,4 +309,45 @@ fn walked_and_listed_packings_place_alike() {
             assert!(a >= lt.lower_bound());
         }
     }
+}
+
+/// The heaviest set of `cand` (largest first) that pairwise may not share bytes, by
+/// exhaustive search with the obvious cut: independent of [`cliques`].
+fn heaviest_by_search(plan: &AliasPlan, cand: &[usize], held: u64, best: &mut u64) {
+    *best = (*best).max(held);
+    for (k, &i) in cand.iter().enumerate() {
+        let rest: u64 = cand[k..].iter().map(|&i| plan.placements[i].bytes).sum();
+        if held + rest <= *best {
+            return;
+        }
+        let next: Vec<usize> = (cand[k + 1..].iter().copied())
+            .filter(|&j| plan.lifetimes_meet(i, j))
+            .collect();
+        heaviest_by_search(plan, &next, held + plan.placements[i].bytes, best);
+    }
+}
+
+/// On layered graphs, whose async compute is fenced to the graphics queue late, transients
+/// not in use at one pass still may not share (their hand-over would race, V0814): the lower
+/// bound is the heaviest set of transients no two of which may share, as an exhaustive
+/// search finds it, above the most bytes in use at one pass.
+#[test]
+fn the_lower_bound_is_the_heaviest_set_that_cannot_share() {
+    let mut above = 0;
+    for transient in [0.25, 0.5, 0.75] {
+        let (g, plan) = plan(&spec(Shape::Layered, 100, transient, 5));
+        let mut order: Vec<usize> = (0..plan.placements.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(plan.placements[i].bytes));
+        let mut best = 0;
+        heaviest_by_search(&plan, &order, 0, &mut best);
+        assert_eq!(plan.lower_bound_bytes, best, "{transient}");
+        let generated = graph(&spec(Shape::Layered, 100, transient, 5));
+        let mut lt = lifetimes::Lifetimes::default();
+        lt.measure(&g, |e| generated.transient_bytes(e));
+        above += usize::from(lt.lower_bound() < best);
+    }
+    assert!(
+        above > 0,
+        "no set heavier than the bytes in use at one pass"
+    );
 }
