@@ -58,11 +58,12 @@ fn heaviest_by_search(plan: &AliasPlan, cand: &[usize], held: u64, best: &mut u6
     }
 }
 
-/// Every bundled real frame's heap is within 2% of its lower bound (Death Stranding's was 22%
-/// over the bytes in use at one pass, Rise of the Tomb Raider's 21%, Unreal 5's 17%, Doom
-/// Eternal's 6%). Where async compute passes are fenced to the graphics queue late (Rise of
-/// the Tomb Raider's volumetrics, Doom Eternal's), the bound is above the bytes in use at one
-/// pass, and the heap is the bound; elsewhere the bound is those bytes, within 1%. The bound
+/// Every bundled real frame's heap is within 8% of its lower bound, placed within the
+/// compiler's per-use budget (Death Stranding's is 7.4% over, Unreal 5's 4.5%, the others at
+/// it; with one release for every queue Death Stranding's was 22% over the bytes in use at
+/// one pass, Rise of the Tomb Raider's 21%, Unreal 5's 17%, Doom Eternal's 6%). Where async compute passes are fenced to the graphics queue late (Rise of
+/// the Tomb Raider's volumetrics, Doom Eternal's, Resident Evil 2's opening compute), the
+/// bound is above the bytes in use at one pass, and the heap is the bound; elsewhere the bound is those bytes, within 1%. The bound
 /// is the heaviest set of transients that may not share, as an exhaustive search finds it.
 #[test]
 fn real_frames_place_their_transients_near_the_lower_bound() {
@@ -79,7 +80,7 @@ fn real_frames_place_their_transients_near_the_lower_bound() {
         let (peak, bound) = (plan.peak_bytes, plan.lower_bound_bytes);
         assert!(bound >= in_use_at_one_pass(&plan), "{path}");
         assert!(
-            peak as f64 <= 1.02 * bound as f64,
+            peak as f64 <= 1.08 * bound as f64,
             "{path}: peak {peak} against a lower bound of {bound} ({:.3})",
             peak as f64 / bound as f64
         );
@@ -89,7 +90,10 @@ fn real_frames_place_their_transients_near_the_lower_bound() {
         heaviest_by_search(&plan, &order, 0, &mut heaviest);
         assert_eq!(bound, heaviest, "{path}");
         let in_use = in_use_at_one_pass(&plan);
-        if path.contains("rottr") || path.contains("doom_eternal") {
+        if ["rottr", "doom_eternal", "re2"]
+            .iter()
+            .any(|f| path.contains(f))
+        {
             assert!(bound > in_use, "{path}");
             assert_eq!(peak, bound, "{path}");
         } else {

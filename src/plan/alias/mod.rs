@@ -258,8 +258,7 @@ impl Aliaser {
         let knots = small || self.meets.pairs <= REPAIR_PAIRS_PER_USE * uses;
         if packed && out.peak_bytes > bound && knots {
             // The bound first; where a knot cannot reach it, a little above.
-            let mut budget =
-                REPAIR_WORK_PER_USE * uses + if small { 4 * repair::SMALL_WORK } else { 0 };
+            let mut budget = REPAIR_WORK_PER_USE * uses;
             for step in [0, 1, 2] {
                 let cap = bound + (bound as f64 * (TARGET - 1.0) * step as f64 / 2.0) as u64;
                 let cap = cap / ALIAS_ALIGNMENT * ALIAS_ALIGNMENT;

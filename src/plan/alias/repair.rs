@@ -22,9 +22,9 @@ const WINDOWS: [usize; 4] = [4, 8, 16, 32];
 /// Neighbours one search may visit.
 const WORK: u64 = 1 << 14;
 
-/// Neighbours one search may visit in a frame of few transients ([`super::SMALL`]): enough
-/// to undo the knots async compute ties on the bundled real frames (Unreal 5's needs about
-/// 2^17), at a cost still below a millisecond.
+/// Neighbours one search may visit in a frame of few transients ([`super::SMALL`]), where
+/// one knot async compute ties may take the whole budget (linear in uses, which bounds the
+/// searches together).
 pub(super) const SMALL_WORK: u64 = 1 << 18;
 
 /// The repair's working memory.
