@@ -23,8 +23,8 @@
 //!    largest first ([`greedy`]) runs too, within a budget linear in uses (it finds each
 //!    transient's neighbours through the meeting graph ([`meets`]) where lifetimes meet few
 //!    others, else by walking the placed ones), and the smaller heap wins; where lifetimes
-//!    are short, or the frame has few transients ([`SMALL`]), a repair ([`repair`]) then
-//!    places the transients around any left above the bound again. The sweep holds each
+//!    are short, a repair ([`repair`]) then places the transients around any left above the
+//!    bound again (searching longer where the frame has few, [`SMALL`]). The sweep holds each
 //!    transient's bytes until every queue is released; the packing and repair follow the
 //!    queues one by one. Each step runs within a budget linear in uses.
 //! 3. **Report**: the heap's size (the peak), the bytes the transients would take unaliased,
@@ -94,8 +94,8 @@ const REPAIR_PAIRS_PER_USE: u64 = 2;
 /// Neighbours per use the repair's searches may visit.
 const REPAIR_WORK_PER_USE: u64 = 16;
 
-/// Transients up to which the packings aim at the bound itself, not [`TARGET`], and the
-/// repair runs whatever its pairs per use: a frame's worth, whose work is small.
+/// Transients up to which the packings aim at the bound itself, not [`TARGET`], and each
+/// repair search may go further (the repair's budget, linear in uses, still bounds them all).
 const SMALL: usize = 256;
 
 /// Pairs per use the lower bound's clique search may test.
@@ -255,7 +255,7 @@ impl Aliaser {
             out.peak_bytes = swept;
             &mut self.sweep.offsets
         };
-        let knots = small || self.meets.pairs <= REPAIR_PAIRS_PER_USE * uses;
+        let knots = self.meets.pairs <= REPAIR_PAIRS_PER_USE * uses;
         if packed && out.peak_bytes > bound && knots {
             // The bound first; where a knot cannot reach it, a little above.
             let mut budget = REPAIR_WORK_PER_USE * uses;
