@@ -152,8 +152,9 @@ fn every_hand_over_is_ordered_by_a_queue_or_a_fence() {
 /// The heap against the lower bound on every shape with mixed sizes, 100 to 100,000 passes:
 /// within 1.05 times the bound, the heaviest set of transients no two of which may share
 /// bytes ([`cliques`]), except layered graphs of 100 passes, within 1.06 (the bound is the
-/// exact heaviest set there, [`the_lower_bound_is_the_heaviest_set_that_cannot_share`]; the
-/// packing and repair leave 5.1% over it). Aliasing never costs more than not aliasing.
+/// exact heaviest set there, [`the_lower_bound_is_the_heaviest_set_that_cannot_share`], and
+/// no placement within the per-use budget reaches it). Aliasing never costs more than not
+/// aliasing.
 #[test]
 fn peak_stays_near_the_lower_bound() {
     for (shape, _) in Shape::ALL {
