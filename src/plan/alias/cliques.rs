@@ -13,11 +13,13 @@
 //!
 //! The heaviest clique of a general graph is hard to find; here the transients in use at
 //! one pass already are a clique, and every clique of an interval graph is one of those. Each
-//! is grown: among the transients that meet the one of them with the fewest neighbours, the
-//! largest first, each one that meets all those taken so far is taken. That finds the heaviest
-//! on every bundled real frame (an exhaustive search agrees, see the tests), within a budget
-//! linear in uses; past the budget, the heaviest clique found so far is the bound, which
-//! stays a bound.
+//! is grown: among the transients that meet every one in use, the largest first, each one
+//! that meets all those taken so far is taken. The sweep keeps, per transient, how many of
+//! those in use it meets (counted as each enters and leaves, linear in the graph's pairs), so
+//! the candidates come straight from the neighbours of the one in use with the fewest, and
+//! only the few taken are tested pair by pair. That finds the heaviest on every bundled real
+//! frame (an exhaustive search agrees, see the tests), within a budget linear in uses; past
+//! the budget, the heaviest clique found so far is the bound, which stays a bound.
 
 use super::lifetimes::{Known, Slot};
 use super::meets::Meets;
@@ -25,12 +27,17 @@ use super::meets::Meets;
 /// Working memory of the clique search, kept between placements.
 #[derive(Debug, Default)]
 pub(super) struct Cliques {
-    /// Slots grouped by first use and by last use, as the sweep adds and drops them.
+    /// Slots in order of last use, as the sweep drops them.
     by_last: Vec<u32>,
     /// The slots in use at the current pass.
     live: Vec<u32>,
     /// Per slot: whether it is in `live`.
     in_live: Vec<bool>,
+    /// Per slot: how many slots in `live` its lifetime meets.
+    meets_live: Vec<u32>,
+    /// Per slot: the last visit that counted it, so that a pair listed twice counts once.
+    seen: Vec<u32>,
+    visit: u32,
     /// The clique being grown, beyond the slots in use.
     taken: Vec<u32>,
     candidates: Vec<u32>,
@@ -56,12 +63,18 @@ impl Cliques {
         self.live.clear();
         self.in_live.clear();
         self.in_live.resize(slots.len(), false);
+        self.meets_live.clear();
+        self.meets_live.resize(slots.len(), 0);
+        self.seen.clear();
+        self.seen.resize(slots.len(), 0);
+        self.visit = 0;
         let (mut next, mut gone) = (0, 0);
         let mut best = bound;
         for x in 0..n as u32 {
             while next < slots.len() && slots[next].first == x {
                 self.live.push(next as u32);
                 self.in_live[next] = true;
+                self.count(meets, next, 1);
                 next += 1;
             }
             let held: u64 = self.live.iter().map(|&i| slots[i as usize].bytes).sum();
@@ -73,27 +86,31 @@ impl Cliques {
             else {
                 continue;
             };
+            // Its neighbours that meet every transient in use, each once.
             self.candidates.clear();
-            let around: u64 = (meets.of(pivot as usize).iter())
-                .filter(|&&j| !self.in_live[j as usize])
+            self.visit += 1;
+            let everyone = self.live.len() as u32;
+            for &j in meets.of(pivot as usize) {
+                let u = j as usize;
+                if !self.in_live[u] && self.meets_live[u] == everyone && self.seen[u] != self.visit
+                {
+                    self.seen[u] = self.visit;
+                    self.candidates.push(j);
+                }
+            }
+            let around: u64 = (self.candidates.iter())
                 .map(|&j| slots[j as usize].bytes)
                 .sum();
             if held + around > best && budget > 0 {
-                self.candidates.extend(
-                    (meets.of(pivot as usize).iter()).filter(|&&j| !self.in_live[j as usize]),
-                );
-                self.candidates.sort_unstable();
-                self.candidates.dedup();
+                budget = budget.saturating_sub(meets.of(pivot as usize).len() as u64);
                 self.candidates
                     .sort_unstable_by_key(|&j| (std::cmp::Reverse(slots[j as usize].bytes), j));
                 self.taken.clear();
                 let mut weight = held;
-                for k in 0..self.candidates.len() {
-                    let c = self.candidates[k] as usize;
-                    budget = budget.saturating_sub((self.live.len() + self.taken.len()) as u64);
-                    let all = (self.live.iter().chain(&self.taken))
-                        .all(|&m| known.meet(slots, c, m as usize));
-                    if all {
+                for &c in &self.candidates {
+                    let c = c as usize;
+                    budget = budget.saturating_sub(self.taken.len() as u64);
+                    if (self.taken.iter()).all(|&m| known.meet(slots, c, m as usize)) {
                         self.taken.push(c as u32);
                         weight += slots[c].bytes;
                     }
@@ -101,12 +118,27 @@ impl Cliques {
                 best = best.max(weight);
             }
             while gone < slots.len() && slots[self.by_last[gone] as usize].last == x {
-                self.in_live[self.by_last[gone] as usize] = false;
+                let i = self.by_last[gone] as usize;
+                self.in_live[i] = false;
+                self.count(meets, i, u32::MAX);
                 gone += 1;
             }
             let in_live = &self.in_live;
             self.live.retain(|&i| in_live[i as usize]);
         }
         best
+    }
+
+    /// Add `step` (1 as slot `i` enters the slots in use, -1 wrapping as it leaves) to the
+    /// count of each slot its lifetime meets.
+    fn count(&mut self, meets: &Meets, i: usize, step: u32) {
+        self.visit += 1;
+        for &j in meets.of(i) {
+            let j = j as usize;
+            if self.seen[j] != self.visit {
+                self.seen[j] = self.visit;
+                self.meets_live[j] = self.meets_live[j].wrapping_add(step);
+            }
+        }
     }
 }
