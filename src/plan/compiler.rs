@@ -56,10 +56,19 @@ pub struct Compiler {
     queues: Vec<QueueId>,
     /// Per use: its resource's number, then (after splitting) its key's.
     numbers: Vec<u32>,
+    numbering: numbering::Numbering,
+    /// Key numbers of split textures' parts.
     number_of: EntityHashMap<u32>,
     resources: Vec<ResourceInfo>,
     /// Per use: its key's number and whether it writes ([`touch`]).
     touches: Vec<u32>,
+    /// Per use: whether it needs what its key held before (a read, or a write that does not
+    /// clear), which keeps the key's earlier writers from being culled.
+    reads_before: Vec<bool>,
+    /// Whether some use names part of a texture, so that textures are split.
+    ranged: bool,
+    /// Whether some pass names passes it runs after.
+    ordered: bool,
     /// Per key number: the key, whether it keeps last frame's contents, whether its writes
     /// outlive the frame (it is not transient), whether a kept pass needs it.
     keys: Vec<Entity>,
@@ -90,6 +99,7 @@ pub struct Compiler {
 }
 
 mod emit;
+mod numbering;
 
 impl Compiler {
     /// Compile `passes` (enabled, sorted by declaration order) into `out`, whose memory is
@@ -107,12 +117,16 @@ impl Compiler {
             });
         }
         self.resolve(passes, &target, settings)?;
-        let parts = super::split::split_uses(
-            &mut self.uses,
-            &mut self.starts,
-            &mut self.numbers,
-            &self.resources,
-        );
+        let parts = if self.ranged {
+            super::split::split_uses(
+                &mut self.uses,
+                &mut self.starts,
+                &mut self.numbers,
+                &self.resources,
+            )
+        } else {
+            super::parts::Parts::default()
+        };
         self.number_keys(&parts);
         self.note_after(passes);
         let n = passes.len();
@@ -170,7 +184,8 @@ impl Compiler {
         self.starts[i] as usize..self.starts[i + 1] as usize
     }
 
-    /// Resolve every use and number the resources in order of first use.
+    /// Resolve every use and number the resources in order of first use; note, while each
+    /// pass is at hand, what later steps would otherwise read every use again for.
     fn resolve(
         &mut self,
         passes: &[(Entity, &str, &Pass)],
@@ -181,8 +196,11 @@ impl Compiler {
         self.starts.clear();
         self.queues.clear();
         self.numbers.clear();
-        self.number_of.clear();
+        self.numbering.clear();
         self.resources.clear();
+        self.touches.clear();
+        self.reads_before.clear();
+        (self.ranged, self.ordered) = (false, false);
         if self
             .profile
             .as_ref()
@@ -199,19 +217,25 @@ impl Compiler {
             let shading = pass.shading();
             for u in &pass.uses {
                 let (planned, lifetime, dims) = resolve_use(e, pass, shading, u, target)?;
-                let resources = &mut self.resources;
-                let n = *self.number_of.entry(planned.resource).or_insert_with(|| {
-                    resources.push(ResourceInfo {
+                let (n, new) = self.numbering.number(planned.resource);
+                if new {
+                    self.resources.push(ResourceInfo {
                         entity: planned.resource,
                         lifetime,
                         dims,
                     });
-                    resources.len() as u32 - 1
-                });
+                }
+                // What later steps need of the use, noted while it is at hand (a copy onto
+                // itself below changes only its layout).
+                let write = planned.access.is_write();
+                self.touches.push(touch(n, write));
+                self.reads_before.push(!write || !planned.clear);
+                self.ranged |= !planned.range.is_all();
                 self.uses.push(planned);
                 self.numbers.push(n);
             }
             copies_to_self(&mut self.uses[start..]);
+            self.ordered |= !pass.after.is_empty();
         }
         if self.uses.len() >= u32::MAX as usize {
             return Err(PlanError::TooManyPasses {
@@ -229,7 +253,6 @@ impl Compiler {
         self.keys.clear();
         self.keeps.clear();
         self.lasting.clear();
-        self.touches.clear();
         let imported = |r: &ResourceInfo| r.lifetime == Some(Lifetime::Imported);
         let lasting = |r: &ResourceInfo| r.lifetime != Some(Lifetime::Transient);
         if parts.is_empty() {
@@ -238,6 +261,7 @@ impl Compiler {
             self.keeps.extend(self.resources.iter().map(imported));
             self.lasting.extend(self.resources.iter().map(lasting));
         } else {
+            // Resolve numbered resources; the uses now name parts.
             self.number_of.clear();
             for (u, n) in self.uses.iter().zip(self.numbers.iter_mut()) {
                 let resource = &self.resources[*n as usize];
@@ -250,10 +274,13 @@ impl Compiler {
                     keys.len() as u32 - 1
                 });
             }
+            self.touches.clear();
+            self.reads_before.clear();
+            for (u, &n) in self.uses.iter().zip(&self.numbers) {
+                self.touches.push(touch(n, u.access.is_write()));
+                self.reads_before.push(!u.access.is_write() || !u.clear);
+            }
         }
-        let touches =
-            (self.uses.iter().zip(&self.numbers)).map(|(u, &n)| touch(n, u.access.is_write()));
-        self.touches.extend(touches);
     }
 
     /// The passes' explicit `after` edges, by pass index (names of passes not compiled are
@@ -262,7 +289,7 @@ impl Compiler {
         self.after.clear();
         self.followed.clear();
         self.followed.resize(passes.len(), false);
-        if passes.iter().all(|(_, _, p)| p.after.is_empty()) {
+        if !self.ordered {
             return;
         }
         self.pass_of.clear();
@@ -295,8 +322,11 @@ impl Compiler {
                 .any(|&t| t & 1 == 1 && self.needed[(t >> 1) as usize]);
             if self.followed[i as usize] || writes_needed {
                 self.keep[i as usize] = true;
-                for (u, &t) in self.uses[span.clone()].iter().zip(&self.touches[span]) {
-                    if !u.access.is_write() || !u.clear {
+                for (&before, &t) in self.reads_before[span.clone()]
+                    .iter()
+                    .zip(&self.touches[span])
+                {
+                    if before {
                         self.needed[(t >> 1) as usize] = true;
                     }
                 }

@@ -76,7 +76,7 @@ impl Fences {
     /// fence. `index` describes `out`'s uses; the wrap-around waits are found through it.
     /// `chains` are the swap chains the passes use: each frame writes another of their
     /// buffers, and the wait on present orders a buffer's reuse (FS-5), so they need no
-    /// wrap-around wait.
+    /// wrap-around wait. Whatever waits and signals `out` held before are replaced.
     pub fn plan(
         &mut self,
         out: &mut [CompiledPass],
@@ -103,18 +103,25 @@ impl Fences {
         chains: &[Entity],
         present: &mut Vec<usize>,
     ) -> Option<usize> {
-        present_candidates(out, chains, present);
+        // Each pass once, its queue noted and what an earlier plan left cleared; the rest of
+        // the plan reads the queues from this compact copy.
+        let queues = &mut self.queues;
+        queues.clear();
+        for p in out.iter_mut() {
+            queues.push(p.queue);
+            p.waits.clear();
+            p.waits_previous.clear();
+            (p.signals, p.own_complete) = (false, None);
+        }
+        present_candidates(out, queues, chains, present);
         // On one queue, order is execution order: no pass waits, and nothing is known
         // complete through a round trip of fences; only the present may wait.
-        if out.windows(2).all(|w| w[0].queue == w[1].queue) {
-            for (i, p) in out.iter_mut().enumerate() {
-                (p.own_complete, p.signals) = (None, present.contains(&i));
+        if queues.windows(2).all(|w| w[0] == w[1]) {
+            for &i in present.iter() {
+                out[i].signals = true;
             }
             return None;
         }
-        let queues = &mut self.queues;
-        queues.clear();
-        queues.extend(out.iter().map(|p| p.queue));
         for &(a, b) in edges {
             if queues[a] != queues[b] {
                 add_wait(out, queues, b, a, false);

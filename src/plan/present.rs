@@ -13,16 +13,21 @@ use crate::device::QueueId;
 use crate::plan::CompiledPass;
 
 /// Fill `out` with the last pass of each queue other than graphics that uses one of
-/// `chains`, in pass order: what the present may have to wait on.
-pub(crate) fn present_candidates(passes: &[CompiledPass], chains: &[Entity], out: &mut Vec<usize>) {
+/// `chains`, in pass order: what the present may have to wait on. `queues` are the passes'.
+pub(crate) fn present_candidates(
+    passes: &[CompiledPass],
+    queues: &[QueueId],
+    chains: &[Entity],
+    out: &mut Vec<usize>,
+) {
     out.clear();
-    if chains.is_empty() || passes.iter().all(|p| p.queue == QueueId::Graphics) {
+    if chains.is_empty() || queues.iter().all(|&q| q == QueueId::Graphics) {
         return;
     }
     let uses_chain = |p: &CompiledPass| p.uses.iter().any(|u| chains.contains(&u.resource));
     for (i, p) in passes.iter().enumerate().rev() {
-        let seen = out.iter().any(|&l| passes[l].queue == p.queue);
-        if p.queue != QueueId::Graphics && !seen && uses_chain(p) {
+        let seen = out.iter().any(|&l| queues[l] == queues[i]);
+        if queues[i] != QueueId::Graphics && !seen && uses_chain(p) {
             out.push(i);
         }
     }

@@ -79,9 +79,6 @@ impl Compiler {
             pass.uses.extend_from_slice(
                 &self.uses[self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize],
             );
-            pass.waits.clear();
-            pass.waits_previous.clear();
-            (pass.signals, pass.own_complete) = (false, None);
         }
         let culled = (self.order.iter()).filter(|&&i| !self.keep[i as usize]);
         let mut count = 0;
