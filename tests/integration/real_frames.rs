@@ -562,3 +562,14 @@ fn a_copy_from_one_slice_into_six_faces_is_refused_where_it_says_so() {
     );
     clean_everywhere("slice_copied_into_cube_faces_through_buffer.ron");
 }
+
+/// FS-1 (V0513): Red Dead Redemption 2's clouds, written on async compute, then read there by
+/// a copy into next frame's history while the graphics queue's sky pass samples them, nothing
+/// ordering the two. Under `legacy` the pixel read could not widen the compute queue's
+/// NON_PIXEL_SHADER_RESOURCE | COPY_SOURCE within its layout, and the shared phase was
+/// dropped: each queue transitioned the clouds under the other's read. The phase is now
+/// COMMON.
+#[test]
+fn a_compute_copy_beside_a_pixel_read_shares_its_read_phase() {
+    clean_everywhere("compute_copy_beside_pixel_read.ron");
+}
