@@ -553,7 +553,7 @@ fn a_copy_from_one_slice_into_six_faces_is_refused_where_it_says_so() {
         Ok(_) => panic!("{path} loads, but its copy pairs one subresource with six"),
         Err(e) => e.to_string(),
     };
-    assert!(err.starts_with(&format!("{path}:19:29: ")), "{err}");
+    assert!(err.starts_with(&format!("{path}:18:29: ")), "{err}");
     assert!(
         err.contains("1 source subresource(s) and 6 destination subresource(s)")
             && err.contains("A3.8")
