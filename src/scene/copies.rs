@@ -5,10 +5,18 @@
 //! source and its copy destination is copied onto itself: enhanced barriers allow that in a
 //! common layout, so no temporary texture is needed, but only between regions that share no
 //! texel. Intersecting regions are undefined, and refused here rather than left to the GPU.
+//!
+//! A copy without regions whose side names part of a texture (a `range`) is
+//! recorded as one `CopyTextureRegion` a subresource, the i-th of the source into the i-th of
+//! the destination (barrier-spec A3.8). Both sides must then name as many subresources: a
+//! slice copied into a cube's six faces would pair five faces with source subresources the
+//! pass never named, which the plan leaves in whatever layout they hold. A copy that
+//! reinterprets one texture's bytes as another shape goes through a buffer, as D3D12 needs.
 
 use super::check::Check;
 use super::error::SceneError;
 use super::format::PassDef;
+use super::index::Resource;
 use crate::barrier::check_self_copy;
 use crate::model::{CopyBox, UseAccess, Work};
 
@@ -32,7 +40,7 @@ pub fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
         (None, None) if onto_itself => {
             return Err(c.misuse(at(), id, "this pass copies a texture onto itself: give the `from` and `to` regions, which must not intersect (barrier-spec A3.8, EB-9c)".into()));
         }
-        (None, None) => return Ok(()),
+        (None, None) => return parts_pair(c, id, p),
         _ => {
             return Err(c.misuse(
                 at(),
@@ -59,6 +67,56 @@ pub fn pass(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
         )));
     }
     Ok(())
+}
+
+/// Rule: a copy into or out of part of a texture names as many subresources on each side,
+/// since it is recorded one subresource a call, paired in order (barrier-spec A3.8).
+fn parts_pair(c: &Check, id: usize, p: &PassDef) -> Result<(), SceneError> {
+    let side = |access: UseAccess| {
+        let j = p.uses.iter().position(|u| u.access == access)?;
+        Some((j, subresources(c, &p.uses[j])?))
+    };
+    let (Some((_, (src, src_part))), Some((j, (dst, dst_part)))) =
+        (side(UseAccess::CopySource), side(UseAccess::CopyDest))
+    else {
+        return Ok(());
+    };
+    if (src_part || dst_part) && src != dst {
+        return Err(c.misuse(
+            c.loc.def_key_value(id, "target", j),
+            id,
+            format!(
+                "this copy names {src} source subresource(s) and {dst} destination subresource(s): a copy into or out of part of a texture is recorded one subresource a call, the i-th into the i-th (barrier-spec A3.8), so both sides must name as many; to copy one texture's bytes into another of a different shape, copy through a buffer"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// How many subresources a copy use of a texture names, and whether that is part of the
+/// texture rather than all of it; `None` for a buffer or a target that does not resolve.
+fn subresources(c: &Check, u: &super::format::UseDef) -> Option<(u32, bool)> {
+    let target = c.index.id(&u.target)?;
+    let (_, res) = c.index.resource(target)?;
+    let Resource::Texture(t) = res else {
+        return None;
+    };
+    let planes = if t.format.has_stencil() { 2 } else { 1 };
+    let axis = |first: u32, count: Option<u32>, total: u32| {
+        let end = count.map_or(total, |n| first.saturating_add(n)).min(total);
+        end.saturating_sub(first)
+    };
+    // A copy names its part by a `range` (views are bound for shader and target accesses).
+    let [m, s, pl] = match &u.range {
+        Some(r) => [
+            axis(r.first_mip, r.mip_count, t.mips),
+            axis(r.first_slice, r.slice_count, t.slices),
+            axis(r.first_plane, r.plane_count, planes),
+        ],
+        None => [t.mips, t.slices, planes],
+    };
+    let n = m.saturating_mul(s).saturating_mul(pl);
+    Some((n, n != t.mips * t.slices * planes))
 }
 
 /// Why `region` does not fit texture definition `res`, if it does not.
@@ -173,6 +231,49 @@ mod tests {
         assert!(
             copy("atlas", "other", huge).is_some_and(|m| m.contains("outside")),
             "no overflow"
+        );
+    }
+
+    #[test]
+    fn a_copy_of_parts_names_as_many_subresources_on_each_side() {
+        let arrays = r#"(name: "spot", texture: (format: D32Float, extent: (64, 96), array_size: 8)),
+            (name: "cube", texture: (format: D32Float, extent: (32, 32), array_size: 12)),
+            (name: "mips", texture: (format: Rgba8Unorm, extent: (64, 64), mips: 3)),
+            (name: "flat", texture: (format: Rgba8Unorm, extent: (64, 64))),
+            (name: "layers", texture: (format: Rgba8Unorm, extent: (64, 64), array_size: 4)),
+            (name: "bytes", buffer: (size: 65536)),"#;
+        let copy = |src: &str, dst: &str| {
+            problem(&format!(
+                r#"{arrays} (name: "c", pass: (queue: Graphics, uses: [(target: {src}, access: CopySource), (target: {dst}, access: CopyDest)], work: Copy(bytes: 1024)))"#
+            ))
+        };
+        let one_slice = r#""spot", range: (first_slice: 5, slice_count: 1)"#;
+        let six_faces = r#""cube", range: (first_slice: 0, slice_count: 6)"#;
+        assert!(copy(one_slice, six_faces).is_some_and(|m| {
+            m.contains("1 source subresource(s) and 6 destination subresource(s)")
+        }));
+        // A whole side counts every subresource: three mips into two slices.
+        let two_layers = r#""layers", range: (first_slice: 1, slice_count: 2)"#;
+        assert!(
+            copy(r#""mips""#, two_layers)
+                .is_some_and(|m| m.contains("3 source subresource(s) and 2"))
+        );
+        let six_slices = r#""spot", range: (first_slice: 2, slice_count: 6)"#;
+        assert_eq!(copy(six_slices, six_faces), None, "six into six");
+        assert_eq!(
+            copy(r#""flat""#, r#""mips", range: (mip_count: 1)"#),
+            None,
+            "one into one"
+        );
+        assert_eq!(
+            copy(one_slice, r#""bytes""#),
+            None,
+            "into a buffer's footprint"
+        );
+        assert_eq!(
+            copy(r#""bytes""#, six_faces),
+            None,
+            "out of a buffer's footprint"
         );
     }
 }

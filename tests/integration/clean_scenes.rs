@@ -151,7 +151,7 @@ fn every_real_frame_validates_clean_in_every_order_with_aliasing_on_and_off() {
         .filter(|p| p.extension().is_some_and(|x| x == "ron"))
         .collect();
     scenes.sort();
-    assert!(scenes.len() >= 9, "{scenes:?}");
+    assert!(scenes.len() >= 10, "{scenes:?}");
     let configurations = [
         ("console-2020", BarrierMode::Enhanced),
         ("console-2020", BarrierMode::Conservative),

@@ -540,3 +540,36 @@ fn array_slices_no_pass_writes_read_on_two_queues() {
 fn a_depth_history_both_queues_read_is_entered_by_the_last_writer() {
     clean_everywhere("depth_history_read_on_two_queues.ron");
 }
+
+/// Barrier-spec A3.8: Red Dead Redemption 2 copies a wall light's 1024x1536 spot map into six
+/// 512x512 faces of a cube array. As one copy from one slice into six, it was recorded one
+/// subresource a call, the i-th into the i-th, filling five faces from slices the pass never
+/// named and the plan never made copy sources (V0521 every frame); the loader now refuses it
+/// at the destination. Through a buffer, as the frame does it, it is clean everywhere.
+#[test]
+fn a_copy_from_one_slice_into_six_faces_is_refused_where_it_says_so() {
+    let path = "tests/data/real_frames/slice_copied_into_cube_faces.ron";
+    let err = match Runtime::from_scene(path) {
+        Ok(_) => panic!("{path} loads, but its copy pairs one subresource with six"),
+        Err(e) => e.to_string(),
+    };
+    assert!(err.starts_with(&format!("{path}:18:29: ")), "{err}");
+    assert!(
+        err.contains("1 source subresource(s) and 6 destination subresource(s)")
+            && err.contains("A3.8")
+            && err.contains("through a buffer"),
+        "{err}"
+    );
+    clean_everywhere("slice_copied_into_cube_faces_through_buffer.ron");
+}
+
+/// FS-1 (V0513): Red Dead Redemption 2's clouds, written on async compute, then read there by
+/// a copy into next frame's history while the graphics queue's sky pass samples them, nothing
+/// ordering the two. Under `legacy` the pixel read could not widen the compute queue's
+/// NON_PIXEL_SHADER_RESOURCE | COPY_SOURCE within its layout, and the shared phase was
+/// dropped: each queue transitioned the clouds under the other's read. The phase is now
+/// COMMON.
+#[test]
+fn a_compute_copy_beside_a_pixel_read_shares_its_read_phase() {
+    clean_everywhere("compute_copy_beside_pixel_read.ron");
+}

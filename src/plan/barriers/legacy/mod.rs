@@ -14,7 +14,9 @@
 //! graphics reader that needs more widens it after its fence wait within the same layout
 //! (NON_PIXEL_ and PIXEL_SHADER_RESOURCE are both SHADER_RESOURCE, barrier-spec B), which no
 //! other queue's read can race, and gives it back if another queue reads on, or if the frame
-//! ends in the phase and the next frame's first use cannot leave the wider state. Resources
+//! ends in the phase and the next frame's first use cannot leave the wider state; where the
+//! widening would change the layout (a pixel shader's read beside a compute queue's copy), the
+//! phase is COMMON, which serves every read on every queue (barrier-spec A6). Resources
 //! shared between queues go back to COMMON after their last use in the frame, the state every
 //! queue may start from, unless the frame ends in such a shared read phase that the next
 //! frame's first use can leave; a transient of one queue stays as its last use left it, since its next

@@ -6,7 +6,8 @@
 //! DEPTH_READ, in the compute-accessible generic read layout), COMMON when a DMA engine reads in the phase or
 //! writes after it (a copy engine uses only COMMON, barrier-spec A5), and, when the writer's
 //! queue cannot name the combined state (a compute queue and PIXEL_SHADER_RESOURCE), the part
-//! it can name, which a reader on another queue widens within the same layout. A phase at the
+//! it can name, which a reader on another queue widens within the same layout (COMMON where the
+//! widening would change the layout). A phase at the
 //! start of the frame (history read before the frame rewrites it) is entered by the frame's
 //! last writer, for the next frame.
 
@@ -93,7 +94,22 @@ pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Ve
                 }
             })
             .collect();
-        for (r, want) in run.iter().zip(wants.into_iter().flatten()) {
+        // A reader that would widen the base into another layout (a pixel shader's read
+        // beside a compute queue's copy: NON_PIXEL_SHADER_RESOURCE | COPY_SOURCE is not in
+        // SHADER_RESOURCE's layout) would change the layout under the other queue's read
+        // (FS-1). The phase is then COMMON, which serves shader and copy reads on every queue
+        // (barrier-spec A6) and which every writer's queue can name.
+        let (base, wants) = match wants {
+            Some(w) => (base, w),
+            None if (S::ALL_SHADER_RESOURCE | S::COPY_SOURCE).contains(combined) => {
+                (S::COMMON, vec![S::COMMON; run.len()])
+            }
+            None => {
+                k = end;
+                continue;
+            }
+        };
+        for (r, want) in run.iter().zip(wants) {
             out[r.0] = Some(Phase { base, want });
         }
         k = end;
