@@ -4,8 +4,10 @@
 //! written as a pipeline over flat arrays rather than per-pass lists:
 //!
 //! 1. **Resolve** every use into one array ([`PlannedUse`]s, each pass's a range of it),
-//!    numbering resources densely in order of first use (one hash lookup per use, the only
-//!    one);
+//!    numbering resources densely in order of first use (one table read per use, by entity
+//!    index, [`numbering`]), and noting beside it what the later steps need of each use (its
+//!    key and whether it writes, whether it needs what was there before), so that at 100,000
+//!    passes, where the uses no longer fit the caches, none reads them all again;
 //! 2. **split** textures whose uses name different subresources (only when some use does);
 //! 3. **order**: the version rules over the dense numbers ([`Versions`]), which give edges as
 //!    predecessor lists; declaration order is the order unless an edge points backwards or
