@@ -188,6 +188,9 @@ pub fn run_frame_script(
                     frame,
                     message: format!("{at}: {message}"),
                 },
+                RuntimeError::Device { frame, source } => {
+                    RuntimeError::ScriptDevice { frame, at, source }
+                }
                 other => other,
             });
         }
@@ -254,6 +257,14 @@ fn run_submission(
                 let view = (r.device.create(&name, desc))
                     .map_err(|source| at(RuntimeError::Device { frame, source }))?;
                 r.state.views.insert(name, view);
+            }
+            Step::ReleaseHeap(heap) => {
+                sink.flush(r.device, r.queue, label, &mut batch, false)
+                    .map_err(at)?;
+                // Nothing is reference counted (FS-6): the device refuses a heap that still
+                // holds a live placed resource.
+                (r.device.memory.destroy_heap(heap))
+                    .map_err(|source| at(RuntimeError::Device { frame, source }))?;
             }
             Step::Release(key) => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)

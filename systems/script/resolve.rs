@@ -34,6 +34,7 @@ pub struct Targets<'w, 's> {
     >,
     views: Query<'w, 's, (&'static View, Option<&'static ChainBufferIndex>)>,
     swap_chains: Query<'w, 's, &'static SwapChain>,
+    heaps: Query<'w, 's, &'static GpuHeap>,
 }
 
 /// One command, lowered: for the device, or a CPU-side call.
@@ -46,6 +47,8 @@ pub(super) enum Step {
     },
     /// `None`: a `CreateView` name not made yet (nothing to release).
     Release(Option<ObjectKey>),
+    /// The final release of a scene heap, by its device number (FS-6).
+    ReleaseHeap(u32),
     /// Play back the script's list of that name (CTX-1).
     ExecuteList(String),
     /// CPU side: GetData of a query (CTX-6): its number and name.
@@ -166,6 +169,13 @@ impl Resolver<'_, '_, '_> {
             },
             ScriptCall::Release(Target::Local(name)) => {
                 Step::Release(self.state.views.get(name).copied())
+            }
+            // A scene heap: the title's last reference to it (FS-6).
+            ScriptCall::Release(Target::Entity(e)) if self.targets.heaps.contains(*e) => {
+                match self.targets.heaps.get(*e) {
+                    Ok(h) => Step::ReleaseHeap(h.0),
+                    Err(_) => return Err(format!("heap {} has no device heap", self.name(*e))),
+                }
             }
             ScriptCall::Release(target) => Step::Release(Some(self.key(Slot::Release, target)?)),
             ScriptCall::ExecuteCommandList(name) => Step::ExecuteList(name.clone()),
