@@ -217,6 +217,19 @@ fn run_submission(
     for (i, cmd) in commands.iter().enumerate() {
         let at = |e| (i, e);
         sink.here = locations.get(i).cloned();
+        // D3D12's Signal and Wait are queue calls, made between ExecuteCommandLists: the
+        // commands before one were a list of their own, which ended there (barrier-spec A8 on
+        // PC; on every D3D12 API the next list inherits no state). D3D11.X inserts fences
+        // into the context's stream.
+        if r.device.api() != crate::model::Api::D3d11x
+            && matches!(
+                cmd,
+                ScriptCommand::Call(ScriptCall::Signal { .. } | ScriptCall::Wait { .. })
+            )
+        {
+            sink.flush(r.device, r.queue, label, &mut batch, true)
+                .map_err(at)?;
+        }
         let step = r.lower(cmd).map_err(|m| at(schedule(m)))?;
         if matches!(step, Step::Device(_) | Step::ExecuteList(_)) {
             sink.origins.extend(sink.here.clone());

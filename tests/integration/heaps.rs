@@ -64,3 +64,50 @@ fn a_heap_released_before_its_placed_resource_is_refused_at_the_call() {
     // Located at the Release's line in the scene file.
     assert!(err.contains("heap_first.ron:19:"), "{err}");
 }
+
+/// A D3D12 Signal is a queue call between ExecuteCommandLists, so a script that signals in
+/// the middle of a submission ended the list there: on PC its caches were flushed at that
+/// boundary (barrier-spec A8), and the direct queue's read after the CPU's wait sees the DMA
+/// engine's copy (a shader read in COMMON, which the read promotes). Under `d3d12x` the same stream still owes the read a barrier (V0521).
+#[test]
+fn a_signal_inside_a_d3d12_submission_ends_the_list_before_it() {
+    let scene = |api: &str| {
+        format!(
+            r#"Scene(
+    settings: (api: {api}),
+    entities: [
+        (name: "tex", texture: (format: Rgba8Unorm, extent: (32, 32))),
+        (name: "srv", view: (of: "tex", kind: Srv)),
+        (name: "upload", buffer: (size: 4096)),
+    ],
+    script: (frames: [[
+        (queue: Copy, label: "upload", commands: [
+            CopyTextureRegion(src: "upload", dst: "tex", bytes: 4096,
+                from: (extent: (32, 32)), to: (extent: (32, 32))),
+            Signal(fence: "f"),
+            WaitForFenceCpu(fence: "f"),
+        ]),
+        (queue: Graphics, label: "draw", commands: [
+            SetPipelineState(1),
+            SetResources(stage: Compute, views: ["srv"]),
+            Dispatch(dispatches: 1, threads: 1024),
+            Signal(fence: "f"),
+            WaitForFenceCpu(fence: "f"),
+        ]),
+    ]]),
+)"#
+        )
+    };
+    let codes = |api: &str| {
+        let mut rt = Runtime::from_str(&scene(api), "signal.ron").unwrap_or_else(|e| panic!("{e}"));
+        rt.set_validation(true);
+        rt.run(2).unwrap_or_else(|e| panic!("{e}"));
+        let mut found: Vec<String> = (rt.diagnostics().iter())
+            .map(|d| d.code.to_string())
+            .collect();
+        found.dedup();
+        found
+    };
+    assert!(codes("D3d12Pc").is_empty(), "{:?}", codes("D3d12Pc"));
+    assert_eq!(codes("D3d12x"), ["V0521"]);
+}
