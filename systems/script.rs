@@ -39,6 +39,7 @@ use crate::model::*;
 
 mod legacy;
 mod pass;
+mod resize;
 mod resolve;
 
 pub use pass::record_pass_scripts;
@@ -302,7 +303,7 @@ fn run_submission(
             } => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
-                resize_buffers(r, sink, label, chain, key, texture).map_err(at)?;
+                resize::resize_buffers(r, sink, label, chain, key, texture).map_err(at)?;
             }
             Step::CpuWait(fence) => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)
@@ -331,46 +332,6 @@ fn run_submission(
     sink.flush(r.device, r.queue, label, &mut batch, true)
         .map_err(|e| (commands.len(), e))
 }
-
-/// ResizeBuffers now: new buffers replace the chain's, and the old ones are released at
-/// once, as D3D12 requires (the title flushed its queues first): the validation layer checks
-/// each release and the device refuses one the GPU may still use (FS-6, RL-3). The display
-/// lets go of them by itself. Device views the script made of the old buffers for scene
-/// views are released with them, like descriptors written again.
-fn resize_buffers(
-    r: &mut Resolver,
-    sink: &mut Batches,
-    label: u32,
-    chain: Entity,
-    key: crate::device::SwapChainKey,
-    texture: Texture,
-) -> Result<(), RuntimeError> {
-    let frame = sink.sink.frame();
-    let device_error = |source| RuntimeError::Device { frame, source };
-    let (extent, format) = (texture.extent, texture.format);
-    let (old, fresh) = (r.device.resize_swap_chain(key, texture)).map_err(device_error)?;
-    for (i, k) in fresh.iter().enumerate() {
-        r.state.resized.insert((chain, i as u32), *k);
-    }
-    r.state.resized_to.insert(chain, (extent, format));
-    let stale: Vec<Entity> = (r.state.chain_views.iter())
-        .filter(|(_, (_, b))| old.contains(b))
-        .map(|(e, _)| *e)
-        .collect();
-    for e in stale {
-        if let Some((view, _)) = r.state.chain_views.remove(&e)
-            && r.device.memory.is_live(view)
-        {
-            sink.release(r.device, view, label)?;
-        }
-    }
-    for k in old {
-        r.device.leave_display(k);
-        sink.release(r.device, k, label)?;
-    }
-    Ok(())
-}
-
 /// Record the script's list `name` on a deferred context of its semantics, now, as the
 /// `ExecuteCommandList` that plays it back, with where in the list each legacy call's
 /// translation starts and the call's barriers (EB-7). A GetData recorded into it is shown to
