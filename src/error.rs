@@ -17,6 +17,17 @@ pub enum RuntimeError {
         #[source]
         source: DeviceError,
     },
+    /// The device refused a script's command (exit code 1): `at` is where the command is in
+    /// the scene file (`file:line:col`, when known) and which list, submission and command
+    /// it is. A batch is submitted at the command that ends it (a Present or a CPU-side
+    /// call), so a refused submission is reported there.
+    #[error("frame {frame}: {at}: {source}")]
+    ScriptDevice {
+        frame: u64,
+        at: String,
+        #[source]
+        source: DeviceError,
+    },
     /// The frame graph cannot be compiled or planned as it stands at this frame (exit code
     /// 1); `message` is `source` with the passes named.
     #[error("frame {frame}: {message}")]
@@ -57,6 +68,7 @@ impl RuntimeError {
         match self {
             RuntimeError::Scene(_) => 2,
             RuntimeError::Device { .. }
+            | RuntimeError::ScriptDevice { .. }
             | RuntimeError::Plan { .. }
             | RuntimeError::Schedule { .. } => 1,
         }

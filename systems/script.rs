@@ -39,6 +39,7 @@ use crate::model::*;
 
 mod legacy;
 mod pass;
+mod resize;
 mod resolve;
 
 pub use pass::record_pass_scripts;
@@ -188,6 +189,9 @@ pub fn run_frame_script(
                     frame,
                     message: format!("{at}: {message}"),
                 },
+                RuntimeError::Device { frame, source } => {
+                    RuntimeError::ScriptDevice { frame, at, source }
+                }
                 other => other,
             });
         }
@@ -214,6 +218,19 @@ fn run_submission(
     for (i, cmd) in commands.iter().enumerate() {
         let at = |e| (i, e);
         sink.here = locations.get(i).cloned();
+        // D3D12's Signal and Wait are queue calls, made between ExecuteCommandLists: the
+        // commands before one were a list of their own, which ended there (barrier-spec A8 on
+        // PC; on every D3D12 API the next list inherits no state). D3D11.X inserts fences
+        // into the context's stream.
+        if r.device.api() != crate::model::Api::D3d11x
+            && matches!(
+                cmd,
+                ScriptCommand::Call(ScriptCall::Signal { .. } | ScriptCall::Wait { .. })
+            )
+        {
+            sink.flush(r.device, r.queue, label, &mut batch, true)
+                .map_err(at)?;
+        }
         let step = r.lower(cmd).map_err(|m| at(schedule(m)))?;
         if matches!(step, Step::Device(_) | Step::ExecuteList(_)) {
             sink.origins.extend(sink.here.clone());
@@ -255,6 +272,14 @@ fn run_submission(
                     .map_err(|source| at(RuntimeError::Device { frame, source }))?;
                 r.state.views.insert(name, view);
             }
+            Step::ReleaseHeap(heap) => {
+                sink.flush(r.device, r.queue, label, &mut batch, false)
+                    .map_err(at)?;
+                // Nothing is reference counted (FS-6): the device refuses a heap that still
+                // holds a live placed resource.
+                (r.device.memory.destroy_heap(heap))
+                    .map_err(|source| at(RuntimeError::Device { frame, source }))?;
+            }
             Step::Release(key) => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
@@ -278,7 +303,7 @@ fn run_submission(
             } => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
-                resize_buffers(r, sink, label, chain, key, texture).map_err(at)?;
+                resize::resize_buffers(r, sink, label, chain, key, texture).map_err(at)?;
             }
             Step::CpuWait(fence) => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)
@@ -307,46 +332,6 @@ fn run_submission(
     sink.flush(r.device, r.queue, label, &mut batch, true)
         .map_err(|e| (commands.len(), e))
 }
-
-/// ResizeBuffers now: new buffers replace the chain's, and the old ones are released at
-/// once, as D3D12 requires (the title flushed its queues first): the validation layer checks
-/// each release and the device refuses one the GPU may still use (FS-6, RL-3). The display
-/// lets go of them by itself. Device views the script made of the old buffers for scene
-/// views are released with them, like descriptors written again.
-fn resize_buffers(
-    r: &mut Resolver,
-    sink: &mut Batches,
-    label: u32,
-    chain: Entity,
-    key: crate::device::SwapChainKey,
-    texture: Texture,
-) -> Result<(), RuntimeError> {
-    let frame = sink.sink.frame();
-    let device_error = |source| RuntimeError::Device { frame, source };
-    let (extent, format) = (texture.extent, texture.format);
-    let (old, fresh) = (r.device.resize_swap_chain(key, texture)).map_err(device_error)?;
-    for (i, k) in fresh.iter().enumerate() {
-        r.state.resized.insert((chain, i as u32), *k);
-    }
-    r.state.resized_to.insert(chain, (extent, format));
-    let stale: Vec<Entity> = (r.state.chain_views.iter())
-        .filter(|(_, (_, b))| old.contains(b))
-        .map(|(e, _)| *e)
-        .collect();
-    for e in stale {
-        if let Some((view, _)) = r.state.chain_views.remove(&e)
-            && r.device.memory.is_live(view)
-        {
-            sink.release(r.device, view, label)?;
-        }
-    }
-    for k in old {
-        r.device.leave_display(k);
-        sink.release(r.device, k, label)?;
-    }
-    Ok(())
-}
-
 /// Record the script's list `name` on a deferred context of its semantics, now, as the
 /// `ExecuteCommandList` that plays it back, with where in the list each legacy call's
 /// translation starts and the call's barriers (EB-7). A GetData recorded into it is shown to

@@ -14,6 +14,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::command_defaults as defaults;
 use super::fast_binding::{FastSet, SharedBatch};
 use super::{IndexFormat, MapMode, ObjectKey, PredicationOp, ReferenceType, ShaderStage, Topology};
 use crate::barrier::BarrierGroup;
@@ -54,7 +55,7 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         views: Vec<R>,
         /// Whether the shaders write the UAVs among `views`: true unless the scene says
         /// `writes: false`, for the common read-only use of a UAV (SRVs are read either way).
-        #[serde(default = "yes", skip_serializing_if = "is_true")]
+        #[serde(default = "defaults::yes", skip_serializing_if = "defaults::is_true")]
         writes: bool,
     },
     /// A scene writes the list alone: `SetVertexBuffers(["vb"])`.
@@ -74,7 +75,7 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         slot: u32,
         view: R,
         base: R,
-        #[serde(default, skip_serializing_if = "is_zero")]
+        #[serde(default, skip_serializing_if = "defaults::is_zero")]
         offset: u64,
     },
     SetConstantBuffers {
@@ -112,7 +113,7 @@ pub enum Command<R: ReferenceType = ObjectKey> {
 
     // Work.
     Draw {
-        #[serde(default = "one")]
+        #[serde(default = "defaults::one")]
         draws: u32,
         #[serde(default)]
         vertices: u64,
@@ -120,7 +121,7 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         pixels: u64,
     },
     Dispatch {
-        #[serde(default = "one")]
+        #[serde(default = "defaults::one")]
         dispatches: u32,
         #[serde(default)]
         threads: u64,
@@ -178,7 +179,7 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     InsertFence {
         #[serde(rename = "name")]
         fence: R::Fence,
-        #[serde(default = "yes")]
+        #[serde(default = "defaults::yes")]
         kickoff: bool,
     },
     /// Halt this queue's command processing until `fence` is reached (FN-2). Before any
@@ -250,7 +251,7 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// the arguments ask (the simulation does not read memory, so the script says how many).
     DispatchIndirect {
         args: R,
-        #[serde(default = "one")]
+        #[serde(default = "defaults::one")]
         dispatches: u32,
         #[serde(default)]
         threads: u64,
@@ -260,7 +261,7 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// in all.
     ExecuteIndirect {
         args: R,
-        #[serde(default = "one")]
+        #[serde(default = "defaults::one")]
         draws: u32,
         #[serde(default)]
         vertices: u64,
@@ -302,9 +303,9 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     ResolveQueryData {
         dst: R,
         first: R::Query,
-        #[serde(default = "one")]
+        #[serde(default = "defaults::one")]
         count: u32,
-        #[serde(default, skip_serializing_if = "is_zero")]
+        #[serde(default, skip_serializing_if = "defaults::is_zero")]
         offset: u64,
     },
 
@@ -353,13 +354,13 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// an L2 write-back (`debug_flush_l2`). The device performs them and charges them; the
     /// validator does not count them as ordering, since a retail driver ignores them (V0505).
     SetDispatchFlags {
-        #[serde(default, skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "defaults::is_false")]
         bypass_l1: bool,
-        #[serde(default, skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "defaults::is_false")]
         debug_partial_flush: bool,
-        #[serde(default, skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "defaults::is_false")]
         debug_invalidate_l1: bool,
-        #[serde(default, skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "defaults::is_false")]
         debug_flush_l2: bool,
     },
 
@@ -385,7 +386,7 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// make it.
     DecompressResource {
         resource: R,
-        #[serde(default, skip_serializing_if = "is_false")]
+        #[serde(default, skip_serializing_if = "defaults::is_false")]
         propagate_color_clear: bool,
     },
 
@@ -401,40 +402,9 @@ pub enum Command<R: ReferenceType = ObjectKey> {
     /// predicate passing.
     SetPredication {
         buffer: Option<R>,
-        #[serde(default, skip_serializing_if = "is_zero")]
+        #[serde(default, skip_serializing_if = "defaults::is_zero")]
         offset: u64,
         #[serde(default)]
         op: PredicationOp,
     },
-}
-
-fn one() -> u32 {
-    1
-}
-
-fn yes() -> bool {
-    true
-}
-
-fn is_true(b: &bool) -> bool {
-    *b
-}
-
-fn is_false(b: &bool) -> bool {
-    !*b
-}
-
-fn is_zero(v: &u64) -> bool {
-    *v == 0
-}
-
-/// A recorded list: commands from one deferred context, labelled with the pass they came
-/// from so that diagnostics and traces can name it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct CommandList {
-    pub commands: Vec<Command>,
-    /// The pass label of each command, by index into `labels`.
-    pub label: u32,
-    /// CPU time its recording took on its deferred context, ns (CTX-7, `cpu_cost`).
-    pub cpu_ns: u64,
 }

@@ -19,7 +19,9 @@
 mod barrier_cost;
 mod command;
 mod command_args;
+mod command_defaults;
 mod command_facts;
+mod command_list;
 mod compression;
 pub mod compute;
 mod context;
@@ -39,14 +41,16 @@ mod queue;
 mod reference;
 pub mod resolve;
 mod run;
+mod settings;
 mod shader_slots;
 mod sim;
 mod submit;
 mod swap_chains;
 
 pub use barrier_cost::{BarrierWork, Lowered, barrier_work};
-pub use command::{Command, CommandList};
+pub use command::Command;
 pub use command_args::{IndexFormat, MapMode, PredicationOp, ShaderStage, Topology};
+pub use command_list::CommandList;
 pub use compression::Compression;
 pub use context::{ContextKind, DeferredContext};
 pub use error::DeviceError;
@@ -211,85 +215,6 @@ impl Device {
 
     fn gpu_mut(&mut self) -> &mut Gpu {
         self.gpu.get_mut().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// Replace the profile (before any work: running work keeps the rates it was given).
-    /// Compute-unit limits go back to the new profile's defaults (CC-2).
-    pub fn set_profile(&mut self, profile: Profile) {
-        self.profile = profile;
-        let p = self.profile.clone();
-        self.gpu_mut().reset_limits(&p);
-    }
-
-    /// The immediate context's semantics (CTX-4). Chosen per context: planning legacy
-    /// barriers does not make the context legacy (see [`Device::set_legacy_barriers`]).
-    pub fn set_semantics(&mut self, semantics: Semantics) {
-        self.semantics = semantics;
-    }
-
-    /// The immediate context's semantics (CTX-4), for the validation layer (FS-7, FS-14).
-    pub fn semantics(&self) -> Semantics {
-        self.semantics
-    }
-
-    /// The device creation flags asked for (FS-15).
-    pub fn set_flags(&mut self, flags: crate::model::DeviceFlags) {
-        self.flags = flags;
-    }
-
-    /// The device creation flags in effect: every one with a fast immediate context (FS-15).
-    pub fn flags(&self) -> crate::model::DeviceFlags {
-        self.flags.effective(self.semantics)
-    }
-
-    /// Whether barriers are legacy ones the driver translates (EB-10): they hold the whole
-    /// front end. A legacy context's barriers are priced so too.
-    pub fn set_legacy_barriers(&mut self, legacy: bool) {
-        self.legacy_barriers = legacy;
-    }
-
-    /// Whether the driver translates legacy barriers into enhanced ones (EB-10): false as
-    /// when the loose file `D3D__DisableLegacyResourceBarrierTranslation` is deployed.
-    pub fn set_legacy_barrier_translation(&mut self, on: bool) {
-        self.legacy_barrier_translation = on;
-    }
-
-    /// The driver's path for legacy barriers (EB-10, seed 004).
-    pub fn legacy_path(&self) -> crate::barrier::LegacyPath {
-        crate::barrier::LegacyPath::of(self.legacy_barrier_translation)
-    }
-
-    /// Whether barriers are priced as legacy ones (EB-10).
-    pub fn legacy_barriers(&self) -> bool {
-        self.legacy_barriers || self.semantics == Semantics::Legacy
-    }
-
-    /// The API the streams are written to: the validation layer checks each by its rules.
-    pub fn set_api(&mut self, api: Api) {
-        self.api = api;
-    }
-
-    /// The API the streams are written to.
-    pub fn api(&self) -> Api {
-        self.api
-    }
-
-    /// Change how many compute units a compute queue may use (CC-2: pipe-0 queues start at
-    /// the profile's limit, 4; the limit can be changed after creation). Clamped to the CUs
-    /// the device has.
-    pub fn set_compute_unit_limit(&mut self, queue: QueueId, cus: u32) -> Result<(), DeviceError> {
-        if !queue.is_valid() {
-            return Err(DeviceError::NoSuchQueue { queue });
-        }
-        if !matches!(queue, QueueId::Compute { .. }) {
-            return Err(DeviceError::WrongQueue {
-                command: "SetComputeUnitLimit",
-                queue,
-            });
-        }
-        let limit = cus.min(self.profile.compute_units).saturating_mul(1000);
-        self.gpu_mut().queues[queue.index()].cu_limit = limit;
-        Ok(())
     }
 
     /// Intern a label (a pass name) for commands and diagnostics.

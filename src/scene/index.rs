@@ -61,6 +61,12 @@ impl Kinds {
         list: &[Kind::Texture, Kind::Buffer, Kind::View],
         described: "a texture, a buffer or a view",
     };
+    /// What a script's `Release` may free: a scene heap too, once nothing is placed in it
+    /// (FS-6; the device holds no reference counts).
+    pub const SCRIPT_RELEASABLE: Kinds = Kinds {
+        list: &[Kind::Texture, Kind::Buffer, Kind::View, Kind::Heap],
+        described: "a texture, a buffer, a view or a heap",
+    };
     /// What `after`, `Enable` and `Disable` name.
     pub const PASS: Kinds = Kinds {
         list: &[Kind::Pass],

@@ -71,6 +71,7 @@ mod save;
 mod scan;
 mod script;
 mod script_check;
+mod script_frame;
 mod script_locate;
 mod script_names;
 mod script_refs;

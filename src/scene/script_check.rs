@@ -15,7 +15,7 @@
 //! queues, fences or the CPU (a legacy `ResourceBarrier` is the one call they may make): a
 //! pass's list is recorded ahead of its submission and the runtime presents the frame.
 
-use hashbrown::{HashMap, HashSet};
+use hashbrown::HashMap;
 
 use super::check::Check;
 use super::error::SceneError;
@@ -27,7 +27,7 @@ use super::script::split_index;
 use super::script_names::Named;
 use super::script_refs::{Names, Scope, buffer_index, location, owner, reference, view_fits};
 use crate::device::{Command, FastSet};
-use crate::model::{Script, ScriptCall, ScriptCommand, ViewKind};
+use crate::model::{ScriptCall, ScriptCommand, ViewKind};
 
 /// Rules: every script of `scene` (the frame script and every pass script) is meaningful.
 pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
@@ -50,7 +50,7 @@ pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
     }
     super::barrier_mix::check(c, scene)?;
     match &scene.script {
-        Some(script) => frame(c, script, &named),
+        Some(script) => super::script_frame::check(c, script, &named),
         None => Ok(()),
     }
 }
@@ -84,149 +84,6 @@ pub fn indexed_view(c: &Check, id: usize, v: &ViewDef) -> Option<Result<(), Scen
     })())
 }
 
-/// Rules of the frame script: at least one frame, `repeat_from` within them, unique list
-/// names, every command.
-fn frame(c: &Check, script: &Script<String>, named: &Named) -> Result<(), SceneError> {
-    let len = script.frames.len();
-    if len == 0 {
-        return Err(c.out_of_range(
-            c.loc.top("script"),
-            None,
-            "a frame script needs at least one frame: `script: (frames: [[...]])`".into(),
-        ));
-    }
-    if script.repeat_from >= len {
-        return Err(c.out_of_range(
-            c.loc.top("script"),
-            None,
-            format!(
-                "repeat_from {} is past the last frame list (there are {len}, counted from 0)",
-                script.repeat_from
-            ),
-        ));
-    }
-    for s in script.frames.iter().flatten() {
-        let count = match s.queue {
-            crate::model::QueueKind::Graphics => 1,
-            crate::model::QueueKind::Compute => crate::device::COMPUTE_QUEUES_PER_PIPE[1],
-            crate::model::QueueKind::Copy => crate::device::DMA_ENGINES,
-        };
-        if s.engine >= count {
-            return Err(c.out_of_range(
-                c.loc.top("script"),
-                None,
-                format!(
-                    "engine {} of a {:?} submission does not exist: there are {count} (counted from 0; compute queues are counted on pipe 1's three, which every compute_pipe has)",
-                    s.engine, s.queue
-                ),
-            ));
-        }
-    }
-    let mut seen = HashSet::new();
-    for l in &script.lists {
-        if !seen.insert(l.name.as_str()) {
-            return Err(c.out_of_range(
-                location(c, Scope::Frame, &l.name),
-                None,
-                format!(
-                    "two command lists are called {:?}: list names are unique",
-                    l.name
-                ),
-            ));
-        }
-    }
-    let mut ids = HashSet::new();
-    for p in &script.pipelines {
-        if !ids.insert(p.id) {
-            return Err(c.out_of_range(
-                c.loc.top("script"),
-                None,
-                format!(
-                    "pipeline {} is described twice: one description per pipeline id",
-                    p.id
-                ),
-            ));
-        }
-    }
-    let mut locals = HashMap::new();
-    let all = || {
-        script
-            .frames
-            .iter()
-            .flatten()
-            .flat_map(|s| s.commands.iter())
-    };
-    let in_lists = || script.lists.iter().flat_map(|l| l.commands.iter());
-    for cmd in all().chain(in_lists()) {
-        if let ScriptCommand::Call(ScriptCall::CreateView { name, kind, .. }) = cmd {
-            locals.entry(name.as_str()).or_insert(*kind);
-        }
-    }
-    let mut resizes: HashMap<&str, Vec<_>> = HashMap::new();
-    for cmd in all() {
-        if let ScriptCommand::Call(ScriptCall::ResizeBuffers {
-            chain,
-            extent,
-            format,
-        }) = cmd
-        {
-            resizes
-                .entry(chain.as_str())
-                .or_default()
-                .push((*extent, *format));
-        }
-    }
-    let names = Names {
-        locals,
-        fences: &named.fences,
-        resizes,
-    };
-    for cmd in all() {
-        command(c, Scope::Frame, &names, named, cmd)?;
-    }
-    for cmd in in_lists() {
-        list_command(c, cmd)?;
-        command(c, Scope::Frame, &names, named, cmd)?;
-    }
-    Ok(())
-}
-
-/// Rule: a command list, recorded on a deferred context, holds no CPU-side call but GetData
-/// (whose use there is the validator's CTX-6 finding), no Present and no playback. A legacy
-/// ResourceBarrier is a call of the list itself (the driver translates it as the list is
-/// recorded, EB-10), as in D3D12.
-fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError> {
-    if matches!(
-        cmd,
-        ScriptCommand::Call(
-            ScriptCall::CreateView { .. }
-                | ScriptCall::Release(_)
-                | ScriptCall::ExecuteCommandList(_)
-                | ScriptCall::Signal { .. }
-                | ScriptCall::Wait { .. }
-                | ScriptCall::WaitForFenceCpu { .. }
-                | ScriptCall::IsFencePending { .. }
-                | ScriptCall::GetCompletedValue { .. }
-                | ScriptCall::SetFastResourcesIntoBatch { .. }
-                | ScriptCall::ResizeBuffers { .. }
-        ) | ScriptCommand::Device(
-            Command::Present(_)
-                | Command::BeginCommandListExecution
-                | Command::EndCommandListExecution
-        )
-    ) {
-        return Err(c.out_of_range(
-            c.loc.top("script"),
-            None,
-            format!(
-                "{} is not allowed in a command list: lists are recorded on deferred contexts, which only record GPU work; call it from a frame list",
-                cmd.name()
-            ),
-        ));
-    }
-    Ok(())
-}
-
 /// Rule: a pass use never targets a view of one particular swap-chain buffer; passes write
 /// the back buffer through the swap chain, which the runtime rotates (FS-9).
 fn uses(c: &Check, id: usize, pass: &PassDef) -> Result<(), SceneError> {
@@ -252,7 +109,7 @@ fn uses(c: &Check, id: usize, pass: &PassDef) -> Result<(), SceneError> {
 }
 
 /// Rules of one command: its scope allows it, its names resolve, its views fit its slots.
-fn command(
+pub(super) fn command(
     c: &Check,
     scope: Scope,
     names: &Names,

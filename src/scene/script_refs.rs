@@ -78,7 +78,7 @@ fn slot_kinds(slot: Slot, scope: Scope) -> (Kinds, bool, bool) {
             true,
         ),
         Slot::ViewOf => (Kinds::VIEWABLE, true, false),
-        Slot::Release => (Kinds::RELEASABLE, false, true),
+        Slot::Release => (Kinds::SCRIPT_RELEASABLE, false, true),
     }
 }
 

@@ -153,7 +153,7 @@ impl SyncCheck {
             named.extend(self.bindings[at.queue].all());
         }
         for k in named {
-            self.tracker.note_use(at.queue, k);
+            self.tracker.note_use(&at, k);
         }
         found
     }

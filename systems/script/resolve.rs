@@ -13,6 +13,9 @@ use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 use bevy_ecs::system::SystemParam;
 
+mod chains;
+pub(super) use chains::catch_up;
+
 use crate::barrier::CopyRegion;
 use crate::device::{Command, Device, FenceId, ObjectDesc, ObjectKey, QueueId, SwapChainKey};
 use crate::model::*;
@@ -31,36 +34,7 @@ pub struct Targets<'w, 's> {
     >,
     views: Query<'w, 's, (&'static View, Option<&'static ChainBufferIndex>)>,
     swap_chains: Query<'w, 's, &'static SwapChain>,
-}
-
-/// Bring the swap chains a script resized, and their buffer entities, up to date with the
-/// device: the buffers' objects and extent, the chain's extent.
-pub(super) fn catch_up(targets: &Targets, state: &ScriptState, commands: &mut Commands) {
-    for (e, b, o) in &targets.buffers {
-        let Some(&key) = state.resized.get(&(b.chain, b.index)) else {
-            continue;
-        };
-        let chain = targets.swap_chains.get(b.chain);
-        if key == o.0 {
-            continue;
-        }
-        let mut ec = commands.entity(e);
-        ec.insert(GpuObject(key));
-        if let (Ok(chain), Some(&(extent, format))) = (chain, state.resized_to.get(&b.chain)) {
-            let mut chain = chain.clone();
-            (chain.extent, chain.format) = (extent, format);
-            ec.insert(chain.buffer_texture());
-        }
-    }
-    for (&c, &(extent, format)) in &state.resized_to {
-        if let Ok(chain) = targets.swap_chains.get(c)
-            && (chain.extent, chain.format) != (extent, format)
-        {
-            let mut chain = chain.clone();
-            (chain.extent, chain.format) = (extent, format);
-            commands.entity(c).insert(chain);
-        }
-    }
+    heaps: Query<'w, 's, &'static GpuHeap>,
 }
 
 /// One command, lowered: for the device, or a CPU-side call.
@@ -73,6 +47,8 @@ pub(super) enum Step {
     },
     /// `None`: a `CreateView` name not made yet (nothing to release).
     Release(Option<ObjectKey>),
+    /// The final release of a scene heap, by its device number (FS-6).
+    ReleaseHeap(u32),
     /// Play back the script's list of that name (CTX-1).
     ExecuteList(String),
     /// CPU side: GetData of a query (CTX-6): its number and name.
@@ -110,74 +86,6 @@ impl Resolver<'_, '_, '_> {
     fn name(&self, e: Entity) -> String {
         (self.targets.names.get(e)).map_or_else(|_| e.to_string(), |n| n.as_str().to_string())
     }
-
-    /// Buffer `index` (by creation index) of `chain`: its entity and device object.
-    fn chain_buffer(&self, chain: Entity, index: u32) -> Result<(Entity, ObjectKey), String> {
-        // The entity holds a buffer ResizeBuffers released until it catches up (next
-        // frame); a timeline resize's new entities hold live ones.
-        let resized = self.state.resized.get(&(chain, index)).copied();
-        (self.targets.buffers.iter())
-            .find(|(_, b, _)| b.chain == chain && b.index == index)
-            .map(|(e, _, o)| match resized {
-                Some(k) if !self.device.memory.is_live(o.0) => (e, k),
-                _ => (e, o.0),
-            })
-            .ok_or_else(|| format!("{}[{index}] does not exist", self.name(chain)))
-    }
-
-    /// The buffer at index 0 of `chain` now, and its entity.
-    fn back_buffer(&mut self, chain: Entity, gpu: &GpuChain) -> Result<ObjectKey, String> {
-        let key = (self.device.swap_chain_buffer(gpu.key, 0))
-            .ok_or_else(|| format!("swap chain {} has no buffers", self.name(chain)))?;
-        let resized = (self.state.resized.iter()).find(|(_, k)| **k == key);
-        let entity = match resized {
-            Some((&(c, i), _)) => self.chain_buffer(c, i).ok().map(|(b, _)| b),
-            None => (self.targets.buffers.iter())
-                .find(|(_, _, o)| o.0 == key)
-                .map(|(b, _, _)| b),
-        };
-        if let Some(b) = entity {
-            self.used.push((b, self.queue));
-        }
-        Ok(key)
-    }
-
-    /// The device view of a scene view of a swap chain, made at first use: of its buffer
-    /// (made again when a resize replaced that buffer), or of the buffer at index 0 then.
-    fn chain_view(
-        &mut self,
-        e: Entity,
-        view: &View,
-        index: Option<&ChainBufferIndex>,
-        gpu: &GpuChain,
-    ) -> Result<ObjectKey, String> {
-        let made = self.state.chain_views.get(&e).copied();
-        let buffer = match index {
-            Some(i) => {
-                let (b, key) = self.chain_buffer(view.of, i.0)?;
-                self.used.push((b, self.queue));
-                key
-            }
-            None => match made {
-                Some((v, _)) => return Ok(v),
-                None => self.back_buffer(view.of, gpu)?,
-            },
-        };
-        if let Some((v, b)) = made
-            && b == buffer
-        {
-            return Ok(v);
-        }
-        let desc = ObjectDesc::View {
-            of: buffer,
-            kind: view.kind,
-            range: view.range,
-        };
-        let v = (self.device.create(&self.name(e), desc)).map_err(|e| e.to_string())?;
-        self.state.chain_views.insert(e, (v, buffer));
-        Ok(v)
-    }
-
     /// The device object `target` stands for in `slot` now.
     fn key(&mut self, slot: Slot, target: &Target) -> Result<ObjectKey, String> {
         let q = self.queue;
@@ -232,18 +140,6 @@ impl Resolver<'_, '_, '_> {
         ))
     }
 
-    /// The device swap chain `target` names.
-    fn swap_chain(&mut self, target: &Target) -> Result<SwapChainKey, String> {
-        let e = match target {
-            Target::Entity(e) => *e,
-            _ => return Err("Present needs a swap chain".into()),
-        };
-        self.used.push((e, self.queue));
-        let (gpu, _) = (self.targets.chains.get(e))
-            .map_err(|_| format!("swap chain {} does not exist yet", self.name(e)))?;
-        Ok(gpu.key)
-    }
-
     /// The number of query `name`, given at its first mention.
     fn query_number(&mut self, name: &str) -> u32 {
         let next = self.state.queries.len() as u32;
@@ -274,31 +170,20 @@ impl Resolver<'_, '_, '_> {
             ScriptCall::Release(Target::Local(name)) => {
                 Step::Release(self.state.views.get(name).copied())
             }
+            // A scene heap: the title's last reference to it (FS-6).
+            ScriptCall::Release(Target::Entity(e)) if self.targets.heaps.contains(*e) => {
+                match self.targets.heaps.get(*e) {
+                    Ok(h) => Step::ReleaseHeap(h.0),
+                    Err(_) => return Err(format!("heap {} has no device heap", self.name(*e))),
+                }
+            }
             ScriptCall::Release(target) => Step::Release(Some(self.key(Slot::Release, target)?)),
             ScriptCall::ExecuteCommandList(name) => Step::ExecuteList(name.clone()),
             ScriptCall::ResizeBuffers {
                 chain,
                 extent,
                 format,
-            } => {
-                let key = self.swap_chain(chain)?;
-                let Target::Entity(e) = chain else {
-                    return Err("ResizeBuffers needs a swap chain".into());
-                };
-                let mut desc = (self.targets.swap_chains.get(*e))
-                    .map_err(|_| format!("{} is not a swap chain", self.name(*e)))?
-                    .clone();
-                desc.extent = glam::uvec2(extent.0, extent.1);
-                // No format keeps the chain's current one, an earlier resize's if any
-                // (DXGI_FORMAT_UNKNOWN).
-                let current = self.state.resized_to.get(e).map(|(_, f)| *f);
-                desc.format = format.or(current).unwrap_or(desc.format);
-                Step::Resize {
-                    chain: *e,
-                    key,
-                    texture: desc.buffer_texture(),
-                }
-            }
+            } => self.resize(chain, *extent, *format)?,
             // The batch keeps the objects its names hold now (RB-2).
             ScriptCall::SetFastResourcesIntoBatch { name, sets } => {
                 let from = self.used.len();

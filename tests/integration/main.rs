@@ -30,6 +30,7 @@ mod faults;
 mod formats;
 mod frames;
 mod generated;
+mod heaps;
 mod hostile;
 mod indirect;
 mod locations;

@@ -352,3 +352,63 @@ fn the_hdr_port_reads_its_targets_only_through_the_present_pipeline() {
     let (run, found) = variant("ui", ui, "");
     assert_eq!((run, found), (Ok(()), vec!["V0403".into(), "V0801".into()]));
 }
+
+/// D3D12SmallResources places its textures in one heap and uploads them on the copy queue,
+/// which the direct queue's reads follow by the CPU's wait alone; SPACE releases the placed
+/// textures and their heap after a GPU flush and makes them again as committed resources.
+#[test]
+fn the_small_resources_port_uploads_on_the_copy_queue_and_releases_its_heap() {
+    const FRAMES: u64 = 30;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/d3d12_small_resources.ron");
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+    rt.set_validation(true);
+    rt.run(4).unwrap_or_else(|e| panic!("{e}"));
+    let heap = rt.device().memory.heap(0).map(|h| (h.name.clone(), h.size));
+    assert_eq!(heap, Some(("texture_heap".to_owned(), 4 * 4096)));
+    rt.run(FRAMES - 4).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        rt.device().memory.heap(0).is_none(),
+        "the switch releases the heap"
+    );
+    assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
+    let s = rt.summary().stats;
+    // Every frame transitions the back buffer twice; LoadAssets adds the vertex buffer's.
+    assert_eq!(s.barrier_calls, 2 * FRAMES + 1);
+    assert_eq!(s.presents, FRAMES);
+
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let variant = |tag: &str, from: &str, to: &str| {
+        assert_eq!(text.matches(from).count(), 1, "{from}");
+        let twin = std::env::temp_dir().join(format!(
+            "fastframe-small-resources-{tag}-{}.ron",
+            std::process::id()
+        ));
+        std::fs::write(&twin, text.replacen(from, to, 1)).unwrap_or_else(|e| panic!("{e}"));
+        let mut rt = Runtime::from_scene(&twin).unwrap_or_else(|e| panic!("{e}"));
+        let _ = std::fs::remove_file(&twin);
+        rt.set_validation(true);
+        let run = rt.run(CHECK_FRAMES).map_err(|e| e.to_string());
+        let mut found: Vec<String> = (rt.diagnostics().iter())
+            .map(|d| d.code.to_string())
+            .collect();
+        found.sort();
+        found.dedup();
+        (run, found)
+    };
+    // The CPU waiting one Signal short of the copy queue's: nothing orders the DMA engine's
+    // copies before the direct queue's reads (FS-1).
+    let wait =
+        "                WaitForFenceCpu(fence: \"fence\"),\n                Release(\"upload0\"),";
+    let short = "                WaitForFenceCpu(fence: \"fence\", back: 1),\n                Release(\"upload0\"),";
+    let (run, found) = variant("wait", wait, short);
+    assert_eq!((run, found), (Ok(()), vec!["V0511".into()]));
+    // The heap released before its last placed texture: the device holds no reference
+    // counts and refuses it (FS-6), at the Release's line.
+    let order = "                Release(\"placed3\"),\n                Release(\"texture_heap\"),";
+    let swapped =
+        "                Release(\"texture_heap\"),\n                Release(\"placed3\"),";
+    let (run, _) = variant("heap", order, swapped);
+    let err = run.expect_err("the device refuses the heap's release");
+    assert!(err.contains("FS-6") && err.contains("placed3"), "{err}");
+    assert!(err.contains(".ron:223:17"), "{err}");
+}

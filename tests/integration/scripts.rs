@@ -338,3 +338,28 @@ fn the_readme_script_example_is_clean() {
     assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
     assert_eq!(rt.summary().stats.presents, CLEAN_FRAMES);
 }
+
+#[test]
+fn a_device_refusal_of_a_script_command_names_its_line() {
+    // The buffer is released while the copy that writes it may still run (FS-6): the device
+    // refuses the release, and the error says where the Release is in the scene file.
+    let text = r#"Scene(
+    settings: (api: D3d12Pc),
+    entities: [
+        (name: "a", buffer: (size: 1048576)),
+        (name: "b", buffer: (size: 1048576)),
+    ],
+    script: (frames: [[(queue: Graphics, label: "copy", commands: [
+        CopyResource(src: "a", dst: "b", bytes: 1048576),
+        Kickoff,
+        Release("b"),
+    ])]]),
+)"#;
+    let mut rt = Runtime::from_str(text, "refused.ron").unwrap_or_else(|e| panic!("{e}"));
+    let err = rt
+        .run(1)
+        .expect_err("the device refuses the release")
+        .to_string();
+    assert!(err.contains("FS-6"), "{err}");
+    assert!(err.contains("refused.ron:10:9"), "{err}");
+}

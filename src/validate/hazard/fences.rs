@@ -73,14 +73,15 @@ impl HazardTracker {
         resource: ObjectKey,
         passed: impl Fn(FenceId) -> bool,
     ) -> Option<(QueueId, u32, u64)> {
-        if let Some(positions) = self.uses.get(&resource) {
-            for (q, &pos) in positions.iter().enumerate() {
-                let covered = pos == 0
+        if let Some(uses) = self.uses.get(&resource) {
+            for (q, u) in uses.iter().enumerate() {
+                let covered = u.pos == 0
                     || self.recent_fences[q]
                         .iter()
-                        .any(|(p, f, _)| *p > pos && passed(*f));
+                        .any(|(p, f, _)| *p > u.pos && passed(*f));
                 if !covered {
-                    return Some((QueueId::from_index(q).unwrap_or_default(), 0, 0));
+                    let queue = QueueId::from_index(q).unwrap_or_default();
+                    return Some((queue, u.label, u.frame));
                 }
             }
         }
@@ -146,10 +147,11 @@ impl HazardTracker {
 
     /// `key` (a view or a directly bound buffer) was used by the command at the current
     /// position of `queue`.
-    pub fn note_use(&mut self, queue: QueueId, key: ObjectKey) {
-        let q = queue.index();
+    pub fn note_use(&mut self, at: &super::At, key: ObjectKey) {
+        let q = at.queue.index();
         let pos = self.clocks[q][q];
-        self.uses.entry(key).or_insert([0; QUEUE_COUNT])[q] = pos;
+        let (label, frame) = (at.label, at.frame);
+        self.uses.entry(key).or_default()[q] = super::Use { pos, label, frame };
     }
 
     /// True when what `then` did after position `pos` of its stream (the command being
@@ -255,7 +257,7 @@ impl HazardTracker {
             + self.fences.capacity() * (size_of::<(FenceId, VectorClock)>() + 1)
             + recent
             + order
-            + self.uses.capacity() * (size_of::<(ObjectKey, VectorClock)>() + 1)
+            + self.uses.capacity() * (size_of::<(ObjectKey, [super::Use; QUEUE_COUNT])>() + 1)
     }
 }
 

@@ -162,13 +162,22 @@ pub struct HazardTracker {
     completed: [u64; QUEUE_COUNT],
     /// Views and buffers bound directly: the last position each was used at, per queue
     /// (their memory has its own records; this is for releasing them, FS-6).
-    uses: HashMap<ObjectKey, [u64; QUEUE_COUNT]>,
+    uses: HashMap<ObjectKey, [Use; QUEUE_COUNT]>,
     /// How far into every queue's stream the CPU knows the GPU complete: the clocks of the
     /// fences it waited on or found passed (FN-2). Submissions after join it.
     cpu: VectorClock,
     /// Per swap-chain buffer: the presenting queue's clock at its last Present (its own
     /// entry the Present's position), which a wait on present for it joins (FS-5).
     presented: HashMap<ObjectKey, VectorClock>,
+}
+
+/// A view's or directly bound buffer's last use on one queue: its stream position (0: none)
+/// and the pass label and frame of the command, for the release check's message (FS-6).
+#[derive(Clone, Copy, Debug, Default)]
+struct Use {
+    pos: u64,
+    label: u32,
+    frame: u64,
 }
 
 /// Where the current command is.
