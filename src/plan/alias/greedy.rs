@@ -4,8 +4,9 @@
 //! what came before it, and with mixed sizes it leaves gaps a later, larger transient cannot
 //! use. Placing the largest first, each at the smallest gap among the placed transients whose
 //! lifetimes meet its own (the greedy-by-size packing of neural-network runtimes), keeps the
-//! large ones low and fills around them. Among transients of one size, the longer lifetime
-//! first, then the earlier: a long one placed late finds fewer gaps that last it out. When
+//! large ones low and fills around them. Among transients of one size, the one whose lifetime
+//! meets the most others first ([`Meets::degree`]), then the earlier: placed late, it finds
+//! fewer gaps clear of all of them (on layered graphs this beats the longer lifetime first). When
 //! that misses the goal, the packing runs again with ties in order of first use only, and then
 //! in order of first use, as the sweep does but beside only the transients each one meets
 //! (async compute frames: a queue may take bytes its releases still hold for another), and
@@ -71,10 +72,16 @@ pub(super) fn meet((a0, a1): (u32, u32), (b0, b1): (u32, u32), n: u32) -> bool {
 impl Greedy {
     /// Place `slots`, finding each one's neighbours through `meets`, and again in the next
     /// order, up to `orders` of them, while the heap exceeds `goal`; the heap's size.
-    pub fn place(&mut self, slots: &[Slot], meets: Neighbours<'_>, goal: u64, orders: u8) -> u64 {
+    pub fn place(
+        &mut self,
+        slots: &[Slot],
+        (meets, degree): (Neighbours<'_>, &[u32]),
+        goal: u64,
+        orders: u8,
+    ) -> u64 {
         let long = |i: u32| {
             let s = &slots[i as usize];
-            (std::cmp::Reverse((s.bytes, s.release - s.first)), i)
+            (std::cmp::Reverse((s.bytes, degree[i as usize])), i)
         };
         let peak = self.place_in(slots, meets, long);
         if peak <= goal || orders < 2 {

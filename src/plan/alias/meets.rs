@@ -29,6 +29,11 @@ pub(super) struct Meets {
     adjacent: Vec<u32>,
     /// Pairs of meeting lifetimes the last build counted.
     pub pairs: u64,
+    /// Per slot: the parts its parts meet, counted before any pair is set apart and kept
+    /// when the pairs are too many to list, so the packing orders alike either way.
+    pub degree: Vec<u32>,
+    /// Per part: the earlier parts reaching it, as differences.
+    reached: Vec<i32>,
 }
 
 impl Meets {
@@ -62,6 +67,7 @@ impl Meets {
             pairs += (r - k - 1) as u64;
         }
         self.pairs = pairs;
+        self.count_degrees(slots.len());
         if pairs > budget {
             return false;
         }
@@ -109,6 +115,25 @@ impl Meets {
         self.start[slots.len()] = kept as u32;
         self.adjacent.truncate(kept);
         true
+    }
+
+    /// Each slot's [`Meets::degree`]: per part, the parts after it that it reaches and the
+    /// parts before it that reach it (each earlier part reaches a run, counted by
+    /// differences), linear in parts.
+    fn count_degrees(&mut self, slots: usize) {
+        self.degree.clear();
+        self.degree.resize(slots, 0);
+        self.reached.clear();
+        self.reached.resize(self.parts.len() + 1, 0);
+        for (k, &r) in self.reach.iter().enumerate() {
+            self.reached[k + 1] += 1;
+            self.reached[r as usize] -= 1;
+        }
+        let mut before = 0;
+        for (k, &(_, _, i)) in self.parts.iter().enumerate() {
+            before += self.reached[k];
+            self.degree[i as usize] += before as u32 + self.reach[k] - k as u32 - 1;
+        }
     }
 
     /// The slots whose lifetimes meet slot `i`'s.

@@ -54,6 +54,8 @@ mod hand_over_tests;
 mod lifetimes;
 mod lookup;
 mod meets;
+#[cfg(test)]
+mod near_bound_tests;
 mod occupants;
 mod placement;
 mod repair;
@@ -243,7 +245,8 @@ impl Aliaser {
                     _ if 2 * visits <= walk_budget => 2,
                     _ => 1,
                 };
-                self.greedy.place(&lt.slots, neighbours, goal, orders)
+                self.greedy
+                    .place(&lt.slots, (neighbours, &self.meets.degree), goal, orders)
             }
             None => u64::MAX,
         };
@@ -257,13 +260,18 @@ impl Aliaser {
         };
         let knots = self.meets.pairs <= REPAIR_PAIRS_PER_USE * uses;
         if packed && out.peak_bytes > bound && knots {
-            // The bound first; where a knot cannot reach it, a little above.
+            // Halfway to the target first: a knot the bound's search cannot undo within the
+            // budget is often undone cheaply under a higher cap, and the bound's search then
+            // starts from there; the target itself last.
             let mut budget = REPAIR_WORK_PER_USE * uses;
-            for step in [0, 1, 2] {
+            for step in [1, 0, 2] {
                 let cap = bound + (bound as f64 * (TARGET - 1.0) * step as f64 / 2.0) as u64;
                 let cap = cap / ALIAS_ALIGNMENT * ALIAS_ALIGNMENT;
-                if out.peak_bytes <= cap {
+                if out.peak_bytes <= bound {
                     break;
+                }
+                if out.peak_bytes <= cap {
+                    continue;
                 }
                 out.peak_bytes = (self.repair).repair(
                     &lt.slots,

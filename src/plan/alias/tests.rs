@@ -295,13 +295,15 @@ fn walked_and_listed_packings_place_alike() {
             assert!(meets.build(&lt.slots, n, u64::MAX, lt.known()));
             let (mut listed, mut walked) = (greedy::Greedy::default(), greedy::Greedy::default());
             // A goal of nothing: every order runs, and the smallest heap is kept.
-            let a = listed.place(&lt.slots, greedy::Neighbours::Listed(&meets), 0, 3);
-            let b = walked.place(
+            let degree = &meets.degree;
+            let a = listed.place(
                 &lt.slots,
-                greedy::Neighbours::Walked { known: lt.known() },
+                (greedy::Neighbours::Listed(&meets), degree),
                 0,
                 3,
             );
+            let walk = greedy::Neighbours::Walked { known: lt.known() };
+            let b = walked.place(&lt.slots, (walk, degree), 0, 3);
             assert_eq!(
                 (a, &listed.offsets),
                 (b, &walked.offsets),
