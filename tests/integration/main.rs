@@ -44,6 +44,7 @@ mod ports;
 mod queries;
 mod random_graphs;
 mod real_aliasing;
+mod real_frame_faults;
 mod real_frames;
 mod reliability;
 mod report_numbers;
