@@ -70,14 +70,16 @@ impl Cliques {
         self.visit = 0;
         let (mut next, mut gone) = (0, 0);
         let mut best = bound;
+        // The bytes of the transients in use.
+        let mut held = 0;
         for x in 0..n as u32 {
             while next < slots.len() && slots[next].first == x {
                 self.live.push(next as u32);
                 self.in_live[next] = true;
                 self.count(meets, next, 1);
+                held += slots[next].bytes;
                 next += 1;
             }
-            let held: u64 = self.live.iter().map(|&i| slots[i as usize].bytes).sum();
             // The member with the fewest neighbours: every other member of the clique is one.
             let Some(&pivot) = self
                 .live
@@ -121,6 +123,7 @@ impl Cliques {
                 let i = self.by_last[gone] as usize;
                 self.in_live[i] = false;
                 self.count(meets, i, u32::MAX);
+                held -= slots[i].bytes;
                 gone += 1;
             }
             let in_live = &self.in_live;

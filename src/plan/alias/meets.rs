@@ -12,7 +12,7 @@
 //! ends, found by binary search; every pair is met once that way, so counting the pairs is
 //! n log n and listing them is linear in their number. The packings run only where that
 //! number stays within a budget linear in uses, so their cost does. The pairs set apart are
-//! dropped from the lists once built, one test per pair.
+//! left out as the lists are built, one test per pair.
 
 use super::lifetimes::{Known, Slot};
 
@@ -34,6 +34,9 @@ pub(super) struct Meets {
     pub degree: Vec<u32>,
     /// Per part: the earlier parts reaching it, as differences.
     reached: Vec<i32>,
+    /// Per pair met, in the order the build meets them: whether it is listed (its queues do
+    /// not set it apart).
+    kept: Vec<bool>,
 }
 
 impl Meets {
@@ -71,12 +74,19 @@ impl Meets {
         if pairs > budget {
             return false;
         }
+        // Each pair once, in the order the fill below meets them: whether its queues set it
+        // apart, and each slot's count of the pairs kept.
         self.start.clear();
         self.start.resize(slots.len() + 1, 0);
-        for (k, &(_, _, i)) in self.parts.iter().enumerate() {
-            self.start[i as usize + 1] += self.reach[k] - k as u32 - 1;
+        self.kept.clear();
+        for k in 0..self.parts.len() {
+            let i = self.parts[k].2 as usize;
             for q in k + 1..self.reach[k] as usize {
-                self.start[self.parts[q].2 as usize + 1] += 1;
+                let j = self.parts[q].2 as usize;
+                let kept = !known.apart(slots, i, j);
+                self.kept.push(kept);
+                self.start[i + 1] += u32::from(kept);
+                self.start[j + 1] += u32::from(kept);
             }
         }
         for i in 1..self.start.len() {
@@ -85,35 +95,24 @@ impl Meets {
         self.adjacent.clear();
         self.adjacent.resize(self.start[slots.len()] as usize, 0);
         // Fill using `start[i]` as slot i's cursor, then shift back.
+        let mut pair = 0;
         for k in 0..self.parts.len() {
             let i = self.parts[k].2 as usize;
             for q in k + 1..self.reach[k] as usize {
                 let j = self.parts[q].2 as usize;
-                self.adjacent[self.start[i] as usize] = j as u32;
-                self.start[i] += 1;
-                self.adjacent[self.start[j] as usize] = i as u32;
-                self.start[j] += 1;
+                if self.kept[pair] {
+                    self.adjacent[self.start[i] as usize] = j as u32;
+                    self.start[i] += 1;
+                    self.adjacent[self.start[j] as usize] = i as u32;
+                    self.start[j] += 1;
+                }
+                pair += 1;
             }
         }
         for i in (1..self.start.len()).rev() {
             self.start[i] = self.start[i - 1];
         }
         self.start[0] = 0;
-        // Leave out the pairs set apart, in place.
-        let mut kept = 0;
-        for i in 0..slots.len() {
-            let (from, to) = (self.start[i] as usize, self.start[i + 1] as usize);
-            self.start[i] = kept as u32;
-            for k in from..to {
-                let j = self.adjacent[k] as usize;
-                if !known.apart(slots, i, j) {
-                    self.adjacent[kept] = j as u32;
-                    kept += 1;
-                }
-            }
-        }
-        self.start[slots.len()] = kept as u32;
-        self.adjacent.truncate(kept);
         true
     }
 
