@@ -55,6 +55,23 @@ fn codes(found: &[(String, String)]) -> Vec<String> {
     found.iter().map(|(c, _)| c.clone()).collect()
 }
 
+/// Run `text`, a port changed for a test, as a scene for [`CHECK_FRAMES`] validated frames:
+/// whether it ran, and the diagnostics' codes, each once.
+fn run_twin(tag: &str, text: &str) -> (Result<(), String>, Vec<String>) {
+    let path = std::env::temp_dir().join(format!("fastframe-{tag}-{}.ron", std::process::id()));
+    std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+    let _ = std::fs::remove_file(&path);
+    rt.set_validation(true);
+    let run = rt.run(CHECK_FRAMES).map(|_| ()).map_err(|e| e.to_string());
+    let mut found: Vec<String> = (rt.diagnostics().iter())
+        .map(|d| d.code.to_string())
+        .collect();
+    found.sort();
+    found.dedup();
+    (run, found)
+}
+
 #[test]
 fn every_port_says_what_check_finds_under_its_own_api_and_others() {
     let all = ports();
@@ -226,22 +243,7 @@ fn the_fullscreen_port_resizes_its_buffers_after_flushing_the_gpu() {
     assert_eq!(after.memory_live_bytes - before.memory_live_bytes, grown);
 
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
-    let twin = |tag: &str, text: &str| {
-        let p = std::env::temp_dir().join(format!("fastframe-fs-{tag}-{}.ron", std::process::id()));
-        std::fs::write(&p, text).unwrap_or_else(|e| panic!("{e}"));
-        let mut rt = Runtime::from_scene(&p).unwrap_or_else(|e| panic!("{e}"));
-        let _ = std::fs::remove_file(&p);
-        rt.set_validation(true);
-        let run = rt.run(CHECK_FRAMES).map_err(|e| e.to_string());
-        let mut found: Vec<String> = rt
-            .diagnostics()
-            .iter()
-            .map(|d| d.code.to_string())
-            .collect();
-        found.sort();
-        found.dedup();
-        (run, found)
-    };
+    let twin = |tag: &str, text: &str| run_twin(&format!("fs-{tag}"), text);
     let flush = "                Signal(fence: \"fence\"),\n                WaitForFenceCpu(fence: \"fence\"),\n                ResizeBuffers";
     assert!(text.contains(flush));
     // Without the flush the last frame's lists still use the old buffers: the release at
@@ -320,19 +322,7 @@ fn the_hdr_port_reads_its_targets_only_through_the_present_pipeline() {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
     let variant = |tag: &str, from: &str, to: &str| {
         assert!(text.contains(from), "{from}");
-        let twin =
-            std::env::temp_dir().join(format!("fastframe-hdr-{tag}-{}.ron", std::process::id()));
-        std::fs::write(&twin, text.replacen(from, to, 1)).unwrap_or_else(|e| panic!("{e}"));
-        let mut rt = Runtime::from_scene(&twin).unwrap_or_else(|e| panic!("{e}"));
-        let _ = std::fs::remove_file(&twin);
-        rt.set_validation(true);
-        let run = rt.run(CHECK_FRAMES).map_err(|e| e.to_string());
-        let mut found: Vec<String> = (rt.diagnostics().iter())
-            .map(|d| d.code.to_string())
-            .collect();
-        found.sort();
-        found.dedup();
-        (run, found)
+        run_twin(&format!("hdr-{tag}"), &text.replacen(from, to, 1))
     };
     // Without the pipelines' descriptions every bound view counts as read by every draw:
     // the gradients would read the intermediate target they draw into.
@@ -379,21 +369,10 @@ fn the_small_resources_port_uploads_on_the_copy_queue_and_releases_its_heap() {
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
     let variant = |tag: &str, from: &str, to: &str| {
         assert_eq!(text.matches(from).count(), 1, "{from}");
-        let twin = std::env::temp_dir().join(format!(
-            "fastframe-small-resources-{tag}-{}.ron",
-            std::process::id()
-        ));
-        std::fs::write(&twin, text.replacen(from, to, 1)).unwrap_or_else(|e| panic!("{e}"));
-        let mut rt = Runtime::from_scene(&twin).unwrap_or_else(|e| panic!("{e}"));
-        let _ = std::fs::remove_file(&twin);
-        rt.set_validation(true);
-        let run = rt.run(CHECK_FRAMES).map_err(|e| e.to_string());
-        let mut found: Vec<String> = (rt.diagnostics().iter())
-            .map(|d| d.code.to_string())
-            .collect();
-        found.sort();
-        found.dedup();
-        (run, found)
+        run_twin(
+            &format!("small-resources-{tag}"),
+            &text.replacen(from, to, 1),
+        )
     };
     // The CPU waiting one Signal short of the copy queue's: nothing orders the DMA engine's
     // copies before the direct queue's reads (FS-1).

@@ -3,8 +3,8 @@
 //! textures transient, mixed sizes (issue 19's cells; `tests.rs` holds seed 5 up to 100,000
 //! passes).
 
-use super::tests::plan;
-use crate::generator::{GenSpec, Shape};
+use super::tests::{plan, spec};
+use crate::generator::Shape;
 
 /// The cells the placement leaves above 1.05 times the bound, and how far: layered graphs,
 /// whose async compute passes are fenced to the graphics queue late, so that the meeting
@@ -27,14 +27,7 @@ fn every_seed_stays_near_the_lower_bound() {
         for (n, seeds) in [(100, 8), (1_000, 8), (10_000, 3)] {
             for seed in 1..=seeds {
                 for transient in [0.25, 0.5, 0.75] {
-                    let (_, plan) = plan(&GenSpec {
-                        shape,
-                        passes: n,
-                        seed,
-                        compute: shape.default_compute(),
-                        transient,
-                        mixed_sizes: true,
-                    });
+                    let (_, plan) = plan(&spec(shape, n, transient, seed));
                     let ratio = plan.peak_bytes as f64 / plan.lower_bound_bytes as f64;
                     let miss = MISSES
                         .iter()

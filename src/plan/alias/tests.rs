@@ -10,7 +10,7 @@ use crate::generator::{GenSpec, Shape, graph};
 use crate::model::{Pass, Settings};
 use crate::plan::Compiler;
 
-fn spec(shape: Shape, n: usize, transient: f64, seed: u64) -> GenSpec {
+pub(super) fn spec(shape: Shape, n: usize, transient: f64, seed: u64) -> GenSpec {
     GenSpec {
         shape,
         passes: n,
