@@ -263,7 +263,8 @@ impl Compiler {
             self.keeps.extend(self.resources.iter().map(imported));
             self.lasting.extend(self.resources.iter().map(lasting));
         } else {
-            // Resolve numbered resources; the uses now name parts.
+            // Resolve numbered resources, and split textures' uses now name parts: number
+            // the keys, and note the touches and read-before flags again for the split uses.
             self.number_of.clear();
             for (u, n) in self.uses.iter().zip(self.numbers.iter_mut()) {
                 let resource = &self.resources[*n as usize];
