@@ -315,6 +315,7 @@ mod lists;
 mod pipeline_slots;
 mod placed_buffers;
 mod placed_textures;
+mod releases;
 mod subresources;
 
 #[test]
