@@ -156,7 +156,7 @@ pub fn place_transients(
             .insert((GpuObject(key), LastUse::default()));
     }
     for pass in &graph.passes {
-        for u in pass.uses.iter().filter(|u| u.target == u.resource) {
+        for u in (graph.uses_of(pass).iter()).filter(|u| u.target == u.resource) {
             let (Some(kind), Some(&of)) = (u.view_kind, made.get(&u.resource)) else {
                 continue;
             };
@@ -200,7 +200,7 @@ fn unplaceable(graph: &CompiledGraph, scripted: &Query<(), With<PassScript>>) ->
     for pass in &graph.passes {
         let script = scripted.contains(pass.entity);
         let dma = matches!(pass.queue, QueueId::Dma { .. });
-        for u in &pass.uses {
+        for u in graph.uses_of(pass) {
             let first = seen.insert(u.resource);
             let texture = u.layout.is_some();
             if script || u.key != u.resource || (first && dma && texture) {

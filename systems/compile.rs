@@ -67,13 +67,14 @@ pub fn compile_system(
     };
     (compiler.compile_into(&list, target, &settings, &mut compiled))
         .map_err(|e| RuntimeError::plan(frame.0, e, |p| name_of(&names, p)))?;
+    let compiled = &mut *compiled;
     for pass in &mut compiled.passes {
         pass.label = device.label(&pass.name);
         // The recorder binds pipeline state `label` for the pass's work: its cost is the
         // pass's (device::ShaderCost).
         let cost = passes.get(pass.entity).ok().and_then(|(_, _, p)| p.cost);
         device.set_pipeline_cost(pass.label, cost.map(|c| c.shader_cost()));
-        for u in &pass.uses {
+        for u in pass.uses_in(&compiled.uses) {
             let Some(kind) = u.view_kind else { continue };
             if u.target != u.resource || matches!(target(u.resource), TargetInfo::SwapChain) {
                 continue;

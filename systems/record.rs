@@ -56,6 +56,7 @@ pub fn record_passes(
     // Kept between ticks: a frame of 100,000 passes has 38 MB of recipes.
     recipes.clear();
     for (i, p) in graph.passes.iter().enumerate() {
+        let pass_uses = graph.uses_of(p);
         let pass_work = passes.get(p.entity).map_or(Work::None, |p| p.work);
         // Each frame resolves into its own slots of the query ring (CTX-6).
         let queries = (passes.get(p.entity).ok()).and_then(|pass| {
@@ -67,9 +68,9 @@ pub fn record_passes(
                 resolve: key_of(q.resolve)?,
             })
         });
-        let mut uses = Vec::with_capacity(p.uses.len());
+        let mut uses = Vec::with_capacity(pass_uses.len());
         // A use split over several parts of a texture is bound once.
-        for u in p.uses.iter().filter(|u| u.bound) {
+        for u in pass_uses.iter().filter(|u| u.bound) {
             let Ok((_, tex, buf, chain, back)) = objects.get(u.resource) else {
                 continue;
             };
@@ -148,7 +149,7 @@ pub fn record_passes(
                 }
             }
         }
-        let clears = clear_barriers(p, settings.barriers_run());
+        let clears = clear_barriers(p.queue, pass_uses, settings.barriers_run());
         recipes.push(PassRecipe {
             label: p.label,
             queue: p.queue,

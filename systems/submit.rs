@@ -100,7 +100,7 @@ pub fn submit_passes(
                 commands.push(Command::WaitFence(*f));
             }
         }
-        for u in &p.uses {
+        for u in graph.uses_of(p) {
             if let Some(pos) = prologues.iter().position(|(c, _)| *c == u.resource) {
                 let (chain, pre) = prologues.swap_remove(pos);
                 commands.extend(pre);

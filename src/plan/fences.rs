@@ -12,7 +12,7 @@ use bevy_ecs::entity::Entity;
 
 use crate::device::{QUEUE_COUNT, QueueId};
 use crate::plan::present::present_candidates;
-use crate::plan::{CompiledPass, ResourceIndex};
+use crate::plan::{CompiledPass, PlannedUse, ResourceIndex};
 use known::{Known, Lanes, NOTHING, Prev, width_class};
 
 mod known;
@@ -54,6 +54,16 @@ fn predecessors(passes: &[CompiledPass], out: &mut Vec<Prev>) {
     }));
 }
 
+/// What [`Fences::across`] plans over: the passes, their uses, the index of the uses, the
+/// swap chains and the present's waits.
+type Across<'a> = (
+    &'a mut [CompiledPass],
+    &'a [PlannedUse],
+    &'a ResourceIndex,
+    &'a [Entity],
+    &'a mut Vec<usize>,
+);
+
 /// Fence planning's working memory, kept between compiles so that a warm compile allocates
 /// nothing.
 #[derive(Debug, Default)]
@@ -73,23 +83,26 @@ pub struct Fences {
 
 impl Fences {
     /// Plan every pass's waits, the present's (into `present`), and which passes signal a
-    /// fence. `index` describes `out`'s uses; the wrap-around waits are found through it.
+    /// fence. `uses` are `out`'s ([`CompiledGraph::uses`](crate::plan::CompiledGraph::uses))
+    /// and `index` describes them; the wrap-around waits are found through it.
     /// `chains` are the swap chains the passes use: each frame writes another of their
     /// buffers, and the wait on present orders a buffer's reuse (FS-5), so they need no
     /// wrap-around wait. Whatever waits and signals `out` held before are replaced.
     pub fn plan(
         &mut self,
         out: &mut [CompiledPass],
+        uses: &[PlannedUse],
         edges: &[(usize, usize)],
         index: &ResourceIndex,
         chains: &[Entity],
         present: &mut Vec<usize>,
     ) {
-        if let Some(lanes) = self.waits(out, edges, chains, present) {
+        if let Some(lanes) = self.waits(out, uses, edges, chains, present) {
+            let across = (out, uses, index, chains, present);
             match width_class(lanes) {
-                2 => self.across::<2>(out, index, chains, present),
-                4 => self.across::<4>(out, index, chains, present),
-                _ => self.across::<QUEUE_COUNT>(out, index, chains, present),
+                2 => self.across::<2>(across),
+                4 => self.across::<4>(across),
+                _ => self.across::<QUEUE_COUNT>(across),
             }
         }
     }
@@ -99,6 +112,7 @@ impl Fences {
     fn waits(
         &mut self,
         out: &mut [CompiledPass],
+        uses: &[PlannedUse],
         edges: &[(usize, usize)],
         chains: &[Entity],
         present: &mut Vec<usize>,
@@ -113,7 +127,7 @@ impl Fences {
             p.waits_previous.clear();
             (p.signals, p.own_complete) = (false, None);
         }
-        present_candidates(out, queues, chains, present);
+        present_candidates(out, uses, queues, chains, present);
         // On one queue, order is execution order: no pass waits, and nothing is known
         // complete through a round trip of fences; only the present may wait.
         if queues.windows(2).all(|w| w[0] == w[1]) {
@@ -142,14 +156,8 @@ impl Fences {
 
     /// With the graph's queues as `W` lanes: the waits across the frame boundary, then the
     /// knowledge that drops the implied ones.
-    fn across<const W: usize>(
-        &mut self,
-        out: &mut [CompiledPass],
-        index: &ResourceIndex,
-        chains: &[Entity],
-        present: &mut Vec<usize>,
-    ) {
-        self.wrap_around::<W>(out, index, chains);
+    fn across<const W: usize>(&mut self, (out, uses, index, chains, present): Across<'_>) {
+        self.wrap_around::<W>(out, uses, index, chains);
         predecessors(out, &mut self.prev);
         self.settle::<W>(out, present);
     }
@@ -163,6 +171,7 @@ impl Fences {
     fn wrap_around<const W: usize>(
         &mut self,
         out: &mut [CompiledPass],
+        uses: &[PlannedUse],
         index: &ResourceIndex,
         chains: &[Entity],
     ) {
@@ -176,7 +185,7 @@ impl Fences {
         let mut numbers = index.numbers().iter();
         for (x, p) in out.iter().enumerate() {
             let l = lane[x] as usize;
-            for (u, &r) in p.uses.iter().zip(&mut numbers) {
+            for (u, &r) in p.uses_in(uses).iter().zip(&mut numbers) {
                 last[2 * r as usize][l] = x as u32;
                 if u.access.is_write() {
                     last[2 * r as usize + 1][l] = x as u32;
@@ -194,7 +203,7 @@ impl Fences {
         let mut numbers = index.numbers().iter();
         for (y, p) in out.iter().enumerate() {
             let l = lane[y] as usize;
-            for (u, &r) in p.uses.iter().zip(&mut numbers) {
+            for (u, &r) in p.uses_in(uses).iter().zip(&mut numbers) {
                 // A write conflicts with every later use, a read with later writes.
                 let latest = &last[2 * r as usize + usize::from(!u.access.is_write())];
                 for (k, &x) in latest.iter().enumerate() {
@@ -283,7 +292,7 @@ mod tests {
 
     use super::*;
     use crate::model::{Lifetime, QueueKind, Settings, Use, UseAccess};
-    use crate::plan::{TargetInfo, compile_dispatches};
+    use crate::plan::{CompiledGraph, TargetInfo, compile_dispatches};
 
     /// The wait across the frame boundary is found by walking each resource's uses through
     /// the resource index, and the index compile renumbers for fence planning and keeps for
@@ -328,11 +337,12 @@ mod tests {
         for p in &mut again {
             (p.waits, p.waits_previous, p.signals, p.own_complete) = (vec![], vec![], false, None);
         }
-        let index = ResourceIndex::of(&again);
-        Fences::default().plan(&mut again, &g.edges, &index, &[], &mut Vec::new());
+        let index = ResourceIndex::of(&g.uses);
+        let fences = &mut Fences::default();
+        fences.plan(&mut again, &g.uses, &g.edges, &index, &[], &mut Vec::new());
         assert_eq!(again, g.passes);
         assert_eq!(index, g.resources);
-        assert!(g.resources.indexes(&g.passes));
+        assert!(g.resources.indexes(&g.uses));
     }
 
     /// Knowledge at the width the graph's lanes round up to gives the waits, signals and
@@ -359,30 +369,40 @@ mod tests {
         for round in 0..60 {
             let used = 2 + round % 4;
             let n = 8 + next(40);
-            let mut passes: Vec<CompiledPass> = (0..n)
-                .map(|i| {
-                    let reads: Vec<Entity> = (0..1 + next(3)).map(|_| res(next(6))).collect();
-                    let mut p = CompiledPass::reading(i, &reads);
-                    p.queue = queues[next(used)];
-                    p.uses[0].access = UseAccess::UnorderedAccess;
-                    p
-                })
+            let reads: Vec<Vec<Entity>> = (0..n)
+                .map(|_| (0..1 + next(3)).map(|_| res(next(6))).collect())
                 .collect();
-            passes[0].queue = QueueId::Graphics;
+            let reads: Vec<&[Entity]> = reads.iter().map(Vec::as_slice).collect();
+            let mut g = CompiledGraph::reading(&reads);
+            for k in 0..n {
+                g.passes[k].queue = queues[next(used)];
+                g.uses_of_mut(k)[0].access = UseAccess::UnorderedAccess;
+            }
+            g.passes[0].queue = QueueId::Graphics;
+            let (passes, uses) = (g.passes, &g.uses);
             let edges: Vec<(usize, usize)> = (1..n)
                 .flat_map(|b| (0..next(3)).map(move |k| (b * 7 + k * 13, b)))
                 .map(|(x, b)| (x % b, b))
                 .collect();
-            let index = ResourceIndex::of(&passes);
+            let index = ResourceIndex::of(uses);
             let (mut fitted, mut widest) = (passes.clone(), passes);
             let (mut present_fitted, mut present_widest) = (Vec::new(), Vec::new());
             let chains = [res(0)];
-            Fences::default().plan(&mut fitted, &edges, &index, &chains, &mut present_fitted);
+            let fences = &mut Fences::default();
+            fences.plan(
+                &mut fitted,
+                uses,
+                &edges,
+                &index,
+                &chains,
+                &mut present_fitted,
+            );
             let mut f = Fences::default();
-            if f.waits(&mut widest, &edges, &chains, &mut present_widest)
+            let present = &mut present_widest;
+            if f.waits(&mut widest, uses, &edges, &chains, present)
                 .is_some()
             {
-                f.across::<QUEUE_COUNT>(&mut widest, &index, &chains, &mut present_widest);
+                f.across::<QUEUE_COUNT>((&mut widest, uses, &index, &chains, present));
             }
             assert_eq!(fitted, widest, "round {round}");
             assert_eq!(present_fitted, present_widest, "round {round}");

@@ -14,7 +14,7 @@ use std::ops::Range;
 
 use bevy_ecs::prelude::*;
 
-use super::CompiledPass;
+use super::PlannedUse;
 
 /// Every resource a compiled graph's passes use, numbered, and the uses grouped by
 /// resource. Built only by [`ResourceIndex::of`], so its parts always agree.
@@ -32,14 +32,14 @@ pub struct ResourceIndex {
 }
 
 impl ResourceIndex {
-    /// Number the resources `passes` use and group their uses.
-    pub fn of(passes: &[CompiledPass]) -> ResourceIndex {
-        let total: usize = passes.iter().map(|p| p.uses.len()).sum();
+    /// Number the resources of `uses` (a graph's, [`CompiledGraph::uses`]) and group them.
+    pub fn of(uses: &[PlannedUse]) -> ResourceIndex {
+        let total = uses.len();
         let mut number_of: hashbrown::HashMap<Entity, u32> = hashbrown::HashMap::new();
         let (mut resources, mut numbers) = (Vec::new(), Vec::with_capacity(total));
         // Uses per resource, at `spans[r + 1]`, summed into starts below.
         let mut spans = vec![0];
-        for u in passes.iter().flat_map(|p| &p.uses) {
+        for u in uses {
             let n = *number_of.entry(u.key).or_insert_with(|| {
                 resources.push(u.key);
                 spans.push(0);
@@ -108,11 +108,11 @@ impl ResourceIndex {
         }));
     }
 
-    /// True when this index was built from `passes` as they are: the same number of uses,
-    /// each of the resource it was numbered for.
-    pub fn indexes(&self, passes: &[CompiledPass]) -> bool {
+    /// True when this index was built from `uses` as they are: the same number of them, each
+    /// of the resource it was numbered for.
+    pub fn indexes(&self, uses: &[PlannedUse]) -> bool {
         let mut numbers = self.numbers.iter();
-        passes.iter().flat_map(|p| &p.uses).all(|u| {
+        uses.iter().all(|u| {
             numbers
                 .next()
                 .is_some_and(|&n| self.resources[n as usize] == u.key)
@@ -153,25 +153,27 @@ impl ResourceIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::CompiledGraph;
 
-    /// Pass `i` reading the resources numbered `uses` (as entity indices).
-    fn pass(i: usize, uses: &[u32]) -> CompiledPass {
+    /// Pass `i` reading the resources numbered `reads[i]` (as entity indices).
+    fn graph(reads: &[&[u32]]) -> CompiledGraph {
         let e = |i: &u32| Entity::from_raw_u32(*i).expect("valid index");
-        CompiledPass::reading(i, &uses.iter().map(e).collect::<Vec<_>>())
+        let reads: Vec<Vec<Entity>> = reads.iter().map(|r| r.iter().map(e).collect()).collect();
+        CompiledGraph::reading(&reads.iter().map(Vec::as_slice).collect::<Vec<_>>())
     }
 
     /// Resources are numbered in order of first use, and grouping puts each resource's uses
     /// together in pass order: the places are a permutation that a naive grouping agrees with.
     #[test]
     fn resources_are_numbered_by_first_use_and_grouped_in_pass_order() {
-        let passes = [pass(0, &[7, 3]), pass(1, &[3]), pass(2, &[9, 7, 3])];
-        let index = ResourceIndex::of(&passes);
+        let g = graph(&[&[7, 3], &[3], &[9, 7, 3]]);
+        let index = ResourceIndex::of(&g.uses);
         let e = |i: u32| Entity::from_raw_u32(i).expect("valid index");
         assert_eq!(index.resources(), &[e(7), e(3), e(9)]);
         assert_eq!(index.numbers(), &[0, 1, 1, 2, 0, 1]);
         assert_eq!(index.spans(), &[0, 2, 5, 6]);
-        let flat: Vec<(usize, Entity)> = (passes.iter().enumerate())
-            .flat_map(|(i, p)| p.uses.iter().map(move |u| (i, u.key)))
+        let flat: Vec<(usize, Entity)> = (g.passes.iter().enumerate())
+            .flat_map(|(i, p)| g.uses_of(p).iter().map(move |u| (i, u.key)))
             .collect();
         let mut grouped = vec![None; flat.len()];
         for (k, &place) in index.places().iter().enumerate() {
@@ -188,7 +190,7 @@ mod tests {
                 index.span(r).map(|p| grouped[p].expect("filled")).collect();
             assert_eq!(mine, naive, "resource {res}");
         }
-        assert!(index.indexes(&passes));
+        assert!(index.indexes(&g.uses));
         assert_eq!(index.uses(), 6);
     }
 
@@ -196,32 +198,29 @@ mod tests {
     /// the caller chose, in the memory of the index it replaces.
     #[test]
     fn a_rebuilt_index_is_the_index_of_the_passes() {
-        let passes = [pass(0, &[7, 3]), pass(1, &[3]), pass(2, &[9, 7, 3])];
+        let g = graph(&[&[7, 3], &[3], &[9, 7, 3]]);
         let e = |i: u32| Entity::from_raw_u32(i).expect("valid index");
         // The caller numbered 3 as 0, 9 as 1, 7 as 2, and a resource no kept pass uses as 3.
         let keys = [e(3), e(9), e(7), e(5)];
         let number = |x: Entity| keys.iter().position(|&k| k == x).expect("numbered") as u32;
-        let numbers = passes.iter().flat_map(|p| &p.uses).map(|u| number(u.key));
-        let mut index = ResourceIndex::of(&[pass(0, &[1, 2, 4, 5, 6])]);
+        let numbers = g.uses.iter().map(|u| number(u.key));
+        let mut index = ResourceIndex::of(&graph(&[&[1, 2, 4, 5, 6]]).uses);
         index.rebuild(&keys, numbers, &mut Vec::new());
-        assert_eq!(index, ResourceIndex::of(&passes));
+        assert_eq!(index, ResourceIndex::of(&g.uses));
     }
 
     /// An index describes only the uses it was built from.
     #[test]
     fn an_index_knows_when_uses_changed() {
-        let passes = vec![pass(0, &[1, 2]), pass(1, &[2])];
-        let index = ResourceIndex::of(&passes);
-        let mut other = passes.clone();
-        other[1].uses[0].key = Entity::from_raw_u32(1).expect("valid index");
-        assert!(!index.indexes(&other), "a use names another resource");
-        let mut fewer = passes.clone();
-        fewer[1].uses.clear();
-        assert!(!index.indexes(&fewer), "a use went");
-        let mut more = passes.clone();
-        more.push(pass(2, &[1]));
-        assert!(!index.indexes(&more), "a use came");
+        let g = graph(&[&[1, 2], &[2]]);
+        let index = ResourceIndex::of(&g.uses);
+        let mut other = g.clone();
+        other.uses_of_mut(1)[0].key = Entity::from_raw_u32(1).expect("valid index");
+        assert!(!index.indexes(&other.uses), "a use names another resource");
+        assert!(!index.indexes(&g.uses[..2]), "a use went");
+        let more = graph(&[&[1, 2], &[2], &[1]]);
+        assert!(!index.indexes(&more.uses), "a use came");
         assert!(ResourceIndex::default().indexes(&[]));
-        assert!(!ResourceIndex::default().indexes(&passes));
+        assert!(!ResourceIndex::default().indexes(&g.uses));
     }
 }

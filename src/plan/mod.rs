@@ -76,7 +76,8 @@ pub struct CompiledPass {
     /// Device label of the pass (for command lists and diagnostics).
     pub label: u32,
     pub queue: QueueId,
-    pub uses: Vec<PlannedUse>,
+    /// This pass's uses, a range of [`CompiledGraph::uses`] ([`CompiledGraph::uses_of`]).
+    pub uses: std::ops::Range<u32>,
     /// Passes (indices into [`CompiledGraph::passes`]) on other queues this one waits for
     /// within the frame.
     pub waits: Vec<usize>,
@@ -99,45 +100,50 @@ impl CompiledPass {
             name: String::new(),
             label: 0,
             queue: QueueId::Graphics,
-            uses: Vec::new(),
+            uses: 0..0,
             waits: Vec::new(),
             waits_previous: Vec::new(),
             signals: false,
             own_complete: None,
         }
     }
+
+    /// This pass's uses in `uses`, the graph's flat array of them (for code that holds the
+    /// passes and the uses apart, as a planner updating one while reading the other).
+    pub fn uses_in<'a>(&self, uses: &'a [PlannedUse]) -> &'a [PlannedUse] {
+        &uses[self.uses.start as usize..self.uses.end as usize]
+    }
 }
 
 #[cfg(test)]
-impl CompiledPass {
-    /// Graphics pass `p{i}` (entity `i + 1`) reading `resources` in its pixel shader, with
-    /// no fences: what unit tests that group uses by resource build graphs from.
-    pub(crate) fn reading(i: usize, resources: &[Entity]) -> CompiledPass {
-        CompiledPass {
-            entity: Entity::from_raw_u32(i as u32 + 1).expect("valid index"),
-            name: format!("p{i}"),
-            label: 0,
-            queue: QueueId::Graphics,
-            uses: (resources.iter())
-                .map(|&e| PlannedUse {
-                    target: e,
-                    resource: e,
-                    access: UseAccess::ShaderRead,
-                    stages: Sync::PIXEL_SHADING,
-                    layout: None,
-                    view_kind: None,
-                    clear: false,
-                    key: e,
-                    range: SubresourceRange::ALL,
-                    view_range: SubresourceRange::ALL,
-                    bound: true,
-                })
-                .collect(),
-            waits: Vec::new(),
-            waits_previous: Vec::new(),
-            signals: false,
-            own_complete: None,
+impl CompiledGraph {
+    /// Graphics passes `p{i}` (entity `i + 1`), pass `i` reading `reads[i]` in its pixel
+    /// shader, with no fences: what unit tests that group uses by resource build graphs from.
+    pub(crate) fn reading(reads: &[&[Entity]]) -> CompiledGraph {
+        let mut g = CompiledGraph::default();
+        for (i, resources) in reads.iter().enumerate() {
+            let start = g.uses.len() as u32;
+            g.uses.extend(resources.iter().map(|&e| PlannedUse {
+                target: e,
+                resource: e,
+                access: UseAccess::ShaderRead,
+                stages: Sync::PIXEL_SHADING,
+                layout: None,
+                view_kind: None,
+                clear: false,
+                key: e,
+                range: SubresourceRange::ALL,
+                view_range: SubresourceRange::ALL,
+                bound: true,
+            }));
+            g.passes.push(CompiledPass {
+                entity: Entity::from_raw_u32(i as u32 + 1).expect("valid index"),
+                name: format!("p{i}"),
+                uses: start..g.uses.len() as u32,
+                ..CompiledPass::empty()
+            });
         }
+        g
     }
 }
 
@@ -145,6 +151,9 @@ impl CompiledPass {
 #[derive(Resource, Clone, Debug, Default, PartialEq)]
 pub struct CompiledGraph {
     pub passes: Vec<CompiledPass>,
+    /// Every pass's uses, pass after pass in execution order, each pass's a range of them:
+    /// one array, so that at 100,000 passes the planners read memory in order.
+    pub uses: Vec<PlannedUse>,
     /// Passes removed because nothing kept depends on their results.
     pub culled: Vec<String>,
     /// Dependency edges between compiled passes (indices), for the graph printer.
@@ -159,6 +168,19 @@ pub struct CompiledGraph {
     pub parts: Parts,
     /// Compiles so far (the plan is cached between graph changes).
     pub generation: u64,
+}
+
+impl CompiledGraph {
+    /// The uses of `pass` (one of [`passes`](Self::passes)).
+    pub fn uses_of(&self, pass: &CompiledPass) -> &[PlannedUse] {
+        pass.uses_in(&self.uses)
+    }
+
+    /// The uses of pass `k`, to change in place.
+    pub fn uses_of_mut(&mut self, k: usize) -> &mut [PlannedUse] {
+        let r = self.passes[k].uses.clone();
+        &mut self.uses[r.start as usize..r.end as usize]
+    }
 }
 
 /// Set when the graph changed and compile must run again.

@@ -10,12 +10,14 @@
 use bevy_ecs::prelude::*;
 
 use crate::device::QueueId;
-use crate::plan::CompiledPass;
+use crate::plan::{CompiledPass, PlannedUse};
 
 /// Fill `out` with the last pass of each queue other than graphics that uses one of
-/// `chains`, in pass order: what the present may have to wait on. `queues` are the passes'.
+/// `chains`, in pass order: what the present may have to wait on. `uses` and `queues` are the
+/// passes'.
 pub(crate) fn present_candidates(
     passes: &[CompiledPass],
+    uses: &[PlannedUse],
     queues: &[QueueId],
     chains: &[Entity],
     out: &mut Vec<usize>,
@@ -24,7 +26,8 @@ pub(crate) fn present_candidates(
     if chains.is_empty() || queues.iter().all(|&q| q == QueueId::Graphics) {
         return;
     }
-    let uses_chain = |p: &CompiledPass| p.uses.iter().any(|u| chains.contains(&u.resource));
+    let uses_chain =
+        |p: &CompiledPass| (p.uses_in(uses).iter()).any(|u| chains.contains(&u.resource));
     for (i, p) in passes.iter().enumerate().rev() {
         let seen = out.iter().any(|&l| queues[l] == queues[i]);
         if queues[i] != QueueId::Graphics && !seen && uses_chain(p) {
@@ -38,16 +41,20 @@ pub(crate) fn present_candidates(
 mod tests {
     use super::*;
     use crate::model::UseAccess;
-    use crate::plan::ResourceIndex;
     use crate::plan::fences::Fences;
+    use crate::plan::{CompiledGraph, ResourceIndex};
 
-    fn pass(i: usize, queue: QueueId, uses: &[Entity]) -> CompiledPass {
-        let mut p = CompiledPass::reading(i, uses);
-        p.queue = queue;
-        for u in &mut p.uses {
+    /// Passes `i` on `passes[i].0` writing `passes[i].1` through UAVs.
+    fn graph(passes: &[(QueueId, &[Entity])]) -> CompiledGraph {
+        let reads: Vec<&[Entity]> = passes.iter().map(|p| p.1).collect();
+        let mut g = CompiledGraph::reading(&reads);
+        for (p, &(queue, _)) in g.passes.iter_mut().zip(passes) {
+            p.queue = queue;
+        }
+        for u in &mut g.uses {
             u.access = UseAccess::UnorderedAccess;
         }
-        p
+        g
     }
 
     const COMPUTE: QueueId = QueueId::Compute { pipe: 0, index: 0 };
@@ -57,49 +64,47 @@ mod tests {
     }
 
     /// The present's waits as fence planning leaves them, for passes with `edges`.
-    fn planned(passes: &mut [CompiledPass], edges: &[(usize, usize)], chain: Entity) -> Vec<usize> {
-        let index = ResourceIndex::of(passes);
+    fn planned(g: &mut CompiledGraph, edges: &[(usize, usize)], chain: Entity) -> Vec<usize> {
+        let index = ResourceIndex::of(&g.uses);
         let mut waits = vec![7];
-        Fences::default().plan(passes, edges, &index, &[chain], &mut waits);
+        let fences = &mut Fences::default();
+        fences.plan(&mut g.passes, &g.uses, edges, &index, &[chain], &mut waits);
         waits
     }
 
     #[test]
     fn the_present_waits_on_a_compute_queues_last_use_of_the_chain() {
         let (chain, other) = (entity(0), entity(1));
-        let mut passes = vec![
-            pass(0, QueueId::Graphics, &[other]),
-            pass(1, COMPUTE, &[chain]),
-            pass(2, COMPUTE, &[chain]),
-            pass(3, COMPUTE, &[entity(2)]),
-        ];
-        assert_eq!(planned(&mut passes, &[], chain), vec![2]);
-        assert!(passes[2].signals && !passes[1].signals);
+        let mut g = graph(&[
+            (QueueId::Graphics, &[other]),
+            (COMPUTE, &[chain]),
+            (COMPUTE, &[chain]),
+            (COMPUTE, &[entity(2)]),
+        ]);
+        assert_eq!(planned(&mut g, &[], chain), vec![2]);
+        assert!(g.passes[2].signals && !g.passes[1].signals);
     }
 
     #[test]
     fn a_compute_queue_alone_still_hands_the_chain_to_the_present() {
         let chain = entity(0);
-        let mut passes = vec![pass(0, COMPUTE, &[chain])];
-        assert_eq!(planned(&mut passes, &[], chain), vec![0]);
-        assert!(passes[0].signals);
+        let mut g = graph(&[(COMPUTE, &[chain])]);
+        assert_eq!(planned(&mut g, &[], chain), vec![0]);
+        assert!(g.passes[0].signals);
     }
 
     #[test]
     fn a_graphics_wait_on_the_last_use_makes_the_present_wait_needless() {
         let chain = entity(0);
-        let mut passes = vec![
-            pass(0, COMPUTE, &[chain]),
-            pass(1, QueueId::Graphics, &[chain]),
-        ];
-        assert!(planned(&mut passes, &[(0, 1)], chain).is_empty());
-        assert_eq!(passes[1].waits, vec![0], "the draw waits instead");
+        let mut g = graph(&[(COMPUTE, &[chain]), (QueueId::Graphics, &[chain])]);
+        assert!(planned(&mut g, &[(0, 1)], chain).is_empty());
+        assert_eq!(g.passes[1].waits, vec![0], "the draw waits instead");
     }
 
     #[test]
     fn graphics_only_use_of_the_chain_needs_no_wait() {
         let chain = entity(0);
-        let mut passes = vec![pass(0, QueueId::Graphics, &[chain]), pass(1, COMPUTE, &[])];
-        assert!(planned(&mut passes, &[], chain).is_empty());
+        let mut g = graph(&[(QueueId::Graphics, &[chain]), (COMPUTE, &[])]);
+        assert!(planned(&mut g, &[], chain).is_empty());
     }
 }

@@ -160,7 +160,7 @@ fn passes(passes: usize, reads: usize) -> Vec<(Entity, String, Pass)> {
     let g = graph(passes, reads);
     (g.passes.iter().enumerate())
         .map(|(i, p)| {
-            let uses = (p.uses.iter())
+            let uses = (g.uses_of(p).iter())
                 .map(|u| Use {
                     target: u.target,
                     access: u.access,

@@ -139,7 +139,8 @@ fn eb9c_copy_to_self_needs_no_temporary_texture_and_refuses_overlap() {
     let copy = (rt.graph().passes.iter())
         .position(|p| p.name == "duplicate_tile")
         .expect("the copy pass is compiled");
-    let atlas = rt.graph().passes[copy].uses[0].resource;
+    let graph = rt.graph();
+    let atlas = graph.uses_of(&graph.passes[copy])[0].resource;
     let plan = rt.world.resource::<BarrierPlan>();
     let this = rt.world.resource::<fastframe::plan::PlanFrame>().0;
     let before = plan.groups(this, copy).0;
@@ -158,12 +159,7 @@ fn eb9c_copy_to_self_needs_no_temporary_texture_and_refuses_overlap() {
     );
     assert_eq!(b.access_after, Access::COPY_SOURCE | Access::COPY_DEST);
     // The pass uses nothing but the atlas: no temporary texture in the frame.
-    assert!(
-        rt.graph().passes[copy]
-            .uses
-            .iter()
-            .all(|u| u.resource == atlas)
-    );
+    assert!((rt.graph().uses_of(&rt.graph().passes[copy]).iter()).all(|u| u.resource == atlas));
 
     let mut legacy = Runtime::from_scene(path).expect("scene loads");
     legacy.settings_mut().barriers = BarrierMode::Legacy;

@@ -7,8 +7,8 @@ use super::occupants::{previous_occupants, sharing};
 use super::{ALIAS_ALIGNMENT, AliasPlacement, AliasPlan, hand_over};
 use crate::barrier::{Access, BufferBarrier, Sync};
 use crate::model::UseAccess;
+use crate::plan::CompiledGraph;
 use crate::plan::barriers::{FramePlan, PassBarriersBuilder, WholeTexture};
-use crate::plan::{CompiledGraph, CompiledPass};
 
 const K: u64 = ALIAS_ALIGNMENT;
 
@@ -58,19 +58,12 @@ fn previous_occupants_are_the_latest_holders_of_each_byte_on_the_circle() {
 /// A graph of three graphics passes: p0 writes buffer A, p1 reads it, p2 writes buffer B,
 /// which takes A's bytes. `C` has bytes of its own.
 fn graph() -> CompiledGraph {
-    let mut passes = vec![
-        CompiledPass::reading(0, &[e(0), e(2)]),
-        CompiledPass::reading(1, &[e(0)]),
-        CompiledPass::reading(2, &[e(1)]),
-    ];
+    let mut g = CompiledGraph::reading(&[&[e(0), e(2)], &[e(0)], &[e(1)]]);
     for (p, stages) in [(0, Sync::COMPUTE_SHADING), (2, Sync::VERTEX_SHADING)] {
-        let u = &mut passes[p].uses[0];
+        let u = &mut g.uses_of_mut(p)[0];
         (u.access, u.stages) = (UseAccess::UnorderedAccess, stages);
     }
-    CompiledGraph {
-        passes,
-        ..CompiledGraph::default()
-    }
+    g
 }
 
 fn frame(planner: impl FnOnce(&mut PassBarriersBuilder<WholeTexture>)) -> FramePlan {

@@ -135,7 +135,7 @@ impl Lifetimes {
         let trusted =
             graph.resources.uses() == total && self.walk(graph, &graph.resources, &mut transient);
         if !trusted {
-            let index = ResourceIndex::of(passes);
+            let index = ResourceIndex::of(&graph.uses);
             self.walk(graph, &index, &mut transient);
         }
         self.clocks(graph);
@@ -180,7 +180,7 @@ impl Lifetimes {
                 let key = key as usize;
                 let mut s = self.slot_of_key[key];
                 if s == NONE {
-                    let u = &pass.uses[i];
+                    let u = &graph.uses_of(pass)[i];
                     if keys[key] != u.key {
                         return false;
                     }

@@ -145,7 +145,7 @@ impl SharingFacts {
         (self.stages_on).resize(self.info.len(), [Sync::NONE; QUEUE_COUNT]);
         self.found.clear();
         for (k, pass) in graph.passes.iter().enumerate() {
-            for u in &pass.uses {
+            for u in graph.uses_of(pass) {
                 let Some(i) = self.lookup.get(u.resource) else {
                     continue;
                 };

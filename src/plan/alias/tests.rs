@@ -64,7 +64,8 @@ fn transients_sharing_bytes_never_live_at_once() {
                 assert!(p.offset + p.bytes <= plan.peak_bytes);
                 assert_eq!(p.offset % ALIAS_ALIGNMENT, 0);
                 assert!(p.first <= p.last && p.last < p.release);
-                let used = |i: usize| g.passes[i].uses.iter().any(|u| u.resource == p.resource);
+                let used =
+                    |i: usize| (g.uses_of(&g.passes[i]).iter()).any(|u| u.resource == p.resource);
                 assert!(used(p.first as usize) && used(p.last as usize));
             }
             let pairs = sharing(&plan);
@@ -124,7 +125,7 @@ fn every_hand_over_is_ordered_by_a_queue_or_a_fence() {
             let n = g.passes.len();
             let uses = |r: Entity| -> Vec<usize> {
                 (0..n)
-                    .filter(|&i| g.passes[i].uses.iter().any(|u| u.resource == r))
+                    .filter(|&i| (g.uses_of(&g.passes[i]).iter()).any(|u| u.resource == r))
                     .collect()
             };
             let reach: Vec<Vec<bool>> = (0..n).map(|p| after(&g, p)).collect();

@@ -25,8 +25,9 @@ use bevy_ecs::prelude::*;
 
 use super::full_flush;
 use crate::barrier::{Access, BarrierGroup, BufferBarrier, Sync, TextureBarrier};
+use crate::device::QueueId;
 use crate::model::{BarrierMode, UseAccess};
-use crate::plan::{CompiledPass, PlannedUse};
+use crate::plan::PlannedUse;
 
 /// The barriers around a pass's UAV clears.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -37,12 +38,12 @@ pub struct ClearBarriers {
     pub after: BarrierGroup<Entity>,
 }
 
-/// The barriers around the UAV clears of `pass` under strategy `mode` (empty when it clears
-/// none).
-pub fn clear_barriers(pass: &CompiledPass, mode: BarrierMode) -> ClearBarriers {
-    let cleared = (pass.uses.iter()).filter(|u| u.clear && u.access == UseAccess::UnorderedAccess);
+/// The barriers around the UAV clears of a pass on `queue` whose uses are `uses`, under
+/// strategy `mode` (empty when it clears none).
+pub fn clear_barriers(queue: QueueId, uses: &[PlannedUse], mode: BarrierMode) -> ClearBarriers {
+    let cleared = (uses.iter()).filter(|u| u.clear && u.access == UseAccess::UnorderedAccess);
     let flush = || BarrierGroup {
-        global: vec![full_flush(pass.queue)],
+        global: vec![full_flush(queue)],
         ..Default::default()
     };
     match mode {
@@ -99,7 +100,6 @@ fn after_clears<'a>(cleared: impl Iterator<Item = &'a PlannedUse>) -> BarrierGro
 mod tests {
     use super::*;
     use crate::barrier::Layout;
-    use crate::plan::PlannedUse;
 
     fn uav(resource: u32, clear: bool, layout: Option<Layout>) -> PlannedUse {
         let resource = Entity::from_raw_u32(resource).expect("valid index");
@@ -122,20 +122,20 @@ mod tests {
     /// to the dispatch; an uncleared UAV gets none.
     #[test]
     fn orders_each_uav_clear_before_the_work() {
-        let mut pass = CompiledPass::reading(0, &[]);
-        pass.uses = vec![
+        let queue = QueueId::Graphics;
+        let uses = [
             uav(10, true, Some(Layout::UnorderedAccess)),
             uav(11, true, None),
             uav(12, false, Some(Layout::UnorderedAccess)),
         ];
-        let c = clear_barriers(&pass, BarrierMode::Enhanced);
+        let c = clear_barriers(queue, &uses, BarrierMode::Enhanced);
         assert!(c.before.is_empty());
         let g = c.after;
         assert!(g.global.is_empty());
         assert_eq!(g.textures.len(), 1);
         assert_eq!(g.buffers.len(), 1);
         let t = g.textures[0];
-        assert_eq!(t.resource, pass.uses[0].resource);
+        assert_eq!(t.resource, uses[0].resource);
         assert_eq!(
             t.sync_before,
             Sync::COMPUTE_SHADING | Sync::CLEAR_UNORDERED_ACCESS_VIEW
@@ -143,22 +143,21 @@ mod tests {
         assert_eq!(t.sync_after, Sync::COMPUTE_SHADING);
         assert_eq!(t.layout_before, Layout::UnorderedAccess);
         assert_eq!(t.layout_after, Layout::UnorderedAccess);
-        assert_eq!(g.buffers[0].resource, pass.uses[1].resource);
+        assert_eq!(g.buffers[0].resource, uses[1].resource);
         assert_eq!(g.buffers[0].sync_after, Sync::COMPUTE_SHADING);
-        let legacy = clear_barriers(&pass, BarrierMode::Legacy);
-        assert_eq!(legacy.before.global, vec![full_flush(pass.queue)]);
-        assert_eq!(legacy.after.global, vec![full_flush(pass.queue)]);
+        let legacy = clear_barriers(queue, &uses, BarrierMode::Legacy);
+        assert_eq!(legacy.before.global, vec![full_flush(queue)]);
+        assert_eq!(legacy.after.global, vec![full_flush(queue)]);
         assert!(legacy.after.buffers.is_empty() && legacy.after.textures.is_empty());
-        let conservative = clear_barriers(&pass, BarrierMode::Conservative);
+        let conservative = clear_barriers(queue, &uses, BarrierMode::Conservative);
         assert!(conservative.before.is_empty());
-        assert_eq!(conservative.after.global, vec![full_flush(pass.queue)]);
-        pass.uses.truncate(0);
+        assert_eq!(conservative.after.global, vec![full_flush(queue)]);
         for mode in [
             BarrierMode::Enhanced,
             BarrierMode::Legacy,
             BarrierMode::Conservative,
         ] {
-            assert_eq!(clear_barriers(&pass, mode), ClearBarriers::default());
+            assert_eq!(clear_barriers(queue, &[], mode), ClearBarriers::default());
         }
     }
 }

@@ -162,7 +162,7 @@ fn walk(
     };
     let mut phases: HashMap<Entity, Vec<Option<Layout>>> = HashMap::new();
     for (i, p) in graph.passes.iter().enumerate() {
-        for u in &p.uses {
+        for u in graph.uses_of(p) {
             let Some(want) = u.layout else { continue };
             let phase = phases.entry(u.key).or_insert_with(|| {
                 let s = start(u.key);
@@ -205,7 +205,9 @@ fn walk(
             }
             // Every access the pass makes of the resource (a copy onto itself reads and
             // writes it), so the barrier declares them all (barrier-spec A9).
-            let access = (p.uses.iter())
+            let access = graph
+                .uses_of(p)
+                .iter()
                 .filter(|x| x.key == u.key)
                 .fold(Access::empty(), |a, x| a | x.access.access());
             let to = (want, access);
@@ -247,7 +249,7 @@ fn walk(
                 fp.prologue
                     .push(transition(e, (t.layout, Access::NO_ACCESS), moved, false));
                 let readers = (graph.passes.iter())
-                    .filter(|q| q.uses.iter().any(|x| x.key == e))
+                    .filter(|q| graph.uses_of(q).iter().any(|x| x.key == e))
                     .map(|q| q.queue);
                 for q in readers {
                     declare(t, q, Access::NO_ACCESS);
@@ -331,7 +333,7 @@ fn walk(
         // frame's first use can take it from there: the last reader's queue does not wait for
         // the other queues' reads, so a transition there would race them (FS-1).
         let first = (graph.passes.iter()).find_map(|p| {
-            let u = p.uses.iter().find(|u| u.key == e)?;
+            let u = graph.uses_of(p).iter().find(|u| u.key == e)?;
             Some((p.queue, u.layout?))
         });
         let stays = t
@@ -345,14 +347,18 @@ fn walk(
         let opening = (graph
             .passes
             .iter()
-            .position(|p| p.uses.iter().any(|u| u.key == e)))
+            .position(|p| graph.uses_of(p).iter().any(|u| u.key == e)))
         .filter(|&f| shared_read(graph, &phases[&e], f, e))
         .and_then(|f| {
-            let own = graph.passes[f].uses.iter().find(|u| u.key == e)?.layout;
+            let own = graph
+                .uses_of(&graph.passes[f])
+                .iter()
+                .find(|u| u.key == e)?
+                .layout;
             phases[&e][f].or(own)
         });
         let writer = t.last.filter(|&l| {
-            (graph.passes[l].uses.iter()).any(|u| u.key == e && u.access.is_write())
+            (graph.uses_of(&graph.passes[l]).iter()).any(|u| u.key == e && u.access.is_write())
                 && can_transition(graph.passes[l].queue, t.layout, opening.unwrap_or(t.layout))
         });
         if !t.transient

@@ -21,9 +21,9 @@ use crate::barrier::{Layout, layout_allows};
 use crate::device::QueueId;
 use crate::plan::{CompiledGraph, CompiledPass};
 
-/// Whether `p` uses `e`, and if so whether it writes it.
-fn uses(p: &CompiledPass, e: Entity) -> Option<bool> {
-    let mut it = p.uses.iter().filter(|u| u.key == e).peekable();
+/// Whether `p` (a pass of `graph`) uses `e`, and if so whether it writes it.
+fn uses(graph: &CompiledGraph, p: &CompiledPass, e: Entity) -> Option<bool> {
+    let mut it = graph.uses_of(p).iter().filter(|u| u.key == e).peekable();
     it.peek().is_some().then(|| it.any(|u| u.access.is_write()))
 }
 
@@ -32,16 +32,20 @@ fn uses(p: &CompiledPass, e: Entity) -> Option<bool> {
 /// own otherwise): one that would read while `i`'s queue changes the layout.
 pub fn shared_read(graph: &CompiledGraph, phase: &[Option<Layout>], i: usize, e: Entity) -> bool {
     let passes = &graph.passes;
-    let reads = |k: &usize| uses(&passes[*k], e) == Some(false);
-    let used = |k: &usize| uses(&passes[*k], e).is_some();
+    let reads = |k: &usize| uses(graph, &passes[*k], e) == Some(false);
+    let used = |k: &usize| uses(graph, &passes[*k], e).is_some();
     if !reads(&i) {
         return false;
     }
     let before = (0..i).rev().filter(used).take_while(reads);
     let after = (i + 1..passes.len()).filter(used).take_while(reads);
     let layout = |k: usize| {
-        phase[k]
-            .or_else(|| (passes[k].uses.iter()).find_map(|u| (u.key == e).then_some(u.layout)?))
+        phase[k].or_else(|| {
+            graph
+                .uses_of(&passes[k])
+                .iter()
+                .find_map(|u| (u.key == e).then_some(u.layout)?)
+        })
     };
     before
         .chain(after)
@@ -59,7 +63,7 @@ pub fn phase_layouts(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Optio
     // Per pass using `e`: its index, whether it writes, its accesses, its own layout.
     let found: Vec<_> = (graph.passes.iter().enumerate())
         .filter_map(|(i, p)| {
-            let mut uses = p.uses.iter().filter(|u| u.key == e).peekable();
+            let mut uses = graph.uses_of(p).iter().filter(|u| u.key == e).peekable();
             let own = uses.peek()?.layout;
             let (mut write, mut access) = (false, crate::barrier::Access::empty());
             for u in uses {
@@ -143,7 +147,7 @@ pub fn keep_opening_layout(
     phase: &mut [Option<Layout>],
 ) {
     let run: Vec<usize> = (graph.passes.iter().enumerate())
-        .filter_map(|(i, p)| uses(p, e).map(|write| (i, write)))
+        .filter_map(|(i, p)| uses(graph, p, e).map(|write| (i, write)))
         .take_while(|&(_, write)| !write)
         .map(|(i, _)| i)
         .collect();
@@ -153,7 +157,12 @@ pub fn keep_opening_layout(
         return;
     }
     let access = (run.iter())
-        .flat_map(|&i| graph.passes[i].uses.iter().filter(|u| u.key == e))
+        .flat_map(|&i| {
+            graph
+                .uses_of(&graph.passes[i])
+                .iter()
+                .filter(|u| u.key == e)
+        })
         .fold(crate::barrier::Access::empty(), |a, u| {
             a | u.access.access()
         });

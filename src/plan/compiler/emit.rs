@@ -61,9 +61,15 @@ impl Compiler {
             }
         }
         // The kept passes, each refilling a pass of the graph it replaces (or one an earlier,
-        // larger graph left).
+        // larger graph left); their uses in one array, taken whole when every pass is kept in
+        // declaration order (the compiler's array and the graph's trade places).
         if out.passes.len() > kept {
             self.spare.extend(out.passes.drain(kept..));
+        }
+        if identity {
+            std::mem::swap(&mut self.uses, &mut out.uses);
+        } else {
+            out.uses.clear();
         }
         for (k, &i) in self.kept.iter().enumerate() {
             if k == out.passes.len() {
@@ -75,10 +81,14 @@ impl Compiler {
             (pass.entity, pass.label, pass.queue) = (entity, 0, self.queues[i as usize]);
             pass.name.clear();
             pass.name.push_str(name);
-            pass.uses.clear();
-            pass.uses.extend_from_slice(
-                &self.uses[self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize],
-            );
+            let span = self.starts[i as usize]..self.starts[i as usize + 1];
+            if identity {
+                pass.uses = span;
+            } else {
+                let start = out.uses.len() as u32;
+                (out.uses).extend_from_slice(&self.uses[span.start as usize..span.end as usize]);
+                pass.uses = start..out.uses.len() as u32;
+            }
         }
         let culled = (self.order.iter()).filter(|&&i| !self.keep[i as usize]);
         let mut count = 0;
@@ -104,6 +114,7 @@ impl Compiler {
         self.chains.extend(chains.map(|r| r.entity));
         (self.fences).plan(
             &mut out.passes,
+            &out.uses,
             &out.edges,
             &out.resources,
             &self.chains,

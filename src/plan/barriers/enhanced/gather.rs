@@ -49,7 +49,7 @@ impl ByResource {
             // The table's range misses some resource: find the graph's own.
             let (mut low, mut high) = (u32::MAX, 0);
             for p in &graph.passes {
-                for u in &p.uses {
+                for u in graph.uses_of(p) {
                     let i = u.key.index_u32();
                     (low, high) = (low.min(i), high.max(i));
                 }
@@ -89,7 +89,7 @@ impl ByResource {
         let mut k = 0;
         for (i, p) in graph.passes.iter().enumerate() {
             let (queue, own_complete) = (Q::new(p.queue), p.own_complete.map(|k| k as i32));
-            for u in &p.uses {
+            for u in graph.uses_of(p) {
                 let slot = &mut self.next[self.ids[k] as usize];
                 self.uses[*slot as usize] = ResUse::of(i, queue, own_complete, u);
                 *slot += 1;
@@ -112,7 +112,7 @@ impl ByResource {
         let mut known = index.numbers().iter().zip(index.places());
         for (i, p) in graph.passes.iter().enumerate() {
             let (queue, own_complete) = (Q::new(p.queue), p.own_complete.map(|k| k as i32));
-            for u in &p.uses {
+            for u in graph.uses_of(p) {
                 let Some((&n, &place)) = known.next() else {
                     return false;
                 };
@@ -191,7 +191,7 @@ impl ByResource {
         self.spans.clear();
         self.spans.push(0);
         for p in &graph.passes {
-            for u in &p.uses {
+            for u in graph.uses_of(p) {
                 let id = id(&mut self.index, u.key, &mut self.order);
                 match self.spans.get_mut(id as usize + 1) {
                     Some(n) => *n += 1,
@@ -232,15 +232,11 @@ impl ByResource {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plan::{CompiledPass, PlannedUse, ResourceIndex};
+    use crate::plan::{PlannedUse, ResourceIndex};
 
     /// A graph of one pass per list, each using the listed resources (shader reads).
     fn graph(passes: &[&[Entity]]) -> CompiledGraph {
-        let pass = |(i, uses): (usize, &&[Entity])| CompiledPass::reading(i, uses);
-        CompiledGraph {
-            passes: passes.iter().enumerate().map(pass).collect(),
-            ..Default::default()
-        }
+        CompiledGraph::reading(passes)
     }
 
     /// Each resource (in order of first use) with the passes that use it.
@@ -287,28 +283,37 @@ mod tests {
         let e = |i: u32| Entity::from_raw_u32(i).expect("valid index");
         let (a, b, c) = (e(10), e(11), e(12));
         let indexed = |g: CompiledGraph| CompiledGraph {
-            resources: ResourceIndex::of(&g.passes),
+            resources: ResourceIndex::of(&g.uses),
             ..g
         };
         let mut by = ByResource::default();
         let g = indexed(graph(&[&[c, b], &[a], &[b, c]]));
-        assert!(g.resources.indexes(&g.passes));
+        assert!(g.resources.indexes(&g.uses));
         let want = vec![(c, vec![0, 2]), (b, vec![0, 2]), (a, vec![1])];
         assert_eq!(gathered(&mut by, &g), want);
         assert!(by.direct.is_empty(), "the index numbered the resources");
 
         let mut retargeted = g.clone();
-        retargeted.passes[1].uses[0].key = b;
+        retargeted.uses_of_mut(1)[0].key = b;
         let want = vec![(c, vec![0, 2]), (b, vec![0, 1, 2])];
         assert_eq!(gathered(&mut by, &retargeted), want);
         assert!(!by.direct.is_empty(), "numbered from scratch");
 
         let mut grown = g.clone();
-        let extra = grown.passes[1].uses[0];
-        grown.passes[0].uses.push(PlannedUse {
-            resource: a,
-            ..extra
-        });
+        // A use of `a` added at the end of the first pass: the later passes' uses move up.
+        let extra = grown.uses_of(&grown.passes[1])[0];
+        let end = grown.passes[0].uses.end;
+        grown.uses.insert(
+            end as usize,
+            PlannedUse {
+                resource: a,
+                ..extra
+            },
+        );
+        grown.passes[0].uses.end += 1;
+        for p in &mut grown.passes[1..] {
+            p.uses = p.uses.start + 1..p.uses.end + 1;
+        }
         let want = vec![(c, vec![0, 2]), (b, vec![0, 2]), (a, vec![0, 1])];
         assert_eq!(gathered(&mut by, &grown), want);
     }

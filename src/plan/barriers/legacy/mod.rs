@@ -69,12 +69,18 @@ fn walk(
         let mut writer: Option<QueueId> = (!s.transient && !s.chain)
             .then(|| {
                 (graph.passes.iter().rev())
-                    .find(|p| (p.uses.iter()).any(|u| u.key == e && u.access.is_write()))
+                    .find(|p| {
+                        graph
+                            .uses_of(p)
+                            .iter()
+                            .any(|u| u.key == e && u.access.is_write())
+                    })
                     .map(|p| p.queue)
             })
             .flatten();
         for (i, p) in graph.passes.iter().enumerate() {
-            let Some((access, want)) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)
+            let Some((access, want)) =
+                pass_state(graph.uses_of(p).iter().filter(|u| u.key == e), p.queue)
             else {
                 continue;
             };
@@ -204,7 +210,8 @@ fn walk(
                 // wider state (barrier-spec A5).
                 let reads_on = (i + 1..n)
                     .take_while(|&k| {
-                        phases[k].is_some() || !graph.passes[k].uses.iter().any(|u| u.key == e)
+                        phases[k].is_some()
+                            || !graph.uses_of(&graph.passes[k]).iter().any(|u| u.key == e)
                     })
                     .any(|k| phases[k].is_some() && graph.passes[k].queue != q);
                 if want != base && reads_on {
@@ -241,7 +248,7 @@ fn walk(
             // another queue: as within the frame, only the aliasing barrier's flush writes it
             // back before the fence (FS-2); the reader's transition invalidates its caches.
             let next_queue = (graph.passes.iter())
-                .find(|p| p.uses.iter().any(|u| u.key == e))
+                .find(|p| graph.uses_of(p).iter().any(|u| u.key == e))
                 .map(|p| p.queue);
             if la.is_write()
                 && !s.transient
@@ -262,7 +269,8 @@ fn walk(
             // not wait for the other queues' reads, so a transition there would race them
             // (FS-1); the next frame's writer waits for them before its own transition.
             let first = (graph.passes.iter().enumerate()).find_map(|(i, p)| {
-                let (_, want) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)?;
+                let (_, want) =
+                    pass_state(graph.uses_of(p).iter().filter(|u| u.key == e), p.queue)?;
                 Some((p.queue, phases[i].map_or(want, |ph| ph.want)))
             });
             // A reader that widened the phase's state gives it back, in the same layout, when
@@ -286,7 +294,7 @@ fn walk(
             // the frame is, so no reader of the next frame transitions it under another queue's
             // read (FS-1), and a queue that cannot make the transition need not (A5).
             let wrap_base = (graph.passes.iter().enumerate())
-                .find(|(_, p)| p.uses.iter().any(|u| u.key == e))
+                .find(|(_, p)| graph.uses_of(p).iter().any(|u| u.key == e))
                 .and_then(|(i, _)| phases[i])
                 .map(|ph| ph.base)
                 .filter(|&base| la.is_write() && !s.transient && !s.chain && may(lq, *state, base));
@@ -319,7 +327,9 @@ pub fn plan_legacy(
     // Legacy states cannot make one texture COPY_SOURCE and COPY_DEST at once (EB-9c).
     for p in &graph.passes {
         let texture_as = |a: UseAccess| {
-            (p.uses.iter())
+            graph
+                .uses_of(p)
+                .iter()
                 .filter(move |u| u.layout.is_some() && u.access == a)
                 .map(|u| u.key)
         };
@@ -331,7 +341,7 @@ pub fn plan_legacy(
     }
     let mut resources: Vec<Entity> = Vec::new();
     for p in &graph.passes {
-        for u in &p.uses {
+        for u in graph.uses_of(p) {
             if !resources.contains(&u.key) {
                 resources.push(u.key);
             }

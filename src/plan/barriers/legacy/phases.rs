@@ -31,7 +31,8 @@ pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Ve
     let mut out = vec![None; graph.passes.len()];
     let uses: Vec<(usize, QueueId, UseAccess, S)> = (graph.passes.iter().enumerate())
         .filter_map(|(i, p)| {
-            let (access, state) = pass_state(p.uses.iter().filter(|u| u.key == e), p.queue)?;
+            let (access, state) =
+                pass_state(graph.uses_of(p).iter().filter(|u| u.key == e), p.queue)?;
             Some((i, p.queue, access, state))
         })
         .collect();
