@@ -70,7 +70,7 @@ pub enum DeviceError {
     NoSuchHeap { heap: u32 },
     /// A heap destroyed while a resource is still placed in it.
     #[error("FS-6: heap {heap} destroyed while {object} is still placed in it")]
-    HeapInUse { heap: u32, object: String },
+    HeapInUse { heap: String, object: String },
     /// A placed resource does not fit in its heap.
     #[error(
         "EB-9d: {object} needs {bytes} bytes at offset {offset}, past the end of heap {heap} ({size} bytes)"

@@ -116,15 +116,13 @@ impl Memory {
     /// Destroy heap `heap`, giving its memory back. Refused while a live resource is placed
     /// in it (FS-6: nothing is reference counted, so the title must destroy those first).
     pub fn destroy_heap(&mut self, heap: u32) -> Result<(), DeviceError> {
-        let size = self
-            .heap(heap)
-            .ok_or(DeviceError::NoSuchHeap { heap })?
-            .size;
+        let info = self.heap(heap).ok_or(DeviceError::NoSuchHeap { heap })?;
+        let size = info.size;
         let placed =
             (self.objects.values()).filter(|o| o.placement.is_some_and(|p| p.heap == heap));
         if let Some(o) = placed.into_iter().next() {
             return Err(DeviceError::HeapInUse {
-                heap,
+                heap: info.name.clone(),
                 object: o.name.clone(),
             });
         }
@@ -335,10 +333,13 @@ mod tests {
         m.destroy(a).unwrap();
         assert_eq!(m.bytes(), (1024, 1024));
         // FS-6: a heap outlives nothing placed in it.
-        assert!(matches!(
-            m.destroy_heap(h),
-            Err(DeviceError::HeapInUse { heap: 0, .. })
-        ));
+        match m.destroy_heap(h) {
+            Err(DeviceError::HeapInUse { heap, object }) => {
+                assert_eq!(heap, "h", "the heap by name");
+                assert!(object == "b" || object == "c", "{object}");
+            }
+            other => panic!("{other:?}"),
+        }
         m.destroy(b).unwrap();
         m.destroy(c).unwrap();
         assert!(!m.heap_in_use(h));
