@@ -150,14 +150,36 @@ fn fences_with_values_wait_on_the_value_asked_for() {
 }
 
 #[test]
-fn a_fence_signalled_to_a_value_not_above_its_last_is_an_error() {
+fn a_fence_signalled_to_a_value_below_its_last_is_an_error() {
     let text = scene("cpu_wait.ron").replace(
         r#"Signal(fence: "produced"),"#,
-        r#"Signal(fence: "produced", value: 5),"#,
+        r#"Signal(fence: "produced", value: 5), Signal(fence: "produced", value: 4),"#,
     );
-    let (_, err) = codes_of("signal-again.ron", &text);
+    let (_, err) = codes_of("signal-below.ron", &text);
     let err = err.unwrap_or_default();
-    assert!(err.contains("values increase"), "{err}");
+    assert!(err.contains("never decrease"), "{err}");
+}
+
+#[test]
+fn a_signal_may_repeat_the_value_a_fence_holds_and_a_wait_for_it_is_met_by_the_first() {
+    let signal = r#"Signal(fence: "produced"),"#;
+    // Every frame signals 5, as D3D12 allows: from frame 1 on the fence already holds 5
+    // when the copy starts, so the CPU's wait for the latest value, 5, returns at once and
+    // orders nothing (V0511), whether it names the value or not.
+    let again = r#"Signal(fence: "produced", value: 5),"#;
+    let (found, err) = codes_of(
+        "signal-again.ron",
+        &scene("cpu_wait.ron").replace(signal, again),
+    );
+    assert_eq!((found, err), (vec!["V0511".to_owned()], None));
+    let text = scene("cpu_wait.ron").replace(signal, again).replace(
+        r#"WaitForFenceCpu(fence: "produced"),"#,
+        r#"WaitForFenceCpu(fence: "produced", value: 5),"#,
+    );
+    let (found, err) = codes_of("signal-again-value.ron", &text);
+    assert_eq!((found, err), (vec!["V0511".to_owned()], None));
+    // Values that rise each frame keep the wait on this frame's copy.
+    clean("cpu_wait.ron");
 }
 
 /// The summary of `frames` frames of `name` as JSON, without the measured CPU times.
@@ -311,7 +333,7 @@ fn fence_values_at_their_limits_are_errors_not_panics() {
     let text = scene("cpu_wait.ron")
         .replace(
             r#"Signal(fence: "produced"),"#,
-            r#"Signal(fence: "produced", value: 18446744073709551615),"#,
+            r#"Signal(fence: "produced", value: 18446744073709551615), Signal(fence: "produced"),"#,
         )
         .replace(
             r#"Wait(fence: "consumed"),"#,
@@ -319,7 +341,7 @@ fn fence_values_at_their_limits_are_errors_not_panics() {
         );
     let (_, err) = codes_of("limits.ron", &text);
     let err = err.unwrap_or_default();
-    assert!(err.contains("cannot be signalled again"), "{err}");
+    assert!(err.contains("has no next value"), "{err}");
 }
 
 #[test]
