@@ -41,6 +41,7 @@ mod pictures;
 mod plan_errors;
 mod planner_memory;
 mod ports;
+mod ports_compute;
 mod queries;
 mod random_graphs;
 mod real_aliasing;
