@@ -27,6 +27,7 @@ mod determinism;
 mod device;
 mod fast_binding;
 mod faults;
+mod fence_values;
 mod formats;
 mod frames;
 mod generated;
