@@ -81,8 +81,10 @@ pub enum ScriptCall<R> {
     /// (a fence after it has passed) (CTX-6).
     GetQueryData(String),
     /// D3D12 `ID3D12CommandQueue::Signal`: the queue sets fence `fence` to `value` when it
-    /// gets here (a fence inserted with kickoff, FN-1..FN-3). Values of a name increase;
-    /// without one, the next value (the idiom `Signal(fence, ++value)`).
+    /// gets here (a fence inserted with kickoff, FN-1..FN-3). Values of a name never
+    /// decrease: a Signal may repeat the value the fence holds, as D3D12 allows, and a wait
+    /// for it is met by the first; without one, the next value (the idiom
+    /// `Signal(fence, ++value)`).
     Signal {
         fence: String,
         #[serde(default, skip_serializing_if = "is_zero")]

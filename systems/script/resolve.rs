@@ -242,15 +242,22 @@ impl Resolver<'_, '_, '_> {
                 self.state.fences.insert(fence.clone(), id);
                 let signals = self.state.values.entry(fence.clone()).or_default();
                 let last = signals.last().map_or(0, |(v, _)| *v);
-                let next = last.checked_add(1).ok_or_else(|| {
-                    format!(
-                        "fence {fence:?} is at its last value, {last}: it cannot be signalled again"
-                    )
-                })?;
-                let value = if *value == 0 { next } else { *value };
-                if value <= last {
+                let value = match *value {
+                    0 => last.checked_add(1).ok_or_else(|| {
+                        format!(
+                            "fence {fence:?} is at its last value, {last}: it has no next value"
+                        )
+                    })?,
+                    v => v,
+                };
+                // D3D12 lets a queue signal the value a fence already holds (a title that
+                // bumps its value only when it has something new to announce signals the
+                // same one every frame); a wait for it is met by the first Signal to reach
+                // it. A value going down is not modelled: waits are "the first Signal to N
+                // or more" (FN-2).
+                if value < last {
                     return Err(format!(
-                        "fence {fence:?} signalled to {value}, not above its last value {last}: a fence's values increase"
+                        "fence {fence:?} signalled to {value}, below its last value {last}: a fence's values never decrease"
                     ));
                 }
                 signals.push((value, id));
@@ -284,12 +291,24 @@ impl Resolver<'_, '_, '_> {
                 .map(|(_, f)| *f);
             return Some(found.unwrap_or_else(|| self.device.next_fence(self.queue)));
         }
-        if back == 0 {
-            return self.state.fences.get(name).copied();
+        let Some(signals) = self.state.values.get(name) else {
+            // A name only `InsertFence` makes has no values: the latest fence of the name.
+            return if back == 0 {
+                self.state.fences.get(name).copied()
+            } else {
+                None
+            };
+        };
+        let latest = self.state.fences.get(name).copied();
+        if back == 0 && latest != signals.last().map(|(_, f)| *f) {
+            // An `InsertFence` of the name after its last Signal: that fence is the latest.
+            return latest;
         }
-        let signals = self.state.values.get(name)?;
         let i = (signals.len() as u64).checked_sub(back)?.checked_sub(1)?;
-        signals.get(i as usize).map(|(_, f)| *f)
+        // `back` names a value; a wait for it is met by the first Signal to reach it, which
+        // is an earlier one when a Signal repeated the value the fence held.
+        let value = signals.get(i as usize)?.0;
+        (signals.iter().find(|(at, _)| *at >= value)).map(|(_, f)| *f)
     }
 }
 

@@ -12,14 +12,14 @@ fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn scene(name: &str) -> String {
+pub(crate) fn scene(name: &str) -> String {
     let path = root().join("tests/data/commands").join(name);
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
 /// The distinct codes `check` finds in scene text `text` (written to a file of its own),
 /// and the run's error.
-fn codes_of(name: &str, text: &str) -> (Vec<String>, Option<String>) {
+pub(crate) fn codes_of(name: &str, text: &str) -> (Vec<String>, Option<String>) {
     let path =
         std::env::temp_dir().join(format!("fastframe-commands-{}-{name}", std::process::id()));
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
@@ -37,13 +37,13 @@ fn codes_of(name: &str, text: &str) -> (Vec<String>, Option<String>) {
     (found, result.err().map(|e| e.to_string()))
 }
 
-fn clean(name: &str) {
+pub(crate) fn clean(name: &str) {
     let (found, err) = codes_of(name, &scene(name));
     assert_eq!((found, err), (Vec::new(), None), "{name}");
 }
 
 /// `name` with `from` replaced by `to` finds `code`.
-fn twin_finds(name: &str, from: &str, to: &str, code: &str) {
+pub(crate) fn twin_finds(name: &str, from: &str, to: &str, code: &str) {
     let text = scene(name);
     assert!(text.contains(from), "{name} has no {from:?}");
     let (found, _) = codes_of(&format!("twin-{name}"), &text.replace(from, to));
@@ -127,37 +127,6 @@ fn without_translation_a_legacy_uav_barrier_drains_no_vertex_work() {
         (untranslated.1, untranslated.2)
     );
     assert!(untranslated.1 > 0 && untranslated.2 > 0, "{untranslated:?}");
-}
-
-#[test]
-fn fences_with_values_wait_on_the_value_asked_for() {
-    let cpu = r#"WaitForFenceCpu(fence: "produced"),"#;
-    // A queue wait on the latest value orders the copy as the CPU wait did.
-    let (found, err) = codes_of(
-        "gpu-wait.ron",
-        &scene("cpu_wait.ron").replace(cpu, r#"Wait(fence: "produced"),"#),
-    );
-    assert_eq!((found, err), (Vec::new(), None));
-    // The value one Signal back is the previous frame's: this frame's copy races.
-    let back = r#"Wait(fence: "produced", back: 1),"#;
-    twin_finds("cpu_wait.ron", cpu, back, "V0511");
-    // Absolute values: frame f signals f + 1, so value 1 is frame 0's only.
-    let (found, _) = codes_of(
-        "value-1.ron",
-        &scene("cpu_wait.ron").replace(cpu, r#"Wait(fence: "produced", value: 1),"#),
-    );
-    assert_eq!(found, ["V0511"]);
-}
-
-#[test]
-fn a_fence_signalled_to_a_value_not_above_its_last_is_an_error() {
-    let text = scene("cpu_wait.ron").replace(
-        r#"Signal(fence: "produced"),"#,
-        r#"Signal(fence: "produced", value: 5),"#,
-    );
-    let (_, err) = codes_of("signal-again.ron", &text);
-    let err = err.unwrap_or_default();
-    assert!(err.contains("values increase"), "{err}");
 }
 
 /// The summary of `frames` frames of `name` as JSON, without the measured CPU times.
@@ -304,22 +273,6 @@ fn a_resource_handed_back_across_a_fence_keeps_the_declaration_it_was_handed_wit
     let ending = r#"(resource: "buf", sync_before: "COPY", sync_after: "",
                         access_before: "COPY_SOURCE", access_after: "NO_ACCESS"),"#;
     twin_finds("hand_back.ron", handing, ending, "V0804");
-}
-
-#[test]
-fn fence_values_at_their_limits_are_errors_not_panics() {
-    let text = scene("cpu_wait.ron")
-        .replace(
-            r#"Signal(fence: "produced"),"#,
-            r#"Signal(fence: "produced", value: 18446744073709551615),"#,
-        )
-        .replace(
-            r#"Wait(fence: "consumed"),"#,
-            r#"Wait(fence: "consumed", back: 18446744073709551615),"#,
-        );
-    let (_, err) = codes_of("limits.ron", &text);
-    let err = err.unwrap_or_default();
-    assert!(err.contains("cannot be signalled again"), "{err}");
 }
 
 #[test]

@@ -57,7 +57,7 @@ fn codes(found: &[(String, String)]) -> Vec<String> {
 
 /// Run `text`, a port changed for a test, as a scene for [`CHECK_FRAMES`] validated frames:
 /// whether it ran, and the diagnostics' codes, each once.
-fn run_twin(tag: &str, text: &str) -> (Result<(), String>, Vec<String>) {
+pub(crate) fn run_twin(tag: &str, text: &str) -> (Result<(), String>, Vec<String>) {
     let path = std::env::temp_dir().join(format!("fastframe-{tag}-{}.ron", std::process::id()));
     std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
     let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
