@@ -9,7 +9,9 @@
 //! shaders (barrier-spec B), a DMA readback of a transient compute activated (EB-5, EB-9d),
 //! a compute write read by both queues at the end of the frame (FS-1), render targets
 //! without DCC read on the graphics queue only (EB-4), and textures that keep their contents
-//! read by both queues at the start of the frame (FS-1, EB-11). `scenes/gpu_driven.ron` puts the
+//! read by both queues at the start of the frame (FS-1, EB-11); and a whole frame (Metro
+//! Exodus) that rewrites what it keeps across frames after the reads of the version before,
+//! on either queue. `scenes/gpu_driven.ron` puts the
 //! first of them together in one frame. The later patterns are in `real_frame_faults.rs`.
 
 use fastframe::Runtime;
@@ -221,6 +223,38 @@ fn a_read_before_the_first_write_reads_the_previous_frame() {
     assert!(g.edges.contains(&(taa, update)), "{:?}", g.edges);
     // The reads wait for the previous frame's rewrites through fences that other
     // dependencies already imply here; `plan::compile`'s unit tests check the wait itself.
+}
+
+/// History in a whole frame: Metro Exodus reads what it keeps across frames before rewriting
+/// it, on both queues. Each rewrite depends on the reads of the version before it: the
+/// imposter atlas redrawn after the G-buffer sampled it, last frame's image given its sky
+/// after global illumination read it and replaced after TAA and the water read it, the
+/// shadow atlas's local tiles redrawn on graphics after the LPV read it on async compute
+/// (a fence); and the water reads the ripples async compute stored (a fence).
+#[test]
+fn a_frame_rewrites_what_it_keeps_after_reading_it_on_either_queue() {
+    let mut rt = Runtime::from_scene("scenes/real/metro_exodus_4a.ron").expect("loads");
+    rt.run(1).expect("runs");
+    let g = rt.graph();
+    let at = |name: &str| g.passes.iter().position(|p| p.name == name).expect(name);
+    for (before, after) in [
+        ("gbuffer", "imposter_update"),
+        ("global_illumination", "skydome"),
+        ("taa", "taa_history_store"),
+        ("water", "taa_history_store"),
+        ("lpv_inject_propagate", "local_shadow_0"),
+        ("ripples_store", "water"),
+    ] {
+        assert!(
+            g.edges.contains(&(at(before), at(after))),
+            "{before} -> {after}: {:?}",
+            g.edges
+        );
+    }
+    assert_ne!(
+        g.passes[at("lpv_inject_propagate")].queue,
+        g.passes[at("local_shadow_0")].queue
+    );
 }
 
 /// FS-1, FS-2 (V0511, V0512, V0521): history read by two queues before the frame rewrites it,
