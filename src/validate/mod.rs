@@ -22,6 +22,7 @@
 //! | `compression` | FS-4 | V0401, V0404 |
 //! | `sync` (hazards, lifetime) | FS-1-3, RL-1, FN-3, RL-3, FS-6 | V05xx, V0601, V0701, V0702 |
 //! | `barriers` | EB-6, EB-7, EB-9, EB-11 | V0801, V0804 |
+//! | `shader_reads` (legacy shader-resource states) | EB-11 | V0804 |
 //! | `aliasing` (protocol), `hazard::memory` (bytes) | EB-5, EB-9d | V0811, V0812, V0814, V0815 |
 //! | `lists` (playback scopes) | CTX-3, CTX-4 | V0901, V0902, V0906, V0907 |
 //! | `queries` | CTX-6 | V0903-V0905, V0908 |
@@ -45,6 +46,7 @@ mod lists;
 mod memory;
 mod queries;
 mod queues;
+mod shader_reads;
 mod stream;
 mod swap_chain;
 mod sync;

@@ -1,6 +1,7 @@
 //! SimpleCompute for the GDK (`scenes/ports/gdk_simple_compute.ron`) and its corrected twin:
-//! the twin is the port plus three calls on the compute queue, and each is there for one of
-//! the port's findings, so dropping any one brings that finding back and no other.
+//! the twin is the port plus three calls on the compute queue and another state for the
+//! gradient colour map, and each is there for one of the port's findings, so undoing any one
+//! brings that finding back and no other.
 
 use std::path::Path;
 
@@ -30,12 +31,21 @@ fn without(text: &str, call: &str) -> String {
 const WAIT: &str = r#"Wait(fence: "render_resource"),"#;
 const INVALIDATE: &str = r#"Barrier(global: [(sync_before: "", sync_after: "COMPUTE_SHADING""#;
 const WRITE_BACK: &str = r#"ResourceBarrier([Uav("fractal"#;
+const GRADIENT: &str = r#"Transition(resource: "gradient", before: "COPY_DEST", after: "#;
+
+/// `text` with the gradient colour map's upload leaving it in `state`.
+fn gradient_in(text: &str, state: &str) -> String {
+    let at = text.find(GRADIENT).expect("the gradient's upload") + GRADIENT.len();
+    let end = at + text[at..].find(')').expect("the transition ends");
+    format!("{}\"{state}\"{}", &text[..at], &text[end..])
+}
 
 #[test]
 fn the_gdk_compute_twin_is_the_port_plus_three_calls_each_needed() {
     let fixed = read("gdk_simple_compute_fixed.ron");
     let port = read("gdk_simple_compute.ron");
     let stripped = without(&without(&without(&fixed, WAIT), INVALIDATE), WRITE_BACK);
+    let stripped = gradient_in(&stripped, "PIXEL_SHADER_RESOURCE");
     assert_eq!(
         body(&stripped),
         body(&port),
@@ -52,6 +62,14 @@ fn the_gdk_compute_twin_is_the_port_plus_three_calls_each_needed() {
     // The UAV barrier writes the fractal back before the compute fence's Signal (FS-2).
     let (run, found) = run_twin("gdk-compute-write-back", &without(&fixed, WRITE_BACK));
     assert_eq!((run, found), (Ok(()), vec!["V0521".to_owned()]));
+    // A compute shader may read a texture in a legacy state that names non-pixel shaders, not
+    // in PIXEL_SHADER_RESOURCE (EB-11, barrier-spec B); both states together serve both.
+    let pixel = gradient_in(&fixed, "PIXEL_SHADER_RESOURCE");
+    let (run, found) = run_twin("gdk-compute-pixel-state", &pixel);
+    assert_eq!((run, found), (Ok(()), vec!["V0804".to_owned()]));
+    let both = gradient_in(&fixed, "PIXEL_SHADER_RESOURCE | NON_PIXEL_SHADER_RESOURCE");
+    let (run, found) = run_twin("gdk-compute-both-states", &both);
+    assert_eq!((run, found), (Ok(()), Vec::<String>::new()));
 }
 
 /// The sample signals its render fence with a value it bumps only when a texture changes

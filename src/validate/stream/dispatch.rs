@@ -98,6 +98,7 @@ impl Validator {
                     .collect()
             }
             Command::Barrier(group) => {
+                (self.shader_reads).barrier(ctx, group, ctx.legacy_call(i));
                 match ctx.legacy_call(i) {
                     Some(legacy) => self.barriers.legacy(ctx, i, group, legacy, out),
                     None => {
@@ -129,6 +130,7 @@ impl Validator {
                 }
                 (self.layouts).check_access(ctx, i, &list, &self.compressed, out);
                 (self.barriers).check_declared(ctx, i, &list, self.sync.tracker(), out);
+                self.shader_reads.check(ctx, i, &list, out);
                 self.barriers.accessed(ctx.queue, &list);
                 self.aliasing
                     .access(ctx, i, &list, self.sync.tracker(), out);

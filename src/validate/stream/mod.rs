@@ -25,6 +25,7 @@ use super::layouts::Layouts;
 use super::lists::Playback;
 use super::memory::DynamicMemory;
 use super::queries::Queries;
+use super::shader_reads::ShaderReads;
 use super::swap_chain::SwapChain;
 use super::sync::SyncCheck;
 use super::views::Views;
@@ -54,6 +55,8 @@ pub struct Validator {
     layouts: Layouts,
     /// EB-11, EB-7.
     barriers: BarrierCalls,
+    /// EB-11: the shaders a legacy shader-resource state lets read.
+    shader_reads: ShaderReads,
     /// CTX-3, CTX-4.
     playback: Playback,
     /// CTX-6.
