@@ -242,6 +242,29 @@ impl SyncCheck {
             out.push(ctx.finding(0, Code::ReleasedBeforeFence, Some(key), message));
         }
     }
+
+    /// A write of `bytes` of mapped `key` by the CPU at `cpu_ns` (FS-1): the CPU does not
+    /// wait for the GPU, so every GPU use of the buffer must be covered by a fence that has
+    /// passed, as for a release, or the write lands under a read or write still to come.
+    pub fn check_cpu_write(
+        &self,
+        ctx: &Ctx,
+        key: ObjectKey,
+        bytes: u64,
+        cpu_ns: u64,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let device = ctx.device;
+        let uncovered = (self.tracker).uncovered_use(key, |f| !device.is_fence_pending(f, cpu_ns));
+        if let Some((q, l, f)) = uncovered {
+            let message = format!(
+                "the CPU writes {bytes} bytes of it through its mapping before a fence covering its use by pass {} ({}, queue {q}) has passed: wait for that fence first, or write another buffer (one per frame in flight)",
+                device.label_name(l),
+                frames_before(ctx.frame, f)
+            );
+            out.push(ctx.finding(0, Code::CpuWriteRacingGpu, Some(key), message));
+        }
+    }
 }
 
 /// The subresources `range` names of `resource`, when it is a texture and not all of them.

@@ -1,5 +1,5 @@
-//! Releases before a fence (FS-6): what the diagnostic names of the access it races, on the
-//! happens-before streams of [`super::hazards`].
+//! Releases before a fence (FS-6) and CPU writes of mapped memory (FS-1): what the diagnostic
+//! names of the access each races, on the happens-before streams of [`super::hazards`].
 use super::hazards::{CS, setup, write};
 use super::*;
 
@@ -25,4 +25,48 @@ fn a_view_released_unfenced_names_the_pass_and_frame_that_used_it() {
         "{}",
         found[0].1
     );
+}
+
+/// FS-1: a CPU write of a mapped resource the GPU still uses races that use, and is named
+/// with it; once a fence covering the use has passed, the same write is clean.
+#[test]
+fn a_cpu_write_is_checked_against_the_fences_covering_gpu_use() {
+    let mut h = setup();
+    let mut v = Validator::new(true);
+    let sim = h.device.label("simulate");
+    let f = h.device.next_fence(CS);
+    let mut cmds = write(&h);
+    cmds.extend([
+        Command::ClearState,
+        Command::InsertFence {
+            fence: f,
+            kickoff: true,
+        },
+    ]);
+    v.observe(&h.device, CS, 2, sim, &cmds);
+    h.device.submit(CS, 2, sim, cmds, 0).unwrap();
+    v.observe_cpu_write(&h.device, h.tex, 256, 0, 2, 0);
+    let found: Vec<_> = (v.diagnostics.iter())
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    assert_eq!(found.len(), 1, "{found:?}");
+    assert_eq!(found[0].0, Code::CpuWriteRacingGpu);
+    assert!(
+        found[0].1.contains("by pass simulate (this frame"),
+        "{}",
+        found[0].1
+    );
+    let t = h.device.wait_fence_cpu(f).unwrap();
+    let mut covered = Validator::new(true);
+    let mut cmds = write(&h);
+    let g = h.device.next_fence(CS);
+    cmds.push(Command::InsertFence {
+        fence: g,
+        kickoff: true,
+    });
+    covered.observe(&h.device, CS, 3, sim, &cmds);
+    h.device.submit(CS, 3, sim, cmds, t).unwrap();
+    let t = h.device.wait_fence_cpu(g).unwrap();
+    covered.observe_cpu_write(&h.device, h.tex, 256, t, 3, 0);
+    assert!(covered.diagnostics.is_empty(), "{:?}", covered.diagnostics);
 }
