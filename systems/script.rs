@@ -28,7 +28,7 @@
 //! the validation layer with the CPU time; recorded into a list, it is a read on
 //! a deferred context (CTX-6). `WriteMapped` is another: the CPU writes a buffer through its
 //! mapping when the step runs, and the validation layer asks whether a fence the CPU saw
-//! pass covers every GPU use of it (FS-1).
+//! pass (a script's wait or poll) covers every GPU use of it (FS-1).
 
 use bevy_ecs::prelude::*;
 
@@ -327,7 +327,7 @@ fn run_submission(
                 sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
                 (sink.sink).locate(sink.here.iter().cloned().collect());
-                (sink.sink).cpu_write(r.device, key, bytes, sink.cpu_ns, label);
+                (sink.sink).cpu_write(r.device, key, bytes, label);
             }
             Step::GetQueryData(query, name) => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)

@@ -168,17 +168,10 @@ impl Sink<'_> {
         (self.validator).observe_fence_cpu(device, fence, cpu_ns);
     }
 
-    /// A CPU write of `bytes` of mapped buffer `key` at `cpu_ns` (FS-1): every GPU use of it
-    /// must be covered by a fence the CPU has seen pass.
-    pub fn cpu_write(
-        &mut self,
-        device: &Device,
-        key: ObjectKey,
-        bytes: u64,
-        cpu_ns: u64,
-        label: u32,
-    ) {
-        (self.validator).observe_cpu_write(device, key, bytes, cpu_ns, self.frame, label);
+    /// A CPU write of `bytes` of mapped buffer `key` (FS-1): every GPU use of it must be
+    /// covered by a fence the CPU has seen pass.
+    pub fn cpu_write(&mut self, device: &Device, key: ObjectKey, bytes: u64, label: u32) {
+        (self.validator).observe_cpu_write(device, key, bytes, self.frame, label);
     }
 
     /// A CPU read of query data (CTX-6): on a deferred context when `deferred`.

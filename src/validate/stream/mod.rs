@@ -271,14 +271,13 @@ impl Validator {
         self.keep_bounded();
     }
 
-    /// Check a CPU write of `bytes` of mapped buffer `key` at CPU time `cpu_ns`: every GPU
-    /// use must be covered by a fence the CPU has seen pass (FS-1, FN-2).
+    /// Check a CPU write of `bytes` of mapped buffer `key`: every GPU use must be covered by
+    /// a fence the CPU has seen pass (FS-1, FN-2).
     pub fn observe_cpu_write(
         &mut self,
         device: &Device,
         key: ObjectKey,
         bytes: u64,
-        cpu_ns: u64,
         frame: u64,
         label: u32,
     ) {
@@ -287,7 +286,7 @@ impl Validator {
         }
         let origins = std::mem::take(&mut self.origins);
         let ctx = Self::cpu_ctx(device, frame, label, &origins);
-        (self.sync).check_cpu_write(&ctx, key, bytes, cpu_ns, &mut self.diagnostics);
+        (self.sync).check_cpu_write(&ctx, key, bytes, &mut self.diagnostics);
         self.keep_bounded();
     }
 
