@@ -26,7 +26,9 @@
 //! `Command::ExecuteCommandList` of its semantics in the batch, which the device runs in
 //! place. `GetQueryData` is a CPU-side call like a release: it ends the batch and goes to
 //! the validation layer with the CPU time; recorded into a list, it is a read on
-//! a deferred context (CTX-6).
+//! a deferred context (CTX-6). `WriteMapped` is another: the CPU writes a buffer through its
+//! mapping when the step runs, and the validation layer asks whether a fence the CPU saw
+//! pass (a script's wait or poll) covers every GPU use of it (FS-1).
 
 use bevy_ecs::prelude::*;
 
@@ -320,6 +322,12 @@ fn run_submission(
                 sink.flush(r.device, r.queue, label, &mut batch, false)
                     .map_err(at)?;
                 (sink.sink).fence_observed(r.device, fence, sink.cpu_ns);
+            }
+            Step::WriteMapped(key, bytes) => {
+                sink.flush(r.device, r.queue, label, &mut batch, false)
+                    .map_err(at)?;
+                (sink.sink).locate(sink.here.iter().cloned().collect());
+                (sink.sink).cpu_write(r.device, key, bytes, label);
             }
             Step::GetQueryData(query, name) => {
                 sink.flush(r.device, r.queue, label, &mut batch, false)

@@ -168,6 +168,12 @@ impl Sink<'_> {
         (self.validator).observe_fence_cpu(device, fence, cpu_ns);
     }
 
+    /// A CPU write of `bytes` of mapped buffer `key` (FS-1): every GPU use of it must be
+    /// covered by a fence the CPU has seen pass.
+    pub fn cpu_write(&mut self, device: &Device, key: ObjectKey, bytes: u64, label: u32) {
+        (self.validator).observe_cpu_write(device, key, bytes, self.frame, label);
+    }
+
     /// A CPU read of query data (CTX-6): on a deferred context when `deferred`.
     pub fn query_read(
         &mut self,

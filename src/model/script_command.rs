@@ -80,6 +80,11 @@ pub enum ScriptCall<R> {
     /// immediate context, after the list that ended it was executed and the GPU processed it
     /// (a fence after it has passed) (CTX-6).
     GetQueryData(String),
+    /// CPU side: the CPU writes `bytes` of a buffer through a pointer it keeps mapped (a
+    /// D3D12 upload heap's `memcpy`, as a title fills its frame's constants). Nothing waits:
+    /// every GPU use of the buffer must be covered by a fence the CPU has seen pass (FS-1,
+    /// FN-2), or the write races it.
+    WriteMapped { resource: R, bytes: u64 },
     /// D3D12 `ID3D12CommandQueue::Signal`: the queue sets fence `fence` to `value` when it
     /// gets here (a fence inserted with kickoff, FN-1..FN-3). Values of a name never
     /// decrease: a Signal may repeat the value the fence holds, as D3D12 allows, and a wait
@@ -212,6 +217,7 @@ impl<R> ScriptCall<R> {
             ScriptCall::Release(_) => "Release",
             ScriptCall::ExecuteCommandList(_) => "ExecuteCommandList",
             ScriptCall::GetQueryData(_) => "GetQueryData",
+            ScriptCall::WriteMapped { .. } => "WriteMapped",
             ScriptCall::Signal { .. } => "Signal",
             ScriptCall::ResourceBarrier(_) => "ResourceBarrier",
             ScriptCall::Wait { .. } => "Wait",

@@ -79,6 +79,10 @@ impl<R: ScriptRef> ScriptCommand<R> {
                     ScriptCall::SetFastResourcesFromBatch(n.clone())
                 }
                 ScriptCall::GetQueryData(n) => ScriptCall::GetQueryData(n.clone()),
+                ScriptCall::WriteMapped { resource, bytes } => ScriptCall::WriteMapped {
+                    resource: (f.0)(Slot::Buffer, resource)?,
+                    bytes: *bytes,
+                },
                 ScriptCall::ResourceBarrier(list) => ScriptCall::ResourceBarrier(
                     list.iter()
                         .map(|b| {

@@ -135,6 +135,7 @@ fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError
         ScriptCommand::Call(
             ScriptCall::CreateView { .. }
                 | ScriptCall::Release(_)
+                | ScriptCall::WriteMapped { .. }
                 | ScriptCall::ExecuteCommandList(_)
                 | ScriptCall::Signal { .. }
                 | ScriptCall::Wait { .. }

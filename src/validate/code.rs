@@ -118,6 +118,8 @@ codes! {
     WriteRacingRead = ("V0512", Some("FS-1"), Some(Error)),
     /// V0513 (FS-1): a write racing a write on another queue (no fence).
     WriteRacingWrite = ("V0513", Some("FS-1"), Some(Error)),
+    /// V0514 (FS-1): a CPU write of a mapped buffer racing a GPU use no passed fence covers.
+    CpuWriteRacingGpu = ("V0514", Some("FS-1"), Some(Error)),
     /// V0521 (FS-2): an ordered read of a write never written back and made visible.
     WriteNotVisible = ("V0521", Some("FS-2"), Some(Error)),
     /// V0531 (RL-1): a present of a buffer written on another queue with no fence before it.

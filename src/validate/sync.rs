@@ -242,6 +242,30 @@ impl SyncCheck {
             out.push(ctx.finding(0, Code::ReleasedBeforeFence, Some(key), message));
         }
     }
+
+    /// A write of `bytes` of mapped `key` by the CPU (FS-1): the CPU does not wait for the
+    /// GPU, so every GPU use of the buffer must be covered by a fence the CPU saw pass (a
+    /// wait or a poll, FN-2), or the write lands under a read or write still to come. A
+    /// fence that happens to have passed unobserved does not count: that is a race the GPU
+    /// won this time.
+    pub fn check_cpu_write(
+        &self,
+        ctx: &Ctx,
+        key: ObjectKey,
+        bytes: u64,
+        out: &mut Vec<Diagnostic>,
+    ) {
+        let device = ctx.device;
+        let uncovered = (self.tracker).use_unseen_by_cpu(key);
+        if let Some((q, l, f)) = uncovered {
+            let message = format!(
+                "the CPU writes {bytes} bytes of it through its mapping before the CPU has seen a fence covering its use by pass {} ({}, queue {q}) pass: wait for that fence first, or write another buffer (one per frame in flight)",
+                device.label_name(l),
+                frames_before(ctx.frame, f)
+            );
+            out.push(ctx.finding(0, Code::CpuWriteRacingGpu, Some(key), message));
+        }
+    }
 }
 
 /// The subresources `range` names of `resource`, when it is a texture and not all of them.

@@ -51,6 +51,8 @@ pub(super) enum Step {
     ReleaseHeap(u32),
     /// Play back the script's list of that name (CTX-1).
     ExecuteList(String),
+    /// CPU side: a write of a mapped buffer's memory (FS-1): the buffer and the bytes.
+    WriteMapped(ObjectKey, u64),
     /// CPU side: GetData of a query (CTX-6): its number and name.
     GetQueryData(u32, String),
     /// CPU side: block until the fence passes (FN-2).
@@ -202,6 +204,9 @@ impl Resolver<'_, '_, '_> {
                 let q = self.queue;
                 self.used.extend(entities.iter().map(|e| (*e, q)));
                 Step::Device(Command::SetFastResourcesFromBatch(batch.clone()))
+            }
+            ScriptCall::WriteMapped { resource, bytes } => {
+                Step::WriteMapped(self.key(Slot::Buffer, resource)?, *bytes)
             }
             ScriptCall::GetQueryData(name) => {
                 Step::GetQueryData(self.query_number(name), name.clone())

@@ -43,6 +43,7 @@ mod plan_errors;
 mod planner_memory;
 mod ports;
 mod ports_compute;
+mod ports_frame_resources;
 mod queries;
 mod random_graphs;
 mod real_aliasing;

@@ -1,5 +1,6 @@
 //! Fences in the happens-before model (FN-2): vector clocks carried from insert to wait, round
-//! trips that complete a queue's own work, and the coverage a release needs (FS-6).
+//! trips that complete a queue's own work, and the coverage a release needs (FS-6) and a
+//! CPU write of mapped memory (FS-1: fences the CPU saw pass).
 //!
 //! A fence may be waited on at any time after it was inserted (FN-1 IDs never repeat), so
 //! no wait can be ruled out; but a run inserts fences every frame, and keeping each one's
@@ -73,13 +74,30 @@ impl HazardTracker {
         resource: ObjectKey,
         passed: impl Fn(FenceId) -> bool,
     ) -> Option<(QueueId, u32, u64)> {
+        self.first_use(resource, |q, pos| {
+            self.recent_fences[q]
+                .iter()
+                .any(|(p, f, _)| *p > pos && passed(*f))
+        })
+    }
+
+    /// FS-1, FN-2: is every recorded access of `resource` covered by a fence the CPU saw
+    /// pass (a wait or a poll that found it passed)? A fence that passed unobserved tells
+    /// the CPU nothing. Returns the first access it has not seen complete.
+    pub fn use_unseen_by_cpu(&self, resource: ObjectKey) -> Option<(QueueId, u32, u64)> {
+        self.first_use(resource, |q, pos| self.cpu[q] > pos)
+    }
+
+    /// The first recorded access of `resource` that `covered` (given its queue's index and
+    /// stream position) does not cover: its queue, label and frame.
+    fn first_use(
+        &self,
+        resource: ObjectKey,
+        covered: impl Fn(usize, u64) -> bool,
+    ) -> Option<(QueueId, u32, u64)> {
         if let Some(uses) = self.uses.get(&resource) {
             for (q, u) in uses.iter().enumerate() {
-                let covered = u.pos == 0
-                    || self.recent_fences[q]
-                        .iter()
-                        .any(|(p, f, _)| *p > u.pos && passed(*f));
-                if !covered {
+                if u.pos != 0 && !covered(q, u.pos) {
                     let queue = QueueId::from_index(q).unwrap_or_default();
                     return Some((queue, u.label, u.frame));
                 }
@@ -89,10 +107,7 @@ impl HazardTracker {
             .states_of(resource)
             .flat_map(|state| state.write.iter().chain(state.reads.iter()));
         records.find_map(|r| {
-            let covered = self.recent_fences[r.queue]
-                .iter()
-                .any(|(pos, f, _)| *pos > r.pos && passed(*f));
-            (!covered).then(|| {
+            (!covered(r.queue, r.pos)).then(|| {
                 (
                     QueueId::from_index(r.queue).unwrap_or_default(),
                     r.label,

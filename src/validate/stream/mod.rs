@@ -274,6 +274,25 @@ impl Validator {
         self.keep_bounded();
     }
 
+    /// Check a CPU write of `bytes` of mapped buffer `key`: every GPU use must be covered by
+    /// a fence the CPU has seen pass (FS-1, FN-2).
+    pub fn observe_cpu_write(
+        &mut self,
+        device: &Device,
+        key: ObjectKey,
+        bytes: u64,
+        frame: u64,
+        label: u32,
+    ) {
+        if !self.enabled {
+            return;
+        }
+        let origins = std::mem::take(&mut self.origins);
+        let ctx = Self::cpu_ctx(device, frame, label, &origins);
+        (self.sync).check_cpu_write(&ctx, key, bytes, &mut self.diagnostics);
+        self.keep_bounded();
+    }
+
     /// Check a GetData of query `query` by the CPU at `cpu_ns`; `deferred` when the call is
     /// recorded into a command list (a deferred context).
     #[expect(
