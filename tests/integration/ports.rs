@@ -168,6 +168,22 @@ fn the_msaa_port_resolves_into_the_back_buffer_between_its_transitions() {
     assert_eq!(codes(&found), ["V0403"]);
 }
 
+/// Port `name` run `frames` frames with validation on, which must find nothing.
+pub(crate) fn run_clean(name: &str, frames: u64) -> Runtime {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scenes/ports")
+        .join(name);
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+    rt.set_validation(true);
+    rt.run(frames).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        rt.diagnostics().is_empty(),
+        "{name}: {:?}",
+        rt.diagnostics()
+    );
+    rt
+}
+
 /// D3D12PredicationQueries reads last frame's occlusion result as its predicate. The GPU
 /// reads the predicate when it executes SetPredication, so that call is the buffer's read:
 /// ordered after the resolve by the transition back to PREDICATION, and a predicate set from
@@ -175,12 +191,7 @@ fn the_msaa_port_resolves_into_the_back_buffer_between_its_transitions() {
 #[test]
 fn the_predication_port_reads_its_predicate_at_set_predication() {
     const FRAMES: u64 = 30;
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/d3d12_predication_queries.ron");
-    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
-    rt.set_validation(true);
-    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
-    assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
+    let mut rt = run_clean("d3d12_predication_queries.ron", FRAMES);
     let s = rt.summary().stats;
     // Every frame: the back buffer there and back, the result buffer there and back; the
     // first frame adds LoadAssets' two calls (three transitions, then one).
@@ -188,6 +199,8 @@ fn the_predication_port_reads_its_predicate_at_set_predication() {
     assert_eq!(s.barriers, 4 * FRAMES + 4);
     assert_eq!(s.presents, FRAMES);
 
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/d3d12_predication_queries.ron");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
     let variant = |tag: &str, from: &str, to: &str, api: Option<Api>| {
         assert!(text.contains(from), "{from}");

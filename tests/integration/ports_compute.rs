@@ -5,9 +5,7 @@
 
 use std::path::Path;
 
-use fastframe::Runtime;
-
-use crate::ports::run_twin;
+use crate::ports::{run_clean, run_twin};
 
 fn read(name: &str) -> String {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -89,12 +87,7 @@ fn the_gdk_compute_port_repeats_fence_values_as_the_sample_does() {
             .count(),
         2
     );
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/gdk_simple_compute_fixed.ron");
-    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
-    rt.set_validation(true);
-    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
-    assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
+    let mut rt = run_clean("gdk_simple_compute_fixed.ron", FRAMES);
     assert_eq!(rt.summary().stats.presents, FRAMES);
     // Frame 3's wait named by value is the same wait: the twin stays clean.
     let fixed = read("gdk_simple_compute_fixed.ron");

@@ -4,23 +4,18 @@
 
 use std::path::Path;
 
-use fastframe::Runtime;
-
-use crate::ports::run_twin;
+use crate::ports::{run_clean, run_twin};
 
 #[test]
 fn the_dynamic_indexing_port_writes_each_frame_resource_after_its_fence() {
     const FRAMES: u64 = 12;
-    let path =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/d3d12_dynamic_indexing.ron");
-    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
-    rt.set_validation(true);
-    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
-    assert!(rt.diagnostics().is_empty(), "{:?}", rt.diagnostics());
+    let mut rt = run_clean("d3d12_dynamic_indexing.ron", FRAMES);
     assert_eq!(rt.summary().stats.presents, FRAMES);
 
     // UpdateConstantBuffers moved after the frame's submission: the CPU rewrites the matrices
     // the frame's draws have not read yet, with no fence between (FS-1, V0514), at its line.
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/d3d12_dynamic_indexing.ron");
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
     let submitted =
         "                Present(\"swapchain\"),\n                Signal(fence: \"fence\"),\n";
