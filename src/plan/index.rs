@@ -24,6 +24,8 @@ pub struct ResourceIndex {
     resources: Vec<Entity>,
     /// Per use, in pass order then use order: its resource's number.
     numbers: Vec<u32>,
+    /// Per use (same order): whether it writes, which is all fence planning reads of a use.
+    writes: Vec<bool>,
     /// Per use (same order): its place among the uses grouped by resource, each resource's
     /// uses in pass order.
     places: Vec<u32>,
@@ -37,6 +39,7 @@ impl ResourceIndex {
         let total = uses.len();
         let mut number_of: hashbrown::HashMap<Entity, u32> = hashbrown::HashMap::new();
         let (mut resources, mut numbers) = (Vec::new(), Vec::with_capacity(total));
+        let writes = uses.iter().map(|u| u.access.is_write()).collect();
         // Uses per resource, at `spans[r + 1]`, summed into starts below.
         let mut spans = vec![0];
         for u in uses {
@@ -62,19 +65,22 @@ impl ResourceIndex {
         ResourceIndex {
             resources,
             numbers,
+            writes,
             places,
             spans,
         }
     }
 
     /// The index [`of`](Self::of) would build, into this one's memory, from uses the caller
-    /// has numbered already: `numbers` gives each use's number in pass order then use order,
-    /// and `keys[n]` is the resource of number `n`. `remap` is working memory. Compile numbers
-    /// every resource once, for all passes; this renumbers those it kept without hashing.
+    /// has numbered already: `touches` gives each use's number, shifted left by one, with
+    /// the low bit set for a write ([`touch`](super::versions::touch)), in pass order then
+    /// use order, and `keys[n]` is the resource of number `n`. `remap` is working memory.
+    /// Compile numbers every resource once, for all passes; this renumbers those it kept
+    /// without hashing.
     pub(crate) fn rebuild(
         &mut self,
         keys: &[Entity],
-        numbers: impl Iterator<Item = u32>,
+        touches: impl Iterator<Item = u32>,
         remap: &mut Vec<u32>,
     ) {
         const UNSEEN: u32 = u32::MAX;
@@ -82,9 +88,12 @@ impl ResourceIndex {
         remap.resize(keys.len(), UNSEEN);
         self.resources.clear();
         self.numbers.clear();
+        self.writes.clear();
         self.spans.clear();
         self.spans.push(0);
-        for n in numbers {
+        for t in touches {
+            let n = t >> 1;
+            self.writes.push(t & 1 == 1);
             let m = &mut remap[n as usize];
             if *m == UNSEEN {
                 *m = self.resources.len() as u32;
@@ -109,13 +118,13 @@ impl ResourceIndex {
     }
 
     /// True when this index was built from `uses` as they are: the same number of them, each
-    /// of the resource it was numbered for.
+    /// of the resource it was numbered for, writing where it was noted to write.
     pub fn indexes(&self, uses: &[PlannedUse]) -> bool {
-        let mut numbers = self.numbers.iter();
+        let mut numbers = self.numbers.iter().zip(&self.writes);
         uses.iter().all(|u| {
-            numbers
-                .next()
-                .is_some_and(|&n| self.resources[n as usize] == u.key)
+            numbers.next().is_some_and(|(&n, &w)| {
+                self.resources[n as usize] == u.key && w == u.access.is_write()
+            })
         }) && numbers.next().is_none()
     }
 
@@ -127,6 +136,11 @@ impl ResourceIndex {
     /// Per use, in pass order then use order: its resource's number.
     pub fn numbers(&self) -> &[u32] {
         &self.numbers
+    }
+
+    /// Per use (same order): whether it writes.
+    pub fn writes(&self) -> &[bool] {
+        &self.writes
     }
 
     /// Per use (same order): its place among the uses grouped by resource.
@@ -203,9 +217,9 @@ mod tests {
         // The caller numbered 3 as 0, 9 as 1, 7 as 2, and a resource no kept pass uses as 3.
         let keys = [e(3), e(9), e(7), e(5)];
         let number = |x: Entity| keys.iter().position(|&k| k == x).expect("numbered") as u32;
-        let numbers = g.uses.iter().map(|u| number(u.key));
+        let touches = (g.uses.iter()).map(|u| number(u.key) << 1 | u32::from(u.access.is_write()));
         let mut index = ResourceIndex::of(&graph(&[&[1, 2, 4, 5, 6]]).uses);
-        index.rebuild(&keys, numbers, &mut Vec::new());
+        index.rebuild(&keys, touches, &mut Vec::new());
         assert_eq!(index, ResourceIndex::of(&g.uses));
     }
 
@@ -218,6 +232,9 @@ mod tests {
         other.uses_of_mut(1)[0].key = Entity::from_raw_u32(1).expect("valid index");
         assert!(!index.indexes(&other.uses), "a use names another resource");
         assert!(!index.indexes(&g.uses[..2]), "a use went");
+        let mut written = g.clone();
+        written.uses_of_mut(1)[0].access = crate::model::UseAccess::UnorderedAccess;
+        assert!(!index.indexes(&written.uses), "a read became a write");
         let more = graph(&[&[1, 2], &[2], &[1]]);
         assert!(!index.indexes(&more.uses), "a use came");
         assert!(ResourceIndex::default().indexes(&[]));

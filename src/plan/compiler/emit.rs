@@ -101,14 +101,10 @@ impl Compiler {
             count += 1;
         }
         self.spare_names.extend(out.culled.drain(count..));
-        let numbers = (self.kept.iter())
-            .flat_map(|&i| {
-                &self.touches
-                    [self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize]
-            })
-            .map(|t| t >> 1);
-        out.resources
-            .rebuild(&self.keys, numbers, &mut self.scratch);
+        let touches = (self.kept.iter()).flat_map(|&i| {
+            &self.touches[self.starts[i as usize] as usize..self.starts[i as usize + 1] as usize]
+        });
+        (out.resources).rebuild(&self.keys, touches.copied(), &mut self.scratch);
         self.chains.clear();
         let chains = self.resources.iter().filter(|r| r.lifetime.is_none());
         self.chains.extend(chains.map(|r| r.entity));

@@ -8,32 +8,35 @@
 //! The vectors hold one entry per queue the graph uses (its lanes), at a width fixed at
 //! compile time: a graph on graphics and one compute queue joins two entries per step, not
 //! one per queue the device has. Vectors are plain arrays copied by value, kept flat between
-//! compiles.
+//! compiles, as are the waits they are learnt through (one slot per lane).
 
-use crate::device::{QUEUE_COUNT, QueueId};
-use crate::plan::CompiledPass;
+use super::NO_WAIT;
+use crate::device::QUEUE_COUNT;
 
 /// A pass knows nothing of a queue: below every real position, by more than any shift.
 pub(super) const NOTHING: i64 = i64::MIN / 2;
 
-/// The queues a graph uses, numbered densely.
-#[derive(Clone, Copy)]
-pub(super) struct Lanes<'a> {
-    /// Per pass: its queue's entry.
-    pub lane: &'a [u8],
-    /// The passes the graphics queue waits on before it presents (`plan::present`): what the
-    /// next frame's graphics queue knows complete beside its own last pass.
-    pub present: &'a [usize],
-}
-
 /// Each pass's predecessor on its queue: this frame's (false), or the previous frame's last
 /// pass on the queue (true).
-pub(super) type Prev = Option<(usize, bool)>;
+pub(super) type Prev = Option<(u32, bool)>;
+
+/// Every pass's waits, one slot per lane: within the frame, and across its boundary.
+pub(super) struct Slots<'a, const W: usize> {
+    pub now: &'a mut [[u32; W]],
+    pub before: &'a mut [[u32; W]],
+}
 
 /// Knowledge vectors of `W` lanes, over one compiled frame.
 pub(super) struct Known<'a, const W: usize> {
     pub prev: &'a [Prev],
-    pub lanes: Lanes<'a>,
+    /// Per pass: its queue's lane.
+    pub lane: &'a [u8],
+    /// The graphics queue's lane (`u8::MAX` when no pass is on it).
+    pub graphics: u8,
+    /// The passes the graphics queue waits on before it presents (`plan::present`): what the
+    /// next frame's graphics queue knows complete beside its own last pass.
+    pub present: &'a [usize],
+    pub slots: Slots<'a, W>,
 }
 
 /// `a` learns what `b` knows, `b`'s positions moved back by `shift`. Without a branch: an
@@ -46,56 +49,49 @@ fn join<const W: usize>(a: &mut [i64; W], b: &[i64; W], shift: i64) {
     }
 }
 
-/// A pass's waits within the frame, or across the frame boundary.
-pub(super) fn list(pass: &mut CompiledPass, previous: bool) -> &mut Vec<usize> {
-    match previous {
-        true => &mut pass.waits_previous,
-        false => &mut pass.waits,
-    }
-}
-
 impl<const W: usize> Known<'_, W> {
     /// `a` learns that `w` (shifted) completed and all `w` knew.
     #[inline(always)]
     fn learn(&self, a: &mut [i64; W], known: &[[i64; W]], w: usize, shift: i64) {
         join(a, &known[w], shift);
-        let q = self.lanes.lane[w] as usize;
+        let q = self.lane[w] as usize;
         a[q] = a[q].max(w as i64 - shift);
     }
 
     /// What pass `i` knows complete from its own queue alone: the queue's previous pass (this
     /// frame, or the last one of the previous frame) and all it knew.
     #[inline(always)]
-    pub fn own_queue(&self, passes: &[CompiledPass], known: &[[i64; W]], i: usize) -> [i64; W] {
-        let n = passes.len() as i64;
+    fn own_queue(&self, known: &[[i64; W]], i: usize) -> [i64; W] {
+        let n = self.lane.len() as i64;
         let mut k = [NOTHING; W];
         if let Some((j, previous)) = self.prev[i] {
-            self.learn(&mut k, known, j, if previous { n } else { 0 });
+            self.learn(&mut k, known, j as usize, if previous { n } else { 0 });
         }
-        if passes[i].queue == QueueId::Graphics && self.prev[i].is_none_or(|(_, p)| p) {
-            for &w in self.lanes.present {
+        if self.lane[i] == self.graphics && self.prev[i].is_none_or(|(_, p)| p) {
+            for &w in self.present {
                 self.learn(&mut k, known, w, n);
             }
         }
         k
     }
 
-    /// `k` joined with what pass `i`'s waits tell, but for `skip`.
+    /// `k` joined with what pass `i`'s waits tell, but for the one in lane `skip.1` of the
+    /// previous frame's (`skip.0`) or this frame's.
     #[inline(always)]
-    pub fn with_waits(
+    fn with_waits(
         &self,
-        passes: &[CompiledPass],
         known: &[[i64; W]],
         i: usize,
         mut k: [i64; W],
         skip: Option<(bool, usize)>,
     ) -> [i64; W] {
-        let n = passes.len() as i64;
-        for (previous, list) in [(false, &passes[i].waits), (true, &passes[i].waits_previous)] {
+        let n = self.lane.len() as i64;
+        let lists = [(false, &self.slots.now[i]), (true, &self.slots.before[i])];
+        for (previous, slots) in lists {
             let shift = if previous { n } else { 0 };
-            for &w in list {
-                if skip != Some((previous, w)) {
-                    self.learn(&mut k, known, w, shift);
+            for (l, &w) in slots.iter().enumerate() {
+                if w != NO_WAIT && skip != Some((previous, l)) {
+                    self.learn(&mut k, known, w as usize - 1, shift);
                 }
             }
         }
@@ -103,39 +99,54 @@ impl<const W: usize> Known<'_, W> {
     }
 
     /// What every pass knows complete in the steady state.
-    pub fn sweep(&self, passes: &[CompiledPass], known: &mut [[i64; W]]) {
+    pub fn sweep(&self, known: &mut [[i64; W]]) {
         known.fill([NOTHING; W]);
         for _ in 0..2 {
-            for i in 0..passes.len() {
-                let base = self.own_queue(passes, known, i);
-                known[i] = self.with_waits(passes, known, i, base, None);
+            for i in 0..self.lane.len() {
+                let base = self.own_queue(known, i);
+                known[i] = self.with_waits(known, i, base, None);
             }
         }
     }
 
     /// Drop implied waits, previous-frame ones first; dropping an implied wait changes no
-    /// pass's knowledge, so `known` stays valid. A pass waits once per queue, so its waits are
-    /// distinct.
-    pub fn drop_implied(&self, passes: &mut [CompiledPass], known: &[[i64; W]]) {
-        let n = passes.len() as i64;
-        for i in 0..passes.len() {
-            if passes[i].waits.is_empty() && passes[i].waits_previous.is_empty() {
+    /// pass's knowledge, so `known` stays valid. A slot's wait is on the slot's lane.
+    pub fn drop_implied(&mut self, known: &[[i64; W]]) {
+        let n = self.lane.len() as i64;
+        for i in 0..self.lane.len() {
+            let waits = |s: &[u32; W]| s.iter().any(|&w| w != NO_WAIT);
+            if !waits(&self.slots.now[i]) && !waits(&self.slots.before[i]) {
                 continue;
             }
             // What its own queue tells the pass, which no wait of its changes.
-            let base = self.own_queue(passes, known, i);
+            let base = self.own_queue(known, i);
             for previous in [true, false] {
-                let mut k = 0;
-                while let Some(&w) = list(&mut passes[i], previous).get(k) {
-                    let rest = self.with_waits(passes, known, i, base, Some((previous, w)));
-                    let pos = if previous { w as i64 - n } else { w as i64 };
-                    if rest[self.lanes.lane[w] as usize] >= pos {
-                        list(&mut passes[i], previous).remove(k);
-                    } else {
-                        k += 1;
+                for l in 0..W {
+                    let w = self.slot(i, previous, l);
+                    if w == NO_WAIT {
+                        continue;
+                    }
+                    let rest = self.with_waits(known, i, base, Some((previous, l)));
+                    let w = w as i64 - 1;
+                    if rest[l] >= if previous { w - n } else { w } {
+                        *self.slot_mut(i, previous, l) = NO_WAIT;
                     }
                 }
             }
+        }
+    }
+
+    fn slot(&self, i: usize, previous: bool, l: usize) -> u32 {
+        match previous {
+            true => self.slots.before[i][l],
+            false => self.slots.now[i][l],
+        }
+    }
+
+    fn slot_mut(&mut self, i: usize, previous: bool, l: usize) -> &mut u32 {
+        match previous {
+            true => &mut self.slots.before[i][l],
+            false => &mut self.slots.now[i][l],
         }
     }
 }

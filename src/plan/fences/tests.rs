@@ -111,11 +111,9 @@ fn every_width_plans_the_waits_the_widest_plans() {
         );
         let mut f = Fences::default();
         let present = &mut present_widest;
-        if f.waits(&mut widest, uses, &edges, &chains, present)
-            .is_some()
-        {
-            f.across::<QUEUE_COUNT>((&mut widest, uses, &index, &chains, present));
-        }
+        assert!(f.lanes(&widest) >= 2, "round {round}: two queues at least");
+        present_candidates(&widest, uses, &f.queues, &chains, present);
+        f.across::<QUEUE_COUNT>(&mut widest, &edges, &index, &chains, present);
         assert_eq!(fitted, widest, "round {round}");
         assert_eq!(present_fitted, present_widest, "round {round}");
         planned_waits += fitted.iter().map(|p| p.waits.len()).sum::<usize>();
