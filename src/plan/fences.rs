@@ -41,8 +41,9 @@ pub struct Fences {
     /// frame boundary ([`NO_WAIT`], or the pass plus one).
     now: Vec<u32>,
     before: Vec<u32>,
-    /// Knowledge vectors, a pass's after another's, at the width [`width_class`] gives.
-    known: Vec<i64>,
+    /// Per pass: what is known complete once it completes (a knowledge vector, at the width
+    /// [`width_class`] gives), one after another.
+    done: Vec<i64>,
     /// Per pass: the latest pass of its own queue known complete when it starts.
     own: Vec<i64>,
     waited: Vec<bool>,
@@ -205,9 +206,9 @@ impl Fences {
     /// and which passes signal.
     fn settle<const W: usize>(&mut self, n: usize, present: &mut Vec<usize>) {
         let graphics = self.queues.iter().position(|&q| q == QueueId::Graphics);
-        self.known.clear();
-        self.known.resize(n * W, NOTHING);
-        let (known, _) = self.known.as_chunks_mut::<W>();
+        self.done.clear();
+        self.done.resize(n * W, NOTHING);
+        let (done, _) = self.done.as_chunks_mut::<W>();
         let (now, _) = self.now.as_chunks_mut::<W>();
         let (before, _) = self.before.as_chunks_mut::<W>();
         let mut k = Known::<W> {
@@ -217,18 +218,20 @@ impl Fences {
             present,
             slots: Slots { now, before },
         };
-        k.sweep(known);
-        k.drop_implied(known);
+        k.sweep(done);
+        k.drop_implied(done);
         // What each pass knows complete of its own queue: only a round trip tells (its queue
         // signalled, another waited on it, and this pass or an earlier one of its queue
         // waited on that one). Two sweeps carry it over the frame boundary.
-        k.sweep(known);
+        k.sweep(done);
+        // Below, a pass's vector is read only in other lanes than its own, where what it knew
+        // as it started is what is known once it completes.
         let shift = n as i64;
         let own = &mut self.own;
         own.clear();
         own.extend((0..n).map(|i| {
             let q = self.lane[i] as usize;
-            let through = |w: u32, shift: i64| known[w as usize - 1][q] - shift;
+            let through = |w: u32, shift: i64| done[w as usize - 1][q] - shift;
             let now = k.slots.now[i].iter().filter(|&&w| w != NO_WAIT);
             let before = k.slots.before[i].iter().filter(|&&w| w != NO_WAIT);
             (now.map(|&w| through(w, 0)))
@@ -249,7 +252,7 @@ impl Fences {
         waited.clear();
         waited.resize(n, false);
         for &w in present.iter() {
-            waited[w] = last_graphics.is_none_or(|g| known[g][self.lane[w] as usize] < w as i64);
+            waited[w] = last_graphics.is_none_or(|g| done[g][self.lane[w] as usize] < w as i64);
         }
         present.retain(|&w| waited[w]);
         for slots in now.iter().chain(before.iter()) {

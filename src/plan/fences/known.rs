@@ -2,8 +2,10 @@
 //!
 //! A queue executes in order, and a fence wait makes everything the signalling queue knew
 //! complete known to the waiter, so knowledge is a vector of "latest pass known complete"
-//! per queue, previous-frame passes counting as index - n. The steady state takes two sweeps
-//! over the frame, the second seeing the first's last passes as the previous frame.
+//! per queue, previous-frame passes counting as index - n. Each pass keeps what is known
+//! once it completes (what it knew when it started, and itself), so that learning from a
+//! pass is one join. The steady state takes two sweeps over the frame, the second seeing
+//! the first's last passes as the previous frame.
 //!
 //! The vectors hold one entry per queue the graph uses (its lanes), at a width fixed at
 //! compile time: a graph on graphics and one compute queue joins two entries per step, not
@@ -50,26 +52,24 @@ fn join<const W: usize>(a: &mut [i64; W], b: &[i64; W], shift: i64) {
 }
 
 impl<const W: usize> Known<'_, W> {
-    /// `a` learns that `w` (shifted) completed and all `w` knew.
+    /// `a` learns that `w` (shifted) completed and all `w` knew: `done[w]` holds both.
     #[inline(always)]
-    fn learn(&self, a: &mut [i64; W], known: &[[i64; W]], w: usize, shift: i64) {
-        join(a, &known[w], shift);
-        let q = self.lane[w] as usize;
-        a[q] = a[q].max(w as i64 - shift);
+    fn learn(&self, a: &mut [i64; W], done: &[[i64; W]], w: usize, shift: i64) {
+        join(a, &done[w], shift);
     }
 
     /// What pass `i` knows complete from its own queue alone: the queue's previous pass (this
     /// frame, or the last one of the previous frame) and all it knew.
     #[inline(always)]
-    fn own_queue(&self, known: &[[i64; W]], i: usize) -> [i64; W] {
+    fn own_queue(&self, done: &[[i64; W]], i: usize) -> [i64; W] {
         let n = self.lane.len() as i64;
         let mut k = [NOTHING; W];
         if let Some((j, previous)) = self.prev[i] {
-            self.learn(&mut k, known, j as usize, if previous { n } else { 0 });
+            self.learn(&mut k, done, j as usize, if previous { n } else { 0 });
         }
         if self.lane[i] == self.graphics && self.prev[i].is_none_or(|(_, p)| p) {
             for &w in self.present {
-                self.learn(&mut k, known, w, n);
+                self.learn(&mut k, done, w, n);
             }
         }
         k
@@ -80,7 +80,7 @@ impl<const W: usize> Known<'_, W> {
     #[inline(always)]
     fn with_waits(
         &self,
-        known: &[[i64; W]],
+        done: &[[i64; W]],
         i: usize,
         mut k: [i64; W],
         skip: Option<(bool, usize)>,
@@ -91,27 +91,39 @@ impl<const W: usize> Known<'_, W> {
             let shift = if previous { n } else { 0 };
             for (l, &w) in slots.iter().enumerate() {
                 if w != NO_WAIT && skip != Some((previous, l)) {
-                    self.learn(&mut k, known, w as usize - 1, shift);
+                    self.learn(&mut k, done, w as usize - 1, shift);
                 }
             }
         }
         k
     }
 
-    /// What every pass knows complete in the steady state.
-    pub fn sweep(&self, known: &mut [[i64; W]]) {
-        known.fill([NOTHING; W]);
+    /// What every pass knows complete once it completes, itself included, in the steady
+    /// state. The pass is set in its own lane by a select over constant indices, not a store
+    /// at its lane's index: the vector then stays in registers, where a store into it in
+    /// memory and the wide load after it would stall store forwarding on every pass.
+    pub fn sweep(&self, done: &mut [[i64; W]]) {
+        // Before the first sweep reaches it, a pass is known to complete, and nothing more.
+        for (i, (d, &q)) in done.iter_mut().zip(self.lane).enumerate() {
+            *d = [NOTHING; W];
+            d[q as usize] = i as i64;
+        }
         for _ in 0..2 {
             for i in 0..self.lane.len() {
-                let base = self.own_queue(known, i);
-                known[i] = self.with_waits(known, i, base, None);
+                let base = self.own_queue(done, i);
+                let mut k = self.with_waits(done, i, base, None);
+                let q = self.lane[i] as usize;
+                for (l, x) in k.iter_mut().enumerate() {
+                    *x = if l == q { i as i64 } else { *x };
+                }
+                done[i] = k;
             }
         }
     }
 
     /// Drop implied waits, previous-frame ones first; dropping an implied wait changes no
-    /// pass's knowledge, so `known` stays valid. A slot's wait is on the slot's lane.
-    pub fn drop_implied(&mut self, known: &[[i64; W]]) {
+    /// pass's knowledge, so `done` stays valid. A slot's wait is on the slot's lane.
+    pub fn drop_implied(&mut self, done: &[[i64; W]]) {
         let n = self.lane.len() as i64;
         for i in 0..self.lane.len() {
             let waits = |s: &[u32; W]| s.iter().any(|&w| w != NO_WAIT);
@@ -119,14 +131,14 @@ impl<const W: usize> Known<'_, W> {
                 continue;
             }
             // What its own queue tells the pass, which no wait of its changes.
-            let base = self.own_queue(known, i);
+            let base = self.own_queue(done, i);
             for previous in [true, false] {
                 for l in 0..W {
                     let w = self.slot(i, previous, l);
                     if w == NO_WAIT {
                         continue;
                     }
-                    let rest = self.with_waits(known, i, base, Some((previous, l)));
+                    let rest = self.with_waits(done, i, base, Some((previous, l)));
                     let w = w as i64 - 1;
                     if rest[l] >= if previous { w - n } else { w } {
                         *self.slot_mut(i, previous, l) = NO_WAIT;
