@@ -34,6 +34,7 @@ impl SubresourceRange {
     };
 
     /// True when the range names every subresource.
+    #[inline]
     pub fn is_all(&self) -> bool {
         *self == Self::ALL
     }

@@ -104,6 +104,7 @@ pub(super) type Resolved = (PlannedUse, Option<Lifetime>, Option<Dims>);
 
 /// Resolve use `u` of pass `pass` (entity `e`, whose work shades in `shading`) through
 /// `target`.
+#[inline(always)]
 pub(super) fn resolve_use(
     e: Entity,
     pass: &Pass,
