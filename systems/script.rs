@@ -28,7 +28,8 @@
 //! the validation layer with the CPU time; recorded into a list, it is a read on
 //! a deferred context (CTX-6). `WriteMapped` is another: the CPU writes a buffer through its
 //! mapping when the step runs, and the validation layer asks whether a fence the CPU saw
-//! pass (a script's wait or poll) covers every GPU use of it (FS-1).
+//! pass (a script's wait or poll) covers every GPU use of it (FS-1). A bundle (`bundles`)
+//! is recorded the first time an `ExecuteBundle` replays it and kept (`script/bundle.rs`).
 
 use bevy_ecs::prelude::*;
 
@@ -39,6 +40,7 @@ use crate::error::RuntimeError;
 use crate::frame::{Clock, FrameSubmissions};
 use crate::model::*;
 
+mod bundle;
 mod legacy;
 mod pass;
 mod resize;
@@ -177,7 +179,7 @@ pub fn run_frame_script(
         let locs = (locations.as_ref())
             .and_then(|l| l.frames.get(index)?.get(s))
             .map_or(&[][..], |l| l.as_slice());
-        let result = run_submission(&mut r, &mut at, label, &sub.commands, &script.0.lists, locs);
+        let result = run_submission(&mut r, &mut at, label, &sub.commands, &script.0, locs);
         work.used.append(&mut r.used);
         if let Err((i, err)) = result {
             let at = match locs.get(i) {
@@ -211,7 +213,7 @@ fn run_submission(
     sink: &mut Batches,
     label: u32,
     commands: &[ScriptCommand<Target>],
-    lists: &[ListDef<Target>],
+    script: &Script<Target>,
     locations: &[std::sync::Arc<str>],
 ) -> Result<(), (usize, RuntimeError)> {
     let mut batch = Vec::new();
@@ -234,7 +236,10 @@ fn run_submission(
                 .map_err(at)?;
         }
         let step = r.lower(cmd).map_err(|m| at(schedule(m)))?;
-        if matches!(step, Step::Device(_) | Step::ExecuteList(_)) {
+        if matches!(
+            step,
+            Step::Device(_) | Step::ExecuteList(_) | Step::ExecuteBundle(_)
+        ) {
             sink.origins.extend(sink.here.clone());
         }
         match step {
@@ -291,11 +296,16 @@ fn run_submission(
             }
             Step::ExecuteList(name) => {
                 let (list, calls) =
-                    record_list(r, sink, &name, lists).map_err(|m| at(schedule(m)))?;
+                    record_list(r, sink, &name, &script.lists).map_err(|m| at(schedule(m)))?;
                 // The list's legacy calls, at the command that plays it back (EB-7).
                 let here = batch.len();
                 (sink.legacy).extend(calls.into_iter().map(|(k, b)| (here, Some(k), b)));
                 batch.push(list);
+            }
+            Step::ExecuteBundle(name) => {
+                let replay = bundle::execute_bundle(r, sink, &name, &script.bundles)
+                    .map_err(|m| at(schedule(m)))?;
+                batch.push(replay);
             }
             Step::Nothing => {}
             Step::Resize {

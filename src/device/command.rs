@@ -228,6 +228,15 @@ pub enum Command<R: ReferenceType = ObjectKey> {
         semantics: Semantics,
         commands: Vec<Command<R>>,
     },
+    /// D3D12 `ExecuteBundle` on a direct list: a bundle's commands, recorded once, replayed
+    /// in place with the list's state (the bundle sets its own pipeline state and
+    /// topology), leaving what it sets behind. Not a list of its own: no scope, no state
+    /// restored, no ExecuteCommandLists boundary.
+    #[serde(skip)]
+    ExecuteBundle {
+        label: u32,
+        commands: Vec<Command<R>>,
+    },
     /// Start query `n`.
     BeginQuery(R::Query),
     /// End query `n`: its data is written when the GPU gets here; the CPU may read it

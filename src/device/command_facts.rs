@@ -52,6 +52,7 @@ impl<R: ReferenceType> Command<R> {
             Command::BeginCommandListExecution => "BeginCommandListExecution",
             Command::EndCommandListExecution => "EndCommandListExecution",
             Command::ExecuteCommandList { .. } => "ExecuteCommandList",
+            Command::ExecuteBundle { .. } => "ExecuteBundle",
             Command::BeginQuery(_) => "BeginQuery",
             Command::EndQuery(_) => "EndQuery",
             Command::DispatchIndirect { .. } => "DispatchIndirect",
@@ -167,7 +168,8 @@ impl Command {
                 out.extend(g.buffers.iter().map(|b| b.resource));
                 out.extend(g.textures.iter().map(|t| t.resource));
             }
-            Command::ExecuteCommandList { commands, .. } => {
+            Command::ExecuteCommandList { commands, .. }
+            | Command::ExecuteBundle { commands, .. } => {
                 for c in commands {
                     c.objects(out);
                 }

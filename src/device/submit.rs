@@ -211,7 +211,9 @@ impl Device {
 
 /// Command lists played back in place: an `ExecuteCommandList` stays in the stream as a
 /// marker (without its commands) followed by its commands, labelled with the list's label
-/// and issued with the semantics of the deferred context that recorded it (CTX-4).
+/// and issued with the semantics of the deferred context that recorded it (CTX-4). A
+/// bundle's commands follow its `ExecuteBundle` marker the same way, labelled with the
+/// bundle's label and issued with the semantics of the list that executes it.
 fn flatten(
     commands: impl IntoIterator<Item = Command>,
     label: u32,
@@ -236,6 +238,21 @@ fn flatten(
                     },
                 ));
                 out.extend(flatten(commands, list, recorded));
+            }
+            // A bundle runs inside the list that executes it, with its semantics.
+            Command::ExecuteBundle {
+                label: bundle,
+                commands,
+            } => {
+                out.push((
+                    label,
+                    semantics,
+                    Command::ExecuteBundle {
+                        label: bundle,
+                        commands: Vec::new(),
+                    },
+                ));
+                out.extend(flatten(commands, bundle, semantics));
             }
             other => out.push((label, semantics, other)),
         }
@@ -263,6 +280,7 @@ fn check_queue(cmd: &Command, queue: QueueId) -> Result<(), DeviceError> {
             | Command::BeginCommandListExecution
             | Command::EndCommandListExecution
             | Command::ExecuteCommandList { .. }
+            | Command::ExecuteBundle { .. }
             | Command::BeginQuery(_)
             | Command::EndQuery(_)
             | Command::SOSetTargets { .. }

@@ -35,8 +35,8 @@ pub use resource::{
     Buffer, BufferUsage, Format, Lifetime, SubresourceStates, Texture, TextureFlags, TextureState,
 };
 pub use script::{
-    ChainBufferIndex, FrameScript, ListDef, PassScript, PassScriptLocations, PipelineDef, Script,
-    ScriptLocations, ScriptState, Slot, Submission, Target,
+    BundleDef, ChainBufferIndex, FrameScript, ListDef, PassScript, PassScriptLocations,
+    PipelineDef, Script, ScriptLocations, ScriptState, Slot, Submission, Target,
 };
 pub use script_command::{LegacyScriptBarrier, ScriptCall, ScriptCommand, ScriptRef};
 pub use script_map::Rename;

@@ -48,6 +48,11 @@ pub struct Script<R: ScriptRef> {
     /// it is played back.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lists: Vec<ListDef<R>>,
+    /// D3D12 bundles: short lists of draw-time commands recorded once, the first time an
+    /// `ExecuteBundle(name)` of a frame list replays them, and replayed in place by every
+    /// `ExecuteBundle` after.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bundles: Vec<BundleDef<R>>,
     /// Which view slots pipeline states' shaders access, where the title describes them: a
     /// draw or dispatch with a described pipeline touches only the views bound at its
     /// slots, one with any other every bound view (`device::ShaderSlots`).
@@ -62,6 +67,18 @@ pub struct Script<R: ScriptRef> {
 pub struct PipelineDef {
     pub id: u32,
     pub views: Vec<(crate::device::ShaderStage, u32)>,
+}
+
+/// A bundle (`ID3D12GraphicsCommandList` of type BUNDLE): what it records, once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(
+    rename = "Bundle",
+    deny_unknown_fields,
+    bound(deserialize = "R: Deserialize<'de>")
+)]
+pub struct BundleDef<R: ScriptRef> {
+    pub name: String,
+    pub commands: Vec<ScriptCommand<R>>,
 }
 
 /// A command list recorded on a deferred context of the given semantics (CTX-4).
@@ -206,6 +223,9 @@ pub struct ScriptState {
     pub resized: HashMap<(Entity, u32), ObjectKey>,
     /// The extent and format each chain a `ResizeBuffers` resized has now.
     pub resized_to: HashMap<Entity, (glam::UVec2, super::Format)>,
+    /// Bundles recorded so far, by name: their commands, with the names resolved when they
+    /// were recorded, and the entities those name (each replay uses them, FS-6).
+    pub bundles: HashMap<String, (Vec<crate::device::Command>, Vec<Entity>)>,
 }
 
 fn is_zero_u8(v: &u8) -> bool {
@@ -230,6 +250,7 @@ mod tests {
             frames: vec![Vec::new(); n],
             repeat_from: from,
             lists: Vec::new(),
+            bundles: Vec::new(),
             pipelines: Vec::new(),
         };
         let run = |s: &Script<String>| (0..7).map(|f| s.list_for(f)).collect::<Vec<_>>();

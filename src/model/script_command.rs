@@ -76,6 +76,11 @@ pub enum ScriptCall<R> {
     /// its own. Fast lists neither start from a cleared state nor restore the immediate
     /// context's state after them (FS-12).
     ExecuteCommandList(String),
+    /// D3D12 `ExecuteBundle`: replay the script's bundle of that name (`bundles`) here, in
+    /// the list being recorded. The bundle inherits the list's bindings, targets, viewport
+    /// and predication, not its pipeline state or primitive topology, and what it sets
+    /// stays set after it.
+    ExecuteBundle(String),
     /// CPU side: read the data of the latest `EndQuery` of that name (GetData). Only on the
     /// immediate context, after the list that ended it was executed and the GPU processed it
     /// (a fence after it has passed) (CTX-6).
@@ -216,6 +221,7 @@ impl<R> ScriptCall<R> {
             ScriptCall::CreateView { .. } => "CreateView",
             ScriptCall::Release(_) => "Release",
             ScriptCall::ExecuteCommandList(_) => "ExecuteCommandList",
+            ScriptCall::ExecuteBundle(_) => "ExecuteBundle",
             ScriptCall::GetQueryData(_) => "GetQueryData",
             ScriptCall::WriteMapped { .. } => "WriteMapped",
             ScriptCall::Signal { .. } => "Signal",

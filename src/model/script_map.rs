@@ -173,6 +173,12 @@ impl<R: ReferenceType> Command<R> {
                     .map(|c| c.try_map(to))
                     .collect::<Result<_, _>>()?,
             },
+            C::ExecuteBundle { label, commands } => C::ExecuteBundle {
+                label: *label,
+                commands: (commands.iter())
+                    .map(|c| c.try_map(to))
+                    .collect::<Result<_, _>>()?,
+            },
             C::SetViewport { width, height } => C::SetViewport {
                 width: *width,
                 height: *height,

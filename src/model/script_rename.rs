@@ -58,6 +58,7 @@ impl<R: ScriptRef> ScriptCommand<R> {
                 },
                 ScriptCall::Release(r) => ScriptCall::Release((f.0)(Slot::Release, r)?),
                 ScriptCall::ExecuteCommandList(n) => ScriptCall::ExecuteCommandList(n.clone()),
+                ScriptCall::ExecuteBundle(n) => ScriptCall::ExecuteBundle(n.clone()),
                 ScriptCall::ResizeBuffers {
                     chain,
                     extent,

@@ -117,7 +117,8 @@ impl RunStats {
                 Command::Kickoff | Command::Present(_) => self.kickoffs += 1,
                 Command::WaitFence(_) => self.fence_waits += 1,
                 Command::WaitOnPresent(_) => self.waits_on_present += 1,
-                Command::ExecuteCommandList { commands, .. } => {
+                Command::ExecuteCommandList { commands, .. }
+                | Command::ExecuteBundle { commands, .. } => {
                     self.count_sync(device, queue, commands)
                 }
                 _ => crate::device::count_binding(&mut self.binding, c),

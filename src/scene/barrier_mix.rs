@@ -26,7 +26,9 @@ pub fn check(c: &Check, scene: &SceneFile) -> Result<(), SceneError> {
             .iter()
             .flatten()
             .flat_map(|sub| sub.commands.iter());
-        submitted.chain(s.lists.iter().flat_map(|l| l.commands.iter()))
+        let recorded = (s.lists.iter().flat_map(|l| l.commands.iter()))
+            .chain(s.bundles.iter().flat_map(|b| b.commands.iter()));
+        submitted.chain(recorded)
     });
     let (mut legacy, mut enhanced) = (false, false);
     for cmd in passes.chain(frames) {

@@ -11,6 +11,7 @@
 //! the start of the file: a slightly vaguer location, never a panic.
 
 mod call;
+mod named_call;
 
 use super::error::Location;
 use super::format::{EventKindDef, SceneFile};

@@ -70,6 +70,7 @@ mod resolve;
 mod save;
 mod scan;
 mod script;
+mod script_bundle;
 mod script_check;
 mod script_frame;
 mod script_locate;

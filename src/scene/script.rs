@@ -11,7 +11,7 @@
 use bevy_ecs::name::Name;
 use bevy_ecs::prelude::*;
 
-use crate::model::{ListDef, Script, ScriptCommand, Submission, Target};
+use crate::model::{BundleDef, ListDef, Script, ScriptCommand, Submission, Target};
 
 /// `"chain[1]"` -> `("chain", 1)`; `None` for a name without a trailing decimal index.
 pub fn split_index(name: &str) -> Option<(&str, u32)> {
@@ -73,6 +73,12 @@ pub fn resolve_script(
                 commands: resolve_commands(&l.commands, resolve),
             })
             .collect(),
+        bundles: (script.bundles.iter())
+            .map(|b| BundleDef {
+                name: b.name.clone(),
+                commands: resolve_commands(&b.commands, resolve),
+            })
+            .collect(),
         pipelines: script.pipelines.clone(),
     }
 }
@@ -123,6 +129,12 @@ pub fn name_script(world: &World, script: &Script<Target>) -> Script<String> {
                 name: l.name.clone(),
                 semantics: l.semantics,
                 commands: name_commands(world, &l.commands),
+            })
+            .collect(),
+        bundles: (script.bundles.iter())
+            .map(|b| BundleDef {
+                name: b.name.clone(),
+                commands: name_commands(world, &b.commands),
             })
             .collect(),
         pipelines: script.pipelines.clone(),

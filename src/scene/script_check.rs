@@ -222,6 +222,14 @@ pub(super) fn command(
                 suggestions: suggest(name, named.lists.iter().copied()),
             })
         }
+        S::Call(Call::ExecuteBundle(name)) if !named.bundles.contains(name.as_str()) => {
+            Err(SceneError::UnknownName {
+                location: location(c, scope, name),
+                entity: owner(c, scope),
+                name: name.clone(),
+                suggestions: suggest(name, named.bundles.iter().copied()),
+            })
+        }
         S::Call(Call::SetFastResourcesFromBatch(name))
             if !named.batches.contains(name.as_str()) =>
         {

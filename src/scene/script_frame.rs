@@ -6,7 +6,7 @@
 //! Each command is then judged by the rules every script shares (`script_check::command`).
 //! A command list is recorded on a deferred context (CTX-1), so it holds GPU work only: the
 //! calls that act on the CPU, queues, fences or swap chains belong to the frame lists that
-//! play it back.
+//! play it back. Bundles have rules of their own (`script_bundle`).
 
 use hashbrown::{HashMap, HashSet};
 
@@ -91,6 +91,7 @@ pub(super) fn check(c: &Check, script: &Script<String>, named: &Named) -> Result
             .flat_map(|s| s.commands.iter())
     };
     let in_lists = || script.lists.iter().flat_map(|l| l.commands.iter());
+    let in_bundles = || script.bundles.iter().flat_map(|b| b.commands.iter());
     for cmd in all().chain(in_lists()) {
         if let ScriptCommand::Call(ScriptCall::CreateView { name, kind, .. }) = cmd {
             locals.entry(name.as_str()).or_insert(*kind);
@@ -122,6 +123,10 @@ pub(super) fn check(c: &Check, script: &Script<String>, named: &Named) -> Result
         list_command(c, cmd)?;
         command(c, Scope::Frame, &names, named, cmd)?;
     }
+    super::script_bundle::check(c, &script.bundles)?;
+    for cmd in in_bundles() {
+        command(c, Scope::Frame, &names, named, cmd)?;
+    }
     Ok(())
 }
 
@@ -137,6 +142,7 @@ fn list_command(c: &Check, cmd: &ScriptCommand<String>) -> Result<(), SceneError
                 | ScriptCall::Release(_)
                 | ScriptCall::WriteMapped { .. }
                 | ScriptCall::ExecuteCommandList(_)
+                | ScriptCall::ExecuteBundle(_)
                 | ScriptCall::Signal { .. }
                 | ScriptCall::Wait { .. }
                 | ScriptCall::WaitForFenceCpu { .. }

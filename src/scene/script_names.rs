@@ -1,6 +1,6 @@
 //! The names a scene's scripts introduce besides objects, collected before any script is
 //! checked so that a name may be used before the command that introduces it: fences
-//! (`InsertFence`, `Signal`), queries (`EndQuery`, CTX-6), command lists (`lists`) and fast
+//! (`InsertFence`, `Signal`), queries (`EndQuery`, CTX-6), command lists (`lists`), bundles and fast
 //! binding batches (`SetFastResourcesIntoBatch`, RB-2).
 
 use hashbrown::HashSet;
@@ -16,6 +16,8 @@ pub(super) struct Named<'a> {
     pub fences: HashSet<&'a str>,
     pub queries: HashSet<&'a str>,
     pub lists: HashSet<&'a str>,
+    /// Bundles (`bundles`), which `ExecuteBundle` replays.
+    pub bundles: HashSet<&'a str>,
     /// Batches `SetFastResourcesIntoBatch` builds (RB-2).
     pub batches: HashSet<&'a str>,
 }
@@ -28,6 +30,9 @@ impl<'a> Named<'a> {
             queries: query_names(c, scene),
             lists: (scene.script.iter())
                 .flat_map(|s| s.lists.iter().map(|l| l.name.as_str()))
+                .collect(),
+            bundles: (scene.script.iter())
+                .flat_map(|s| s.bundles.iter().map(|b| b.name.as_str()))
                 .collect(),
             batches: (all_commands(c, scene))
                 .filter_map(|c| match c {

@@ -151,6 +151,16 @@ fn frame_script(out: &mut String, script: &Script<String>) -> Result<(), ron::Er
         }
         let _ = writeln!(out, "{INDENT}{INDENT}],");
     }
+    if !script.bundles.is_empty() {
+        let _ = writeln!(out, "{INDENT}{INDENT}bundles: [");
+        for b in &script.bundles {
+            let head = format!("name: {}", one_line(&b.name)?);
+            let _ = writeln!(out, "{}({head}, commands: [", INDENT.repeat(3));
+            commands(out, &b.commands, 4)?;
+            let _ = writeln!(out, "{}]),", INDENT.repeat(3));
+        }
+        let _ = writeln!(out, "{INDENT}{INDENT}],");
+    }
     if !script.pipelines.is_empty() {
         let _ = writeln!(out, "{INDENT}{INDENT}pipelines: [");
         for p in &script.pipelines {

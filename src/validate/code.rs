@@ -137,6 +137,8 @@ codes! {
     BarrierCall = ("V0801", None, None),
     /// V0804 (EB-11): an access the last barrier on its queue did not declare in AccessAfter.
     AccessNotDeclared = ("V0804", Some("EB-11"), Some(Error)),
+    /// V0805 (EB-11): a Barrier call recorded into a bundle ("the list is not a bundle").
+    BarrierInBundle = ("V0805", Some("EB-11"), Some(Error)),
     /// V0811 (EB-5): a placed resource used without activation after an overlapping one's use
     /// and deactivation.
     AliasNotActivated = ("V0811", Some("EB-5"), Some(Error)),

@@ -51,6 +51,8 @@ pub(super) enum Step {
     ReleaseHeap(u32),
     /// Play back the script's list of that name (CTX-1).
     ExecuteList(String),
+    /// Replay the script's bundle of that name in the list.
+    ExecuteBundle(String),
     /// CPU side: a write of a mapped buffer's memory (FS-1): the buffer and the bytes.
     WriteMapped(ObjectKey, u64),
     /// CPU side: GetData of a query (CTX-6): its number and name.
@@ -181,6 +183,7 @@ impl Resolver<'_, '_, '_> {
             }
             ScriptCall::Release(target) => Step::Release(Some(self.key(Slot::Release, target)?)),
             ScriptCall::ExecuteCommandList(name) => Step::ExecuteList(name.clone()),
+            ScriptCall::ExecuteBundle(name) => Step::ExecuteBundle(name.clone()),
             ScriptCall::ResizeBuffers {
                 chain,
                 extent,

@@ -16,6 +16,7 @@ mod async_threshold;
 mod authoring;
 mod back_buffer_uav;
 mod barrier_tables;
+mod bundles;
 mod calibration;
 mod clean_scenes;
 mod cli;

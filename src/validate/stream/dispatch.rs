@@ -6,7 +6,8 @@
 //! query ends (CTX-3, CTX-6), the pipeline state a draw runs with (FS-12, FS-14), and last
 //! the stream model: context state and bindings, the swap chain, dynamic memory and copies.
 //! A command list played back on the immediate context is checked command by command, in
-//! place, with its own label and semantics.
+//! place, with its own label and semantics; a bundle's commands too, with the semantics and
+//! state of the list that executes it (a Barrier among them is EB-11's V0805).
 
 use hashbrown::HashSet;
 
@@ -34,6 +35,9 @@ impl Validator {
         } = cmd
         {
             return self.execute_list(ctx, i, *label, *semantics, commands);
+        }
+        if let Command::ExecuteBundle { label, commands } = cmd {
+            return self.execute_bundle(ctx, i, *label, commands, first_map);
         }
         // A fast binding call is checked for its own rules (RB-1, RB-2), then as the legacy
         // binding calls it stands for.
@@ -295,6 +299,45 @@ impl Validator {
                 self.contexts.mark_clobbered(ctx.queue, &saved, label)
             }
             Semantics::Fast => {}
+        }
+    }
+
+    /// A bundle replayed in a list: its commands are checked in place, with the list's
+    /// state, bindings and scope (a bundle inherits them, and what it sets stays set), under
+    /// the bundle's label. A Barrier call may not be recorded into a bundle (EB-11: "the
+    /// list is not a bundle"; D3D12 fails the bundle's Close): found at the ExecuteBundle,
+    /// then checked as executed, so what follows is judged on what it meant.
+    fn execute_bundle(
+        &mut self,
+        ctx: &Ctx,
+        i: usize,
+        label: u32,
+        commands: &[Command],
+        first_map: &mut HashSet<ObjectKey>,
+    ) {
+        let name = ctx.device.label_name(label).to_owned();
+        let inner = Ctx {
+            device: ctx.device,
+            queue: ctx.queue,
+            frame: ctx.frame,
+            label,
+            pass: name.clone(),
+            list: ctx.list,
+            origins: ctx.origins,
+            legacy: &[],
+        };
+        for cmd in commands {
+            if let Command::Barrier(group) = cmd {
+                let resource = (group.textures.iter().map(|t| t.resource))
+                    .chain(group.buffers.iter().map(|b| b.resource))
+                    .next();
+                let message = format!(
+                    "Barrier call recorded into bundle {name:?}: a bundle may not hold barriers (D3D12 fails its Close); make the call on the list that executes the bundle, before ExecuteBundle"
+                );
+                let finding = inner.finding(i, Code::BarrierInBundle, resource, message);
+                self.diagnostics.push(finding);
+            }
+            self.observe_one(&inner, i, cmd, first_map);
         }
     }
 }
