@@ -111,7 +111,8 @@ pub fn transition_work<R>(
         if t.flags.discard {
             w.init = touched & keeps;
             if !partial {
-                w.after |= w.init;
+                // Initialised metadata records no clear: no block waits for an eliminate.
+                w.after |= w.init & !Metadata::FAST_CLEAR;
             }
         }
         return w;
@@ -119,8 +120,10 @@ pub fn transition_work<R>(
     w.lost = present & touched & !keeps;
     w.after &= !w.lost;
     if !partial {
-        // Every mip and slice in a compressing layout: compression resumes (EB-8b).
-        w.after |= touched & keeps;
+        // Every mip and slice in a compressing layout: compression resumes (EB-8b). A fast
+        // clear is not compression that resumes but a clear's record of its colour (FS-4):
+        // a layout change clears no block, so it adds none.
+        w.after |= touched & keeps & !Metadata::FAST_CLEAR;
     }
     w
 }
@@ -344,11 +347,12 @@ mod tests {
             ..back
         };
         assert!(transition_work(&back, &rt, &subs, w.after).after.is_empty());
-        // ... only a barrier over every mip and slice does.
+        // ... only a barrier over every mip and slice does, with no fast clear until a clear
+        // records one (FS-4).
         let whole = barrier(Layout::ShaderResource, Layout::RenderTarget, false);
         assert_eq!(
             transition_work(&whole, &rt, &Subresources::all(&rt), w.after).after,
-            all
+            all - Metadata::FAST_CLEAR
         );
     }
 }

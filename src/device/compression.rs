@@ -5,9 +5,12 @@
 //! something removes it: an explicit `Decompress` (FS-4) or a barrier into a layout that keeps
 //! less (EB-4). Whichever comes first does the work; the other finds nothing left, so a
 //! barrier to PRESENT after the explicit decompression of the back buffer costs no second
-//! pass over it. Writing through the output merger again makes the metadata live again, as
-//! far as the layout keeps it, which is what lowering assumes of a surface it knows nothing
-//! about.
+//! pass over it. Writing through the output merger again makes DCC and HTILE compression
+//! live again, as far as the layout keeps it, which is what lowering assumes of a surface it
+//! knows nothing about; fast-clear metadata only a clear makes (its blocks take their colour
+//! from it), so a render target drawn but not cleared since its last eliminate owes none.
+//! Counting one anyway would price a pass over the whole surface every frame that did nothing
+//! (a bloom chain read a mip at a time paid it once a mip).
 
 use super::{Command, Memory, ObjectKey, QUEUE_COUNT, QueueId};
 use crate::barrier::{CompressionState, Metadata};
@@ -34,7 +37,16 @@ impl Compression {
             Command::ClearState | Command::Present(_) | Command::Resume => bound.clear(),
             Command::Draw { .. } | Command::ExecuteIndirect { .. } => {
                 for s in bound.iter() {
-                    self.held.forget(s);
+                    // A draw compresses what it writes (DCC, HTILE) but clears no block: the
+                    // fast-clear metadata is only a clear's (FS-4), so a surface known to hold
+                    // none keeps none, and no eliminate is owed for it (EB-4).
+                    if let Some(held) = self.held.get(s) {
+                        let writes = memory.resource_info(*s).and_then(|i| i.texture().copied());
+                        let made = writes.map_or(Metadata::empty(), |t| {
+                            crate::barrier::metadata_of(&t, 0..t.planes)
+                        });
+                        self.held.set(*s, held | (made & !Metadata::FAST_CLEAR));
+                    }
                 }
             }
             Command::ClearRenderTarget(v) | Command::ClearDepthStencil(v) => {
@@ -96,10 +108,14 @@ mod tests {
     }
 
     fn surface() -> Surface {
+        surface_with(true)
+    }
+
+    fn surface_with(dcc: bool) -> Surface {
         let mut device = Device::default();
         let flags = TextureFlags {
             render_target: true,
-            dcc: true,
+            dcc,
             ..Default::default()
         };
         let t = Texture::new_2d(Format::Bgra8Unorm, UVec2::new(1280, 720), flags);
@@ -257,5 +273,46 @@ mod tests {
         cmds.insert(6, Command::Decompress(s.rt));
         let d = decompressed(&s, &cmds);
         assert!(d[4] > 0 && d[5] > 0 && d[6] == 0, "{d:?}");
+    }
+
+    /// FS-4, EB-4: a render target without DCC holds only fast-clear metadata, which a clear
+    /// makes and neither a draw nor a barrier into RENDER_TARGET does. Drawn into and read
+    /// every frame but never cleared (a reflection cube, a bloom mip), it owes no eliminate;
+    /// cleared every frame, it is eliminated every frame.
+    #[test]
+    fn a_target_drawn_but_not_cleared_owes_no_fast_clear_eliminate() {
+        let s = surface_with(false);
+        let frame = |clear: bool| {
+            let mut cmds = vec![transition(
+                s.rt,
+                Layout::ShaderResource,
+                Layout::RenderTarget,
+            )];
+            if clear {
+                cmds.push(Command::ClearRenderTarget(s.rtv));
+            }
+            cmds.push(Command::SetRenderTargets {
+                rtvs: vec![s.rtv],
+                dsv: None,
+            });
+            cmds.push(Command::Draw {
+                draws: 1,
+                vertices: 3,
+                pixels: 921_600,
+            });
+            cmds.push(transition(
+                s.rt,
+                Layout::RenderTarget,
+                Layout::ShaderResource,
+            ));
+            cmds
+        };
+        let eliminates = |clear: bool| {
+            let cmds: Vec<Command> = (0..4).flat_map(|_| frame(clear)).collect();
+            let d = decompressed(&s, &cmds);
+            d.iter().filter(|&&ns| ns > 0).count()
+        };
+        assert_eq!(eliminates(false), 0, "nothing ever cleared it");
+        assert_eq!(eliminates(true), 4, "one a frame, after each clear");
     }
 }

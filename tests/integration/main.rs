@@ -50,6 +50,7 @@ mod random_graphs;
 mod real_aliasing;
 mod real_frame_faults;
 mod real_frames;
+mod real_history_on_two_queues;
 mod reliability;
 mod report_numbers;
 mod resize;
