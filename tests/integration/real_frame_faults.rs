@@ -190,6 +190,15 @@ fn a_history_both_queues_read_before_a_copy_rewrites_it() {
     clean_everywhere("history_read_on_two_queues_then_copied.ron");
 }
 
+/// FS-1 (V0512): the same history with its read phase opening on graphics and closing on
+/// async compute before the graphics copy rewrites it. The legacy strategy handed the texture
+/// over through COMMON at the end of the compute read, a transition under the graphics read
+/// of the phase; the copy, ordered after both reads, makes it now.
+#[test]
+fn a_history_read_on_graphics_then_compute_before_a_copy_rewrites_it() {
+    clean_everywhere("history_read_on_graphics_then_compute_then_copied.ron");
+}
+
 /// FS-1 (V0511): Resident Evil 2's shadow-map array, one slice redrawn and the array read
 /// whole on both queues. The slices nothing of the frame writes open it with a read phase
 /// both queues share; the conservative strategy no longer moves them under the other

@@ -165,8 +165,16 @@ fn walk(
                     && *state != S::COMMON
                     && *state != want
                     && !(phases[i].is_some() && *state == base)
+                    && !(phases[j].is_some()
+                        && !la.is_write()
+                        && access.is_write()
+                        && may(q, *state, want))
                 {
-                    // Hand over through COMMON, written back by the producer (EB-10).
+                    // Hand over through COMMON, written back by the producer (EB-10). Not
+                    // from the last reader of a phase several queues share to a writer that
+                    // can make the move: another queue's read of the phase may still run, and
+                    // a transition is a write (FS-1); the writer is ordered after every read
+                    // of the phase (on its queue, or by fences), so it moves the state itself.
                     if !may(lq, *state, S::COMMON) {
                         return Err(PlanError::LegacyRelease {
                             pass: graph.passes[j].entity,
