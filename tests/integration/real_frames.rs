@@ -42,6 +42,23 @@ fn diagnostics(
     rt.diagnostics().iter().map(|d| d.to_string()).collect()
 }
 
+/// `scene` after one frame, once each `(before, after)` pair of pass names is checked to be
+/// an edge of its compiled graph (the later pass is ordered after the earlier one).
+pub(crate) fn ran_with_edges(scene: &str, edges: &[(&str, &str)]) -> Runtime {
+    let mut rt = Runtime::from_scene(scene).expect("loads");
+    rt.run(1).expect("runs");
+    let g = rt.graph();
+    let at = |name: &str| g.passes.iter().position(|p| p.name == name).expect(name);
+    for &(before, after) in edges {
+        assert!(
+            g.edges.contains(&(at(before), at(after))),
+            "{scene}: {before} -> {after}: {:?}",
+            g.edges
+        );
+    }
+    rt
+}
+
 /// `scene` validates clean in every strategy, async compute on and off.
 pub(crate) fn clean_everywhere(scene: &str) {
     for barriers in STRATEGIES {
@@ -233,24 +250,19 @@ fn a_read_before_the_first_write_reads_the_previous_frame() {
 /// (a fence); and the water reads the ripples async compute stored (a fence).
 #[test]
 fn a_frame_rewrites_what_it_keeps_after_reading_it_on_either_queue() {
-    let mut rt = Runtime::from_scene("scenes/real/metro_exodus_4a.ron").expect("loads");
-    rt.run(1).expect("runs");
+    let rt = ran_with_edges(
+        "scenes/real/metro_exodus_4a.ron",
+        &[
+            ("gbuffer", "imposter_update"),
+            ("global_illumination", "skydome"),
+            ("taa", "taa_history_store"),
+            ("water", "taa_history_store"),
+            ("lpv_inject_propagate", "local_shadow_0"),
+            ("ripples_store", "water"),
+        ],
+    );
     let g = rt.graph();
     let at = |name: &str| g.passes.iter().position(|p| p.name == name).expect(name);
-    for (before, after) in [
-        ("gbuffer", "imposter_update"),
-        ("global_illumination", "skydome"),
-        ("taa", "taa_history_store"),
-        ("water", "taa_history_store"),
-        ("lpv_inject_propagate", "local_shadow_0"),
-        ("ripples_store", "water"),
-    ] {
-        assert!(
-            g.edges.contains(&(at(before), at(after))),
-            "{before} -> {after}: {:?}",
-            g.edges
-        );
-    }
     assert_ne!(
         g.passes[at("lpv_inject_propagate")].queue,
         g.passes[at("local_shadow_0")].queue
