@@ -220,12 +220,14 @@ impl Fences {
         };
         k.sweep(done);
         k.drop_implied(done);
+        // Two sweeps do not reach every round trip through the frame before, so a dropped
+        // wait may have carried knowledge the others do not: sweep again over those kept.
+        k.sweep(done);
         // What each pass knows complete of its own queue: only a round trip tells (its queue
         // signalled, another waited on it, and this pass or an earlier one of its queue
-        // waited on that one). Two sweeps carry it over the frame boundary.
-        k.sweep(done);
-        // Below, a pass's vector is read only in other lanes than its own, where what it knew
-        // as it started is what is known once it completes.
+        // waited on that one). Two sweeps carry it over the frame boundary. A pass's vector
+        // is read here only in other lanes than its own, where what it knew as it started is
+        // what is known once it completes.
         let shift = n as i64;
         let own = &mut self.own;
         own.clear();

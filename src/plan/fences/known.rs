@@ -121,8 +121,9 @@ impl<const W: usize> Known<'_, W> {
         }
     }
 
-    /// Drop implied waits, previous-frame ones first; dropping an implied wait changes no
-    /// pass's knowledge, so `done` stays valid. A slot's wait is on the slot's lane.
+    /// Drop implied waits, previous-frame ones first, each judged against `done` as the
+    /// sweep left it: a wait that the pass's queue and its other waits already imply adds
+    /// nothing. A slot's wait is on the slot's lane.
     pub fn drop_implied(&mut self, done: &[[i64; W]]) {
         let n = self.lane.len() as i64;
         for i in 0..self.lane.len() {
