@@ -199,6 +199,63 @@ fn a_history_read_on_graphics_then_compute_before_a_copy_rewrites_it() {
     clean_everywhere("history_read_on_graphics_then_compute_then_copied.ron");
 }
 
+/// FS-1 (V0511), barrier-spec A5: a field stepped on async compute, read by pixel shading at
+/// the end of one frame and on both queues at the start of the next. The end and the start
+/// are one read phase; the legacy strategy handed the field over through COMMON at the start
+/// under the compute probe's read. The phase now spans the boundary: the pixel reader's
+/// widening is given back in SHADER_RESOURCE's layout before the frame ends, and no layout
+/// changes between the step's write and the next.
+#[test]
+fn a_read_phase_across_the_frame_boundary_keeps_one_layout_under_legacy() {
+    clean_everywhere("field_read_on_both_queues_across_frames.ron");
+    let mut rt =
+        Runtime::from_scene("tests/data/real_frames/field_read_on_both_queues_across_frames.ron")
+            .expect("fixture loads");
+    rt.settings_mut().barriers = BarrierMode::Legacy;
+    rt.run(4).expect("runs");
+    let field = (rt
+        .world
+        .query::<(bevy_ecs::entity::Entity, &bevy_ecs::name::Name)>())
+    .iter(&rt.world)
+    .find_map(|(e, n)| (n.as_str() == "field").then_some(e))
+    .expect("field");
+    let g = rt.graph();
+    let step = g
+        .passes
+        .iter()
+        .position(|p| p.name == "step")
+        .expect("step");
+    let plan = rt.world.resource::<fastframe::plan::BarrierPlan>();
+    let steady = plan.frames.last().expect("a plan");
+    let layouts = |states: fastframe::barrier::ResourceStates| {
+        let texture = fastframe::barrier::ResourceInfo::Texture(Default::default());
+        fastframe::barrier::enhanced_state(states, &texture).map(|s| s.layout)
+    };
+    for (i, slot) in (steady.legacy_before.iter().enumerate())
+        .flat_map(|(i, b)| b.iter().map(move |b| (i, b)))
+        .chain(
+            (steady.legacy_after.iter().enumerate())
+                .flat_map(|(i, b)| b.iter().map(move |b| (i, b))),
+        )
+    {
+        if let fastframe::barrier::LegacyBarrier::Transition {
+            resource,
+            before,
+            after,
+            ..
+        } = slot
+            && *resource == field
+            && i != step
+        {
+            assert_eq!(
+                layouts(*before).ok(),
+                layouts(*after).ok(),
+                "pass {i} moves the field's layout outside the step: {slot:?}"
+            );
+        }
+    }
+}
+
 /// FS-1 (V0511): Resident Evil 2's shadow-map array, one slice redrawn and the array read
 /// whole on both queues. The slices nothing of the frame writes open it with a read phase
 /// both queues share; the conservative strategy no longer moves them under the other

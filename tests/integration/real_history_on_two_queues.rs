@@ -102,3 +102,57 @@ fn the_reflection_cube_is_read_in_one_layout_across_the_frame_boundary() {
         on_cube(steady.barriers.before(shading))
     );
 }
+
+/// FS-1, barrier-spec B: under the legacy strategy (the scene's console-2013) the cube's read
+/// phase spans the frame boundary too. The sky's pass moves it into
+/// NON_PIXEL_SHADER_RESOURCE after drawing it, GI on async compute and the next frame's
+/// shading read it there, and the next sky moves it back to RENDER_TARGET: two transitions a
+/// frame, both on the graphics queue, none through COMMON. Validated clean.
+#[test]
+fn under_legacy_the_cube_is_entered_once_for_both_queues_reads() {
+    use fastframe::barrier::{LegacyBarrier, ResourceStates as S};
+    let mut rt = Runtime::from_scene(SCENE).expect("loads");
+    rt.set_validation(true);
+    rt.run(6).expect("runs");
+    let found: Vec<String> = rt.diagnostics().iter().map(|d| d.to_string()).collect();
+    assert!(found.is_empty(), "{found:#?}");
+    let cube = entity(&mut rt, "env_cube");
+    let g = rt.graph();
+    let name = |i: usize| g.passes[i].name.clone();
+    let plan = rt.world.resource::<fastframe::plan::BarrierPlan>();
+    let steady = plan.frames.last().expect("a plan");
+    let on_cube = |side: &str, lists: &[Vec<LegacyBarrier<Entity>>]| {
+        (lists.iter().enumerate())
+            .flat_map(|(i, list)| list.iter().map(move |b| (i, b)))
+            .filter_map(|(i, b)| match b {
+                LegacyBarrier::Transition {
+                    resource,
+                    before,
+                    after,
+                    ..
+                } if *resource == cube => Some((side.to_owned(), name(i), *before, *after)),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let mut moves = on_cube("before", &steady.legacy_before);
+    moves.extend(on_cube("after", &steady.legacy_after));
+    let sky = "sky_cubemap".to_owned();
+    assert_eq!(
+        moves,
+        [
+            (
+                "before".to_owned(),
+                sky.clone(),
+                S::NON_PIXEL_SHADER_RESOURCE,
+                S::RENDER_TARGET
+            ),
+            (
+                "after".to_owned(),
+                sky,
+                S::RENDER_TARGET,
+                S::NON_PIXEL_SHADER_RESOURCE
+            ),
+        ]
+    );
+}

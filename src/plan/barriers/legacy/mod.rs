@@ -60,6 +60,7 @@ fn walk(
         let mut last: Option<(usize, QueueId, UseAccess)> = None;
         let mut queues: Vec<QueueId> = Vec::new();
         let phases = shared_phases(graph, e, !s.transient && !s.chain);
+        let uses = |k: usize| graph.uses_of(&graph.passes[k]).iter().any(|u| u.key == e);
         // In a shared read phase the writer moved into its state: the writer's queue, and the
         // other queues whose caches were invalidated for it since.
         let mut phase_writer: Option<QueueId> = None;
@@ -217,10 +218,7 @@ fn walk(
                 // layout, when another queue reads on in the phase: that queue may not name the
                 // wider state (barrier-spec A5).
                 let reads_on = (i + 1..n)
-                    .take_while(|&k| {
-                        phases[k].is_some()
-                            || !graph.uses_of(&graph.passes[k]).iter().any(|u| u.key == e)
-                    })
+                    .take_while(|&k| phases[k].is_some() || !uses(k))
                     .any(|k| phases[k].is_some() && graph.passes[k].queue != q);
                 if want != base && reads_on {
                     fp.legacy_after[i].push(transition(e, want, base));
@@ -283,11 +281,16 @@ fn walk(
             });
             // A reader that widened the phase's state gives it back, in the same layout, when
             // the next frame's first use can leave only the phase's base (a compute writer,
-            // which cannot name PIXEL_SHADER_RESOURCE, barrier-spec A5): moving it to COMMON
-            // instead would change the layout under the other queues' reads (FS-1).
+            // which cannot name PIXEL_SHADER_RESOURCE, barrier-spec A5), or when the phase goes
+            // on into the next frame with another queue's read, which may not name the wider
+            // state either: moving it to COMMON instead would change the layout under the
+            // other queues' reads (FS-1).
+            let reads_on = (0..n)
+                .take_while(|&k| phases[k].is_some() || !uses(k))
+                .any(|k| phases[k].is_some() && graph.passes[k].queue != lq);
             if let (Some(ph), Some((fq, fw))) = (phases[j], first)
                 && *state != ph.base
-                && !may(fq, *state, fw)
+                && (!may(fq, *state, fw) || reads_on)
                 && (fw == ph.base || may(fq, ph.base, fw))
                 && may(lq, *state, ph.base)
             {

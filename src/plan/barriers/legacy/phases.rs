@@ -9,7 +9,8 @@
 //! it can name, which a reader on another queue widens within the same layout (COMMON where the
 //! widening would change the layout). A phase at the
 //! start of the frame (history read before the frame rewrites it) is entered by the frame's
-//! last writer, for the next frame.
+//! last writer, for the next frame, and joins the frame's last read run when the frame ends
+//! in reads too: one phase across the boundary.
 
 use bevy_ecs::prelude::*;
 
@@ -37,25 +38,23 @@ pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Ve
         })
         .collect();
     let dma = |q: QueueId| matches!(q, QueueId::Dma { .. });
-    let mut k = 0;
-    while k < uses.len() {
-        if uses[k].2.is_write() {
-            k += 1;
+    for run in read_runs(&uses, wraps) {
+        let Some((&first, &last)) = run.first().zip(run.last()) else {
             continue;
-        }
-        let end = (k..uses.len())
-            .find(|&x| uses[x].2.is_write())
-            .unwrap_or(uses.len());
-        let run = &uses[k..end];
+        };
+        // The uses before and after the run, across the frame boundary when it wraps.
+        let before = first.checked_sub(1).or(uses.len().checked_sub(1));
+        let after = Some(last + 1).filter(|&x| x < uses.len());
+        let reads = || run.iter().map(|&x| &uses[x]);
         // A transient a DMA engine uses first is taken in COMMON as it is next frame, as a
         // resource that keeps its contents is.
         let dma_first = uses.first().is_some_and(|f| dma(f.1));
-        let next = uses
-            .get(end)
+        let next = after
+            .map(|x| &uses[x])
             .or(uses.first().filter(|_| wraps || dma_first));
-        let shared = run.iter().any(|r| r.1 != run[0].1);
-        let mut combined = run.iter().fold(S::COMMON, |a, r| a | r.3);
-        let dma_reads = run.iter().any(|r| dma(r.1));
+        let shared = reads().any(|r| r.1 != uses[first].1);
+        let mut combined = reads().fold(S::COMMON, |a, r| a | r.3);
+        let dma_reads = reads().any(|r| dma(r.1));
         let dma_writes_next = next.is_some_and(|n| n.2.is_write() && dma(n.1));
         if (dma_reads || (shared && dma_writes_next))
             && (S::ALL_SHADER_RESOURCE | S::COPY_SOURCE).contains(combined)
@@ -63,16 +62,14 @@ pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Ve
             combined = S::COMMON;
         }
         if !(shared && (S::GENERIC_READ | S::DEPTH_READ).contains(combined)) {
-            k = end;
             continue;
         }
         // The queue of the write the phase follows (the frame's last, across the boundary).
-        let writer = match k {
-            0 => (uses.iter().rev())
-                .find(|u| wraps && u.2.is_write())
-                .map(|u| u.1),
-            _ => Some(uses[k - 1].1),
-        };
+        let writer = before
+            .filter(|_| first > 0 || wraps)
+            .map(|x| &uses[x])
+            .filter(|u| u.2.is_write())
+            .map(|u| u.1);
         let base = match writer {
             Some(w) if !may(w, S::UNORDERED_ACCESS, combined) => {
                 // The writer's queue cannot name the combined state (a compute queue and a
@@ -84,7 +81,7 @@ pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Ve
             }
             _ => combined,
         };
-        let wants: Option<Vec<S>> = (run.iter())
+        let wants: Option<Vec<S>> = reads()
             .map(|r| {
                 if base == combined || base.contains(r.3) {
                     Some(base)
@@ -105,17 +102,41 @@ pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Ve
             None if (S::ALL_SHADER_RESOURCE | S::COPY_SOURCE).contains(combined) => {
                 (S::COMMON, vec![S::COMMON; run.len()])
             }
-            None => {
-                k = end;
-                continue;
-            }
+            None => continue,
         };
-        for (r, want) in run.iter().zip(wants) {
+        for (r, want) in reads().zip(wants) {
             out[r.0] = Some(Phase { base, want });
         }
-        k = end;
     }
     out
+}
+
+/// The read runs of a resource's uses (indices into `uses`, in the order they run): maximal
+/// runs of passes that only read it. When the resource keeps its contents (`wraps`) and the
+/// frame both ends and begins with reads, the last run and the first are one phase, read at
+/// the end of one frame and the start of the next (history read by one queue after the write
+/// and by another before it): one state for both, so no queue changes it under the other's
+/// read across the boundary (FS-1), as within a frame.
+fn read_runs<T: Copy>(uses: &[(usize, QueueId, UseAccess, T)], wraps: bool) -> Vec<Vec<usize>> {
+    let mut runs: Vec<Vec<usize>> = Vec::new();
+    let mut open = false;
+    for (x, u) in uses.iter().enumerate() {
+        match (u.2.is_write(), open) {
+            (true, _) => open = false,
+            (false, true) => runs.last_mut().expect("an open run").push(x),
+            (false, false) => {
+                runs.push(vec![x]);
+                open = true;
+            }
+        }
+    }
+    let ends_in_read = uses.last().is_some_and(|u| !u.2.is_write());
+    let begins_with_read = uses.first().is_some_and(|u| !u.2.is_write());
+    if wraps && ends_in_read && begins_with_read && runs.len() > 1 {
+        let head = runs.remove(0);
+        runs.last_mut().expect("a last run").extend(head);
+    }
+    runs
 }
 
 /// The layout a texture in legacy state `s` is in (barrier-spec B).
@@ -131,4 +152,35 @@ fn texture_layout(s: S) -> Option<Layout> {
 pub(super) struct Phase {
     pub(super) base: S,
     pub(super) want: S,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn uses(accesses: &[UseAccess]) -> Vec<(usize, QueueId, UseAccess, ())> {
+        (accesses.iter().enumerate())
+            .map(|(i, &a)| (i, QueueId::Graphics, a, ()))
+            .collect()
+    }
+
+    const R: UseAccess = UseAccess::ShaderRead;
+    const W: UseAccess = UseAccess::RenderTarget;
+
+    /// FS-1: a frame that ends and begins with reads of what it keeps has one read phase
+    /// across the boundary, the last run first.
+    #[test]
+    fn the_last_and_first_read_runs_join_when_the_contents_are_kept() {
+        let u = uses(&[R, R, W, R, W, R]);
+        assert_eq!(read_runs(&u, true), [vec![3], vec![5, 0, 1]]);
+        assert_eq!(read_runs(&u, false), [vec![0, 1], vec![3], vec![5]]);
+    }
+
+    /// Nothing to join: a frame that opens with a write, or only reads.
+    #[test]
+    fn runs_join_only_across_a_write() {
+        assert_eq!(read_runs(&uses(&[W, R, R]), true), [vec![1, 2]]);
+        assert_eq!(read_runs(&uses(&[R, R]), true), [vec![0, 1]]);
+        assert_eq!(read_runs(&uses(&[R, W]), true), [vec![0]]);
+    }
 }
