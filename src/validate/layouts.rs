@@ -77,9 +77,11 @@ impl Layouts {
                 _ => continue,
             };
             // Each subresource touched (through a view of some, only those) must be in a
-            // layout that admits the access: the last barrier whose range held it says.
-            let whole = self.get(t.resource).unwrap_or(Layout::Common);
-            let layout_of = |i: usize| self.subresource(t.resource, i as u64).unwrap_or(whole);
+            // layout that admits the access: the last barrier whose range held it says, and
+            // one no barrier has moved yet is where textures are created, in COMMON (not
+            // where a barrier on other subresources left them).
+            let layout_of =
+                |i: usize| (self.subresource(t.resource, i as u64)).unwrap_or(Layout::Common);
             let wrong = match t.part {
                 Some(p) => p
                     .indices()

@@ -307,3 +307,21 @@ fn a_copy_from_one_slice_into_six_faces_is_refused_where_it_says_so() {
 fn a_compute_copy_beside_a_pixel_read_shares_its_read_phase() {
     clean_everywhere("compute_copy_beside_pixel_read.ron");
 }
+
+/// FS-2 (V0521): a UAV written on async compute and then on graphics, fenced, in one legacy
+/// state. No transition was due, so nothing wrote the compute queue's caches back or
+/// invalidated the graphics queue's; the legacy strategy now hands it over through COMMON.
+#[test]
+fn a_uav_written_on_one_queue_then_the_other_is_handed_over() {
+    clean_everywhere("uav_written_on_compute_then_graphics.ron");
+}
+
+/// EB-1 (V0403), FS-3 (V0501): a DMA engine copies into six slices of a shadow array no barrier
+/// has moved yet while graphics draws into six others; the validation layer takes untouched
+/// slices to be in COMMON, where textures are created, not where the other slices' barrier
+/// left them. The engine's copy into a staging buffer and out of it is ordered by a barrier
+/// under the legacy strategy, where no state change orders it.
+#[test]
+fn slices_no_barrier_moved_are_in_common_and_one_engines_copies_are_ordered() {
+    clean_everywhere("copy_into_slices_beside_depth_draw.ron");
+}

@@ -164,14 +164,18 @@ fn walk(
                     });
                 } else if lq != q
                     && *state != S::COMMON
-                    && *state != want
+                    && (*state != want || la.is_write())
                     && !(phases[i].is_some() && *state == base)
                     && !(phases[j].is_some()
                         && !la.is_write()
                         && access.is_write()
                         && may(q, *state, want))
                 {
-                    // Hand over through COMMON, written back by the producer (EB-10). Not
+                    // Hand over through COMMON, written back by the producer (EB-10), also
+                    // when both queues use one state (a UAV written on one queue and then on
+                    // the other): the state asks for no transition, but the write must leave
+                    // the producer's caches and the consumer's must be invalidated after its
+                    // fence wait, which a console makes only in a barrier (FS-2). Not
                     // from the last reader of a phase several queues share to a writer that
                     // can make the move: another queue's read of the phase may still run, and
                     // a transition is a write (FS-1); the writer is ordered after every read
@@ -192,6 +196,20 @@ fn walk(
                     && (la.is_write() || access.is_write())
                 {
                     fp.legacy_before[i].push(LegacyBarrier::Uav { resource: Some(e) });
+                } else if lq == q
+                    && *state == want
+                    && [S::COMMON, S::COPY_DEST].contains(&want)
+                    && (la.is_write() || access.is_write())
+                {
+                    // Two copies of one resource on one queue, one of them writing, in a state
+                    // no transition leaves (a copy engine's COMMON, or COPY_DEST twice): the
+                    // queue does not order them by itself (FS-3), and a legacy barrier that
+                    // names neither a state change nor a UAV is the aliasing barrier, which
+                    // waits for the work before it.
+                    fp.legacy_before[i].push(LegacyBarrier::Aliasing {
+                        before: None,
+                        after: None,
+                    });
                 }
             } else if !first && !s.chain && *state != want && !may(q, *state, want) {
                 return Err(PlanError::LegacyTake {
