@@ -5,10 +5,11 @@
 //! and SSR run on async compute against the graphics queue's depth mips and shadow maps, each
 //! filtered against a history it keeps; SSR and TAA read last frame's image on the two queues
 //! before a copy replaces it; and the graphics queue's object IDs are read last by async
-//! compute's picking, whose result a DMA engine copies back. Those IDs, a transient that a
-//! graphics draw activates each frame and a compute read uses last, used to be moved to COMMON
-//! after that read under the legacy strategy, one transition a frame that nothing needed
-//! (EB-4, EB-5; `tests/data/real_frames/transient_read_last_on_compute.ron`).
+//! compute's picking, whose result a DMA engine copies back. Those IDs are a transient that a
+//! graphics draw activates each frame and a compute read uses last: under the legacy strategy
+//! they stay in the compute read's state for the next frame's draw, which discards what they
+//! held, rather than being moved to COMMON, one transition a frame that nothing needs (EB-4,
+//! EB-5; `tests/data/real_frames/transient_read_last_on_compute.ron`).
 
 use bevy_ecs::entity::Entity;
 use bevy_ecs::name::Name;
