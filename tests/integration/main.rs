@@ -48,6 +48,7 @@ mod ports_frame_resources;
 mod queries;
 mod random_graphs;
 mod real_aliasing;
+mod real_detroit;
 mod real_frame_faults;
 mod real_frames;
 mod real_history_on_two_queues;

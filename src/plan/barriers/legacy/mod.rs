@@ -19,13 +19,14 @@
 //! phase is COMMON, which serves every read on every queue (barrier-spec A6). Resources
 //! shared between queues go back to COMMON after their last use in the frame, the state every
 //! queue may start from, unless the frame ends in such a shared read phase that the next
-//! frame's first use can leave; a transient of one queue stays as its last use left it, since its next
-//! activation discards it (EB-5). A read phase a DMA engine shares, or that several queues
-//! share before a DMA engine's write, is COMMON, the one state a copy engine may use
-//! (barrier-spec A5), which serves shader reads too. A handover from a copy engine, which
-//! writes in COMMON, is flushed with an aliasing barrier, also when the next frame's first use
-//! takes it, and a reader on another queue that makes no transition after it flushes its own
-//! caches with one (FS-2). The back buffer is left to the present stage.
+//! frame's first use can leave; a transient stays as its last use left it where the queue of
+//! its next activation can leave that state, since the activation discards it (EB-5). A read
+//! phase a DMA engine shares, or that several queues share before a DMA engine's write, is
+//! COMMON, the one state a copy engine may use (barrier-spec A5), which serves shader reads
+//! too. A handover from a copy engine, which writes in COMMON, is flushed with an aliasing
+//! barrier, also when the next frame's first use takes it, and a reader on another queue that
+//! makes no transition after it flushes its own caches with one (FS-2). The back buffer is
+//! left to the present stage.
 
 use bevy_ecs::prelude::*;
 
@@ -285,9 +286,9 @@ fn walk(
                 });
             }
             // Resources shared between queues go back to COMMON, the state every queue may
-            // start from. A transient of one queue stays as it is: its next frame activates it
-            // with an aliasing barrier and discards what it held, so a transition now would
-            // only decompress what nobody reads (EB-4, EB-5).
+            // start from. A transient stays as it is where its next activation can leave its
+            // state: the next frame activates it with an aliasing barrier and discards what it
+            // held, so a transition now would only decompress what nobody reads (EB-4, EB-5).
             // A frame that ends in a read phase several queues share stays in its read state
             // when the frame's first use can take it from there: the last reader's queue does
             // not wait for the other queues' reads, so a transition there would race them
@@ -317,7 +318,13 @@ fn walk(
             }
             let stays = phases[j].is_some()
                 && first.is_some_and(|(fq, fw)| *state == fw || may(fq, *state, fw));
-            let shared = queues.len() > 1 && !stays;
+            // A transient several queues use stays too when the next frame's first use can
+            // leave its state: that use activates it and discards what it held (EB-5), and is
+            // ordered after this use as every reuse of its memory is, so the move to COMMON
+            // would be one more transition a frame that nobody needs (EB-4).
+            let discarded =
+                s.transient && first.is_some_and(|(fq, fw)| *state == fw || may(fq, *state, fw));
+            let shared = queues.len() > 1 && !stays && !discarded;
             // A frame that begins with a read phase several queues share (history read before
             // the frame rewrites it) is entered by the frame's last writer, as a phase within
             // the frame is, so no reader of the next frame transitions it under another queue's
