@@ -80,3 +80,36 @@ fn the_histogram_twin_is_clean_and_each_uav_barrier_is_needed() {
     let (run, found) = run_twin("histogram-one-less", &one_less);
     assert_eq!((run, found), (Ok(()), vec!["V0503".to_owned()]));
 }
+
+/// Checked as D3D11.X, the clears unbind the render target and depth views (FS-8): the scene
+/// draw after them uses both without setting them again, so it is found there, once for each
+/// view, and the histogram's dispatch, which reads neither, is not (V0202 is about the views a
+/// draw or dispatch reads).
+#[test]
+fn as_d3d11x_the_views_a_clear_unbound_are_found_at_the_draw_that_reads_them() {
+    let path =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("scenes/ports/gdk_histogram_cs_fixed.ron");
+    let mut rt = Runtime::from_scene(&path).unwrap_or_else(|e| panic!("{e}"));
+    rt.settings_mut().api = fastframe::model::Api::D3d11x;
+    rt.set_validation(true);
+    const FRAMES: u64 = 4;
+    rt.run(FRAMES).unwrap_or_else(|e| panic!("{e}"));
+    let text = read("gdk_histogram_cs_fixed.ron");
+    let mut per_frame = vec![Vec::new(); FRAMES as usize];
+    for d in rt.diagnostics() {
+        assert_eq!(d.code.to_string(), "V0202", "{d:?}");
+        let line = d.located().expect("a script command").line;
+        let at = text.lines().nth(line - 1).unwrap_or_default().trim_start();
+        assert!(
+            at.starts_with("Draw(draws: 1, vertices: 30000"),
+            "{}: {at}",
+            d.resource
+        );
+        per_frame[d.frame as usize].push(d.resource.clone());
+    }
+    for (frame, mut views) in per_frame.into_iter().enumerate() {
+        views.sort();
+        let rtv = format!("rtv{}", frame % 2);
+        assert_eq!(views, ["dsv".to_owned(), rtv], "frame {frame}");
+    }
+}
