@@ -86,10 +86,14 @@ fn row(bit: ResourceStates) -> (Option<Layout>, Access, Sync) {
             Access::RENDER_TARGET,
             Sync::RENDER_TARGET,
         ),
+        // ALL_SHADING plus the clears: ClearUnorderedAccessView* needs the resource in this
+        // state and is ordered by nothing but barriers, so a legacy barrier into or out of it
+        // must synchronise with them (barrier-spec A1: ClearUAV runs in
+        // CLEAR_UNORDERED_ACCESS_VIEW, which ALL_SHADING does not hold).
         S::UNORDERED_ACCESS => (
             Some(Layout::UnorderedAccess),
             Access::UNORDERED_ACCESS,
-            Sync::ALL_SHADING,
+            Sync::ALL_SHADING.union(Sync::CLEAR_UNORDERED_ACCESS_VIEW),
         ),
         S::DEPTH_WRITE => (
             Some(Layout::DepthStencilWrite),
@@ -265,7 +269,10 @@ mod tests {
         let uav = on_tex(S::UNORDERED_ACCESS);
         assert_eq!(
             (uav.layout, uav.sync),
-            (Some(Layout::UnorderedAccess), Sync::ALL_SHADING)
+            (
+                Some(Layout::UnorderedAccess),
+                Sync::ALL_SHADING | Sync::CLEAR_UNORDERED_ACCESS_VIEW
+            )
         );
         let dw = on_tex(S::DEPTH_WRITE);
         assert_eq!(

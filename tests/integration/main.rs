@@ -45,6 +45,7 @@ mod planner_memory;
 mod ports;
 mod ports_compute;
 mod ports_frame_resources;
+mod ports_histogram;
 mod queries;
 mod random_graphs;
 mod real_aliasing;

@@ -3,7 +3,8 @@
 //!
 //! A transition becomes a texture (or buffer) barrier between the enhanced equivalents of its
 //! two states (`states.rs`). A UAV barrier becomes an UNORDERED_ACCESS -> UNORDERED_ACCESS
-//! barrier with sync ALL_SHADING (barrier-spec A3.7): it drains pixel, vertex and compute before
+//! barrier with sync ALL_SHADING (barrier-spec A3.7) and the UAV clears, which only barriers
+//! order (see [`LegacyPath::uav_sync`]): it drains pixel, vertex and compute before
 //! invalidating, the worst case but correct (EB-10; the pre-translation driver drained only
 //! pixel and compute, wrong when vertex work is not followed by pixel work). An aliasing
 //! barrier knows neither resource's layout nor its users, so it becomes a global ALL -> ALL
@@ -110,12 +111,17 @@ impl LegacyPath {
     }
 
     /// The stages a UAV barrier on this path drains and blocks: every shader stage once
-    /// translated (the worst case, correct), pixel and compute only before (EB-10).
+    /// translated (the worst case, correct), pixel and compute only before (EB-10); on both,
+    /// the UAV clears as well. A UAV barrier orders every UAV access before it with every one
+    /// after, and a ClearUnorderedAccessView* is one that nothing but a barrier orders (its
+    /// sync is CLEAR_UNORDERED_ACCESS_VIEW, outside ALL_SHADING, barrier-spec A1); it runs
+    /// on the compute pipe, which both paths' partial flushes drain.
     pub fn uav_sync(self) -> Sync {
-        match self {
+        let shading = match self {
             LegacyPath::Translated => Sync::ALL_SHADING,
             LegacyPath::Untranslated => UNTRANSLATED_UAV_SYNC,
-        }
+        };
+        shading | Sync::CLEAR_UNORDERED_ACCESS_VIEW
     }
 }
 

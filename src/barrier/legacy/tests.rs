@@ -111,7 +111,7 @@ fn split_flags_mark_the_halves() {
 }
 
 #[test]
-fn eb10_uav_barriers_sync_all_shading() {
+fn eb10_uav_barriers_sync_all_shading_and_uav_clears() {
     let g = translate(
         &[
             LegacyBarrier::Uav { resource: None },
@@ -125,24 +125,63 @@ fn eb10_uav_barriers_sync_all_shading() {
         info,
     )
     .unwrap();
-    assert_eq!(
-        g.global,
-        [global(Sync::ALL_SHADING, Access::UNORDERED_ACCESS)]
-    );
+    // ALL_SHADING, and the UAV clears no shading scope holds (barrier-spec A1): a legacy
+    // title orders a ClearUnorderedAccessView* with a UAV barrier and nothing else.
+    let sync = Sync::ALL_SHADING | Sync::CLEAR_UNORDERED_ACCESS_VIEW;
+    assert_eq!(g.global, [global(sync, Access::UNORDERED_ACCESS)]);
     let t = g.textures[0];
     assert_eq!(
         (t.sync_before, t.sync_after, t.access_before),
-        (
-            Sync::ALL_SHADING,
-            Sync::ALL_SHADING,
-            Access::UNORDERED_ACCESS
-        )
+        (sync, sync, Access::UNORDERED_ACCESS)
     );
     assert_eq!(
         (t.layout_before, t.layout_after),
         (Layout::UnorderedAccess, Layout::UnorderedAccess)
     );
-    assert_eq!(g.buffers[0].sync_before, Sync::ALL_SHADING);
+    assert_eq!(g.buffers[0].sync_before, sync);
+}
+
+/// A transition into or out of UNORDERED_ACCESS, the state ClearUnorderedAccessView* needs,
+/// synchronises with the clears too, so that a title's transition orders the clear after
+/// what came before and before what comes after (barrier-spec A1, B).
+#[test]
+fn eb10_transitions_of_unordered_access_sync_with_uav_clears() {
+    let into = translate(
+        &[transition(
+            BUF,
+            0,
+            S::PIXEL_SHADER_RESOURCE,
+            S::UNORDERED_ACCESS,
+        )],
+        info,
+    )
+    .unwrap()
+    .buffers[0];
+    assert_eq!(into.sync_before, Sync::PIXEL_SHADING);
+    assert!(
+        into.sync_after
+            .contains(Sync::CLEAR_UNORDERED_ACCESS_VIEW | Sync::ALL_SHADING)
+    );
+    let out = translate(
+        &[transition(
+            TEX,
+            0,
+            S::UNORDERED_ACCESS,
+            S::NON_PIXEL_SHADER_RESOURCE,
+        )],
+        info,
+    )
+    .unwrap()
+    .textures[0];
+    assert!(out.sync_before.contains(Sync::CLEAR_UNORDERED_ACCESS_VIEW));
+    assert_eq!(out.sync_after, Sync::NON_PIXEL_SHADING);
+    // Both paths drain the compute pipe the clears run on.
+    for path in [LegacyPath::Translated, LegacyPath::Untranslated] {
+        assert!(
+            path.uav_sync().contains(Sync::CLEAR_UNORDERED_ACCESS_VIEW),
+            "{path:?}"
+        );
+    }
 }
 
 #[test]

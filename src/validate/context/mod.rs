@@ -8,7 +8,8 @@
 //! targets, viewport and pipeline state set since (FS-11, V0201; a dispatch the pipeline
 //! state). After a clear, a map or a decompression, every bound view of the resource, and a
 //! vertex, index or constant buffer bound directly, must be set again before the next draw
-//! or dispatch (FS-8, V0202). Fast contexts take no UpdateSubresource (V0204) nor
+//! or dispatch that reads its slot (FS-8, V0202): a dispatch reads compute-stage bindings, a
+//! draw the others. Fast contexts take no UpdateSubresource (V0204) nor
 //! stream-output append (V0210), and only they take the 16-bit primitive-reset index 0xFFFF
 //! (FS-14, V0205). A view's MinLOD changed after it was bound (SetShaderResourceViewMinLod on
 //! a fast context; SetResourceMinLod on a legacy one, whose views defer to their resource) is
@@ -29,7 +30,7 @@ use super::queues::PerQueue;
 use super::stream::Ctx;
 use super::views::Views;
 use super::{Code, Diagnostic};
-use crate::device::{Command, ObjectKey, QueueId};
+use crate::device::{Command, ObjectKey, QueueId, ShaderStage};
 use crate::model::{Api, Semantics};
 use state::{StateKey, StateShadow};
 
@@ -43,6 +44,11 @@ pub(super) struct Context {
     bound: Vec<ObjectKey>,
     /// Bound views invalidated by a clear, map or decompression and not set since (FS-8).
     stale: HashSet<ObjectKey>,
+    /// Views bound where a dispatch reads them (compute-stage bindings), and where a draw
+    /// does (targets, vertex and index buffers, vertex- and pixel-stage bindings): a stale
+    /// view is used, and FS-8 broken, only by the work that reads its slot.
+    for_compute: HashSet<ObjectKey>,
+    for_graphics: HashSet<ObjectKey>,
     /// Bound views whose MinLOD changed since they were bound, not set since (FS-13).
     min_lod_changed: HashSet<ObjectKey>,
     /// Bound views a D3D11.X call bound: their own MinLOD is theirs on any context (FS-13).
@@ -138,6 +144,7 @@ impl Contexts {
                     q.stale.remove(v);
                     q.min_lod_changed.remove(v);
                     q.bound.push(*v);
+                    q.for_graphics.insert(*v);
                 }
             }
             Command::SetViewport { .. } => q.viewport_set = true,
@@ -145,7 +152,22 @@ impl Contexts {
             Command::SetResources { views: keys, .. }
             | Command::SetVertexBuffers { buffers: keys }
             | Command::SetConstantBuffers { buffers: keys, .. } => {
+                let compute = matches!(
+                    cmd,
+                    Command::SetResources {
+                        stage: ShaderStage::Compute,
+                        ..
+                    } | Command::SetConstantBuffers {
+                        stage: ShaderStage::Compute,
+                        ..
+                    }
+                );
                 for v in keys {
+                    if compute {
+                        q.for_compute.insert(*v);
+                    } else {
+                        q.for_graphics.insert(*v);
+                    }
                     q.stale.remove(v);
                     q.min_lod_changed.remove(v);
                     q.bound_as_fast.remove(v);
@@ -160,6 +182,9 @@ impl Contexts {
                     // A rebind: the view's MinLOD as it is now (FS-13).
                     q.min_lod_changed.remove(b);
                     q.bound_as_fast.insert(*b);
+                    q.for_compute.insert(*b);
+                } else {
+                    q.for_graphics.insert(*b);
                 }
                 if !q.bound.contains(b) {
                     q.bound.push(*b);
@@ -237,7 +262,17 @@ impl Contexts {
                         "a view whose MinLOD changed after it was bound, used without being set again: the new MinLOD takes effect only when the view is rebound",
                     );
                 }
-                if let Some(v) = q.bound.iter().copied().find(|v| q.stale.contains(v)) {
+                // Every stale view this work reads, each once; a view only the other kind of
+                // work reads stays stale for that work (FS-8).
+                let reads = if graphics {
+                    &q.for_graphics
+                } else {
+                    &q.for_compute
+                };
+                let used: Vec<ObjectKey> = (q.bound.iter().copied())
+                    .filter(|v| q.stale.contains(v) && reads.contains(v))
+                    .collect();
+                for v in used {
                     q.stale.remove(&v);
                     report(
                         Code::ViewNotSetAgain,

@@ -163,3 +163,40 @@ fn fs13_min_lod_takes_effect_on_rebind() {
         assert!(found(resource.clone(), false).is_empty());
     }
 }
+
+/// FS-8 judges the views a draw or dispatch reads: a render target a clear unbound, and a
+/// constant buffer a map unbound, are stale for the next draw, which reads both and is found
+/// once for each, not for a dispatch before it, which reads neither.
+#[test]
+fn fs8_a_stale_view_is_found_at_the_work_that_reads_its_slot() {
+    let f = fixture();
+    let mut draw = 0;
+    let cmds = frame(&f, |c| {
+        let at = (c.iter().position(|x| matches!(x, Command::Draw { .. }))).expect("a draw");
+        let dispatch = Command::Dispatch {
+            dispatches: 1,
+            threads: 64,
+        };
+        let map = Command::Map {
+            resource: f.dynamic,
+            mode: MapMode::WriteDiscard,
+        };
+        let stale = [Command::ClearRenderTarget(f.rtv0), map];
+        c.splice(
+            at..at,
+            stale
+                .into_iter()
+                .chain([Command::Unmap(f.dynamic), dispatch]),
+        );
+        draw = at + 4;
+    });
+    assert!(matches!(cmds[draw], Command::Draw { .. }));
+    let mut v = Validator::new(true);
+    v.observe(&f.device, QueueId::Graphics, 0, 0, &cmds);
+    let mut found: Vec<(usize, &str)> = (v.diagnostics.iter())
+        .filter(|d| d.code == Code::ViewNotSetAgain)
+        .map(|d| (d.command, d.resource.as_str()))
+        .collect();
+    found.sort();
+    assert_eq!(found, [(draw, "constants"), (draw, "rtv")]);
+}
