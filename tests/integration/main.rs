@@ -53,6 +53,7 @@ mod real_detroit;
 mod real_frame_faults;
 mod real_frames;
 mod real_history_on_two_queues;
+mod real_mutations;
 mod reliability;
 mod report_numbers;
 mod resize;

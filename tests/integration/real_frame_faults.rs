@@ -325,3 +325,12 @@ fn a_uav_written_on_one_queue_then_the_other_is_handed_over() {
 fn slices_no_barrier_moved_are_in_common_and_one_engines_copies_are_ordered() {
     clean_everywhere("copy_into_slices_beside_depth_draw.ron");
 }
+
+/// EB-11 (V0801), barrier-spec A5, B: a volume written and copied on async compute and read by
+/// dispatches on graphics. Its shared read state, NON_PIXEL_SHADER_RESOURCE | COPY_SOURCE, is a
+/// layout only a direct queue may move into; the compute writer made that move under the
+/// legacy strategy, and now enters COMMON instead.
+#[test]
+fn a_compute_writer_does_not_enter_a_direct_queue_read_layout() {
+    clean_everywhere("volume_copied_on_compute_and_read_on_graphics.ron");
+}

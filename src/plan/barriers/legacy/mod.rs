@@ -40,7 +40,7 @@ mod phases;
 mod states;
 
 use phases::shared_phases;
-use states::{may, pass_state, transition};
+use states::{may_move, pass_state, transition};
 
 /// One frame of legacy barriers, starting from `states`, which it leaves as the frame ends.
 fn walk(
@@ -60,7 +60,11 @@ fn walk(
         let s = start(e);
         let mut last: Option<(usize, QueueId, UseAccess)> = None;
         let mut queues: Vec<QueueId> = Vec::new();
-        let phases = shared_phases(graph, e, !s.transient && !s.chain);
+        let texture = (graph.passes.iter())
+            .flat_map(|p| graph.uses_of(p))
+            .any(|u| u.key == e && u.layout.is_some());
+        let may = |q: QueueId, from: S, to: S| may_move(q, from, to, texture);
+        let phases = shared_phases(graph, e, !s.transient && !s.chain, texture);
         let uses = |k: usize| graph.uses_of(&graph.passes[k]).iter().any(|u| u.key == e);
         // In a shared read phase the writer moved into its state: the writer's queue, and the
         // other queues whose caches were invalidated for it since.

@@ -14,7 +14,8 @@
 
 use bevy_ecs::prelude::*;
 
-use super::{may, pass_state};
+use super::pass_state;
+use super::states::may_move;
 use crate::barrier::{Layout, ResourceStates as S};
 use crate::device::QueueId;
 use crate::model::UseAccess;
@@ -28,7 +29,13 @@ use crate::plan::CompiledGraph;
 /// when COMMON serves its reads: a copy engine uses only COMMON and cannot leave it
 /// (barrier-spec A5), and COMMON serves shader and copy reads on every queue (A6), so nothing
 /// transitions the resource under a reader.
-pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Vec<Option<Phase>> {
+pub(super) fn shared_phases(
+    graph: &CompiledGraph,
+    e: Entity,
+    wraps: bool,
+    texture: bool,
+) -> Vec<Option<Phase>> {
+    let may = |q: QueueId, from: S, to: S| may_move(q, from, to, texture);
     let mut out = vec![None; graph.passes.len()];
     let uses: Vec<(usize, QueueId, UseAccess, S)> = (graph.passes.iter().enumerate())
         .filter_map(|(i, p)| {
@@ -80,6 +87,12 @@ pub(super) fn shared_phases(graph: &CompiledGraph, e: Entity, wraps: bool) -> Ve
                 S::from_bits_truncate(combined.bits() & !S::PIXEL_SHADER_RESOURCE.bits())
             }
             _ => combined,
+        };
+        // A compute writer that cannot name even that (a texture's shader and copy reads,
+        // barrier-spec B, A5) enters COMMON, which serves them on every queue (A6).
+        let base = match writer {
+            Some(w @ QueueId::Compute { .. }) if !may(w, S::UNORDERED_ACCESS, base) => S::COMMON,
+            _ => base,
         };
         let wants: Option<Vec<S>> = reads()
             .map(|r| {

@@ -60,21 +60,33 @@ pub(super) fn pass_state<'a>(
     Some(out)
 }
 
-/// States a compute queue may transition (no render-target, depth or index states).
-fn compute_may(s: S) -> bool {
-    !s.intersects(
-        S::RENDER_TARGET
-            | S::DEPTH_WRITE
-            | S::DEPTH_READ
-            | S::INDEX_BUFFER
-            | S::PIXEL_SHADER_RESOURCE,
-    )
+/// States a compute queue may transition (no render-target, depth or index states). For a
+/// texture, not NON_PIXEL_SHADER_RESOURCE combined with another read either: that is the
+/// LEGACY_DIRECT_QUEUE_GENERIC_READ_COMPUTE_QUEUE_ACCESSIBLE layout (barrier-spec B), which a
+/// compute list may read in but only a direct queue may move into or out of (A5). A buffer
+/// has no layout, so its read states combine on a compute queue too.
+fn compute_may(s: S, texture: bool) -> bool {
+    let direct_only = texture
+        && s.contains(S::NON_PIXEL_SHADER_RESOURCE)
+        && s != S::NON_PIXEL_SHADER_RESOURCE
+        && S::GENERIC_READ.contains(s);
+    !direct_only
+        && !s.intersects(
+            S::RENDER_TARGET
+                | S::DEPTH_WRITE
+                | S::DEPTH_READ
+                | S::INDEX_BUFFER
+                | S::PIXEL_SHADER_RESOURCE,
+        )
 }
 
-pub(super) fn may(queue: QueueId, from: S, to: S) -> bool {
+/// Whether `queue` may transition a resource (a texture when `texture`) from `from` to `to`
+/// (barrier-spec A5): graphics any state, compute those of [`compute_may`], a copy engine
+/// none (it stays in COMMON).
+pub(super) fn may_move(queue: QueueId, from: S, to: S, texture: bool) -> bool {
     match queue {
         QueueId::Graphics => true,
-        QueueId::Compute { .. } => compute_may(from) && compute_may(to),
+        QueueId::Compute { .. } => compute_may(from, texture) && compute_may(to, texture),
         QueueId::Dma { .. } => from == to,
     }
 }
@@ -86,5 +98,29 @@ pub(super) fn transition(resource: Entity, before: S, after: S) -> LegacyBarrier
         before,
         after,
         split: LegacySplit::None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Barrier-spec A5, B: a compute queue moves a texture into a single shader-resource state
+    /// but not into one combined with a copy read (a direct-queue layout), while a buffer,
+    /// which has no layout, may take the combination.
+    #[test]
+    fn compute_moves_no_texture_into_a_direct_queue_read_layout() {
+        let compute = QueueId::Compute { pipe: 0, index: 0 };
+        let both = S::NON_PIXEL_SHADER_RESOURCE | S::COPY_SOURCE;
+        assert!(may_move(
+            compute,
+            S::UNORDERED_ACCESS,
+            S::NON_PIXEL_SHADER_RESOURCE,
+            true
+        ));
+        assert!(!may_move(compute, S::UNORDERED_ACCESS, both, true));
+        assert!(!may_move(compute, both, S::UNORDERED_ACCESS, true));
+        assert!(may_move(compute, S::UNORDERED_ACCESS, both, false));
+        assert!(may_move(QueueId::Graphics, S::UNORDERED_ACCESS, both, true));
     }
 }
