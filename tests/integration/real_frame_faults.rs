@@ -334,3 +334,28 @@ fn slices_no_barrier_moved_are_in_common_and_one_engines_copies_are_ordered() {
 fn a_compute_writer_does_not_enter_a_direct_queue_read_layout() {
     clean_everywhere("volume_copied_on_compute_and_read_on_graphics.ron");
 }
+
+/// FS-3 (V0503): a kept texture rewritten through a UAV by one pass each frame on the graphics
+/// queue, with nothing between one frame's write and the next in the `fewer-barriers` order
+/// and async compute off: the legacy strategy now puts a UAV barrier across the frame
+/// boundary, as between two passes of a frame. Clean in every strategy and order.
+#[test]
+fn a_uav_rewritten_each_frame_is_ordered_across_the_frame_boundary() {
+    use fastframe::model::Order;
+    let path = "tests/data/real_frames/uav_rewritten_every_frame.ron";
+    for barriers in STRATEGIES {
+        for order in [Order::Declaration, Order::FewerBarriers, Order::Overlap] {
+            let mut rt = Runtime::from_scene(path).expect("fixture loads");
+            rt.set_validation(true);
+            {
+                let mut s = rt.settings_mut();
+                s.barriers = barriers;
+                s.async_compute = false;
+                s.order = order;
+            }
+            rt.run(6).expect("runs");
+            let found: Vec<String> = rt.diagnostics().iter().map(|d| d.to_string()).collect();
+            assert!(found.is_empty(), "{barriers:?} {order:?}: {found:#?}");
+        }
+    }
+}

@@ -64,6 +64,11 @@ fn walk(
             .flat_map(|p| graph.uses_of(p))
             .any(|u| u.key == e && u.layout.is_some());
         let may = |q: QueueId, from: S, to: S| may_move(q, from, to, texture);
+        // The queue and access of the frame's last use, which the next frame's first follows.
+        let frame_last = (graph.passes.iter().rev()).find_map(|p| {
+            let (access, _) = pass_state(graph.uses_of(p).iter().filter(|u| u.key == e), p.queue)?;
+            Some((p.queue, access))
+        });
         let phases = shared_phases(graph, e, !s.transient && !s.chain, texture);
         let uses = |k: usize| graph.uses_of(&graph.passes[k]).iter().any(|u| u.key == e);
         // In a shared read phase the writer moved into its state: the writer's queue, and the
@@ -131,6 +136,20 @@ fn walk(
                     before: None,
                     after: Some(e),
                 });
+            }
+            if last.is_none()
+                && !first
+                && !s.transient
+                && !s.chain
+                && *state == want
+                && want == S::UNORDERED_ACCESS
+                && frame_last
+                    .is_some_and(|(lq, la)| lq == q && (la.is_write() || access.is_write()))
+            {
+                // The frame's first unordered access follows the previous frame's last one on
+                // this queue, in the same state: only a UAV barrier orders them (FS-3), as
+                // between two passes of one frame.
+                fp.legacy_before[i].push(LegacyBarrier::Uav { resource: Some(e) });
             }
             if last.is_none() && s.chain {
                 // A back buffer comes out of presentation in COMMON (PRESENT).
