@@ -214,6 +214,10 @@ mod tests {
     use super::*;
 
     fn read_then_write(lifetime: Lifetime) -> CompiledGraph {
+        read_then_write_in(lifetime, &Settings::default())
+    }
+
+    fn read_then_write_in(lifetime: Lifetime, settings: &Settings) -> CompiledGraph {
         let [a, out] = [100, 101].map(|i| Entity::from_raw_u32(i).expect("valid index"));
         let with = |target, access| Use {
             target,
@@ -237,7 +241,7 @@ mod tests {
             ),
         ];
         let target = |e| TargetInfo::texture(if e == a { lifetime } else { Lifetime::Imported });
-        compile_dispatches(passes, target, &Settings::default()).expect("compiles")
+        compile_dispatches(passes, target, settings).expect("compiles")
     }
 
     /// A history read on one queue, rewritten later on another: the rewrite waits for the
@@ -258,5 +262,23 @@ mod tests {
         let names: Vec<&str> = g.passes.iter().map(|p| p.name.as_str()).collect();
         assert_eq!(names, ["p1", "p0"]);
         assert_eq!(g.passes[1].waits, [0]);
+    }
+
+    /// The schedulers keep the late read after the write it sees, as declaration order does
+    /// (a transient read declared first reads the frame's own write).
+    #[test]
+    fn every_order_runs_a_transients_late_read_after_its_write() {
+        for order in [
+            crate::model::Order::FewerBarriers,
+            crate::model::Order::Overlap,
+        ] {
+            let settings = Settings {
+                order,
+                ..Settings::default()
+            };
+            let g = read_then_write_in(Lifetime::Transient, &settings);
+            let names: Vec<&str> = g.passes.iter().map(|p| p.name.as_str()).collect();
+            assert_eq!(names, ["p1", "p0"], "{order:?}");
+        }
     }
 }

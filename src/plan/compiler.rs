@@ -156,6 +156,10 @@ impl Compiler {
             self.order.extend(0..n as u32);
         }
         if settings.order != crate::model::Order::Declaration {
+            // The schedulers read only `preds`: a late read must follow the write it sees.
+            if backward {
+                self.versions.add_late(&mut self.preds);
+            }
             // The order the edges gave becomes the scheduler's input.
             std::mem::swap(&mut self.order, &mut self.scratch);
             self.cost.clear();

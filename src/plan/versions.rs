@@ -59,6 +59,8 @@ pub struct Versions {
     mark: Vec<u32>,
     /// Late reads, as (key, reader), then as edges (last writer, reader).
     late: Vec<(u32, u32)>,
+    /// The edges with the late ones added ([`add_late`](Self::add_late)), swapped in.
+    spare: Preds,
     /// Topological order: in-degrees, successor lists and the ready passes.
     indegree: Vec<u32>,
     succ: Preds,
@@ -152,6 +154,39 @@ impl Versions {
             w != NONE && w != *reader
         });
         backward || !self.late.is_empty()
+    }
+
+    /// Add the late edges of the last [`build`](Self::build) to `preds`, each list kept
+    /// ascending and distinct, so that an order drawn from `preds` alone (the schedulers')
+    /// keeps every late read after the frame's last write, which it sees.
+    pub fn add_late(&mut self, preds: &mut Preds) {
+        if self.late.is_empty() {
+            return;
+        }
+        self.late.sort_unstable_by_key(|&(a, b)| (b, a));
+        let spare = &mut self.spare;
+        spare.starts.clear();
+        spare.list.clear();
+        spare.starts.push(0);
+        let mut late = self.late.iter().peekable();
+        for b in 0..preds.len() {
+            let start = spare.list.len();
+            spare.list.extend_from_slice(preds.of(b));
+            while let Some(&(a, _)) = late.next_if(|(_, r)| *r as usize == b) {
+                spare.list.push(a);
+            }
+            spare.list[start..].sort_unstable();
+            let mut kept = start;
+            for k in start..spare.list.len() {
+                if kept == start || spare.list[k] != spare.list[kept - 1] {
+                    spare.list[kept] = spare.list[k];
+                    kept += 1;
+                }
+            }
+            spare.list.truncate(kept);
+            spare.starts.push(kept as u32);
+        }
+        std::mem::swap(preds, spare);
     }
 
     /// The late edges of the last [`build`](Self::build), as (last writer, reader): each

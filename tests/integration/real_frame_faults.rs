@@ -359,3 +359,13 @@ fn a_uav_rewritten_each_frame_is_ordered_across_the_frame_boundary() {
         }
     }
 }
+
+/// FS-1 (V0512), barrier-spec A5: a transient a graphics copy rewrites, read by a compute pass
+/// and a pixel shader at once, then written on compute first thing next frame. Under the
+/// legacy strategy the pixel reader moved it to COMMON for the compute queue, which cannot
+/// leave PIXEL_SHADER_RESOURCE, under the compute read; the phase is now entered without the
+/// pixel state. Clean everywhere.
+#[test]
+fn a_pixel_read_beside_a_compute_read_leaves_a_state_compute_can_leave() {
+    clean_everywhere("pixel_read_beside_compute_before_compute_write.ron");
+}

@@ -1,14 +1,14 @@
 //! The real frames with their work moved between queues: each `scenes/real/` frame, with a
 //! seeded choice of its dispatches moved between the graphics queue and async compute and its
 //! copies between the graphics queue and a DMA engine, must still validate clean under every
-//! barrier strategy. A title moves passes between queues as it tunes a frame, and every
+//! barrier strategy and in the orders that move passes. A title moves passes between queues as it tunes a frame, and every
 //! submission the planners make must pass the validation layer by construction (FS-1, FS-2,
 //! FS-3, EB-1, EB-11), not only the arrangement a scene happens to be written in. Moves that
 //! make the scene invalid (a dynamic buffer on a compute queue, CC-1) are refused at load and
 //! skipped. The patterns these moves found are kept as fixtures in `real_frame_faults.rs`.
 
 use fastframe::Runtime;
-use fastframe::model::BarrierMode;
+use fastframe::model::{BarrierMode, Order};
 
 /// Seeds tried per frame; each moves about a third of the movable passes.
 const SEEDS: u64 = 3;
@@ -81,10 +81,16 @@ fn real_frames_validate_clean_with_their_passes_on_other_queues() {
         for seed in 1..=SEEDS {
             let mutated = moved(&text, seed);
             assert_ne!(mutated, text, "{path:?} seed {seed} moves nothing");
-            for (barriers, profile) in [
-                (BarrierMode::Legacy, "console-2013"),
-                (BarrierMode::Enhanced, "console-2020"),
-                (BarrierMode::Conservative, "console-2020"),
+            for (barriers, profile, order) in [
+                (BarrierMode::Legacy, "console-2013", Order::Declaration),
+                (BarrierMode::Legacy, "console-2013", Order::FewerBarriers),
+                (BarrierMode::Enhanced, "console-2020", Order::Declaration),
+                (BarrierMode::Enhanced, "console-2020", Order::Overlap),
+                (
+                    BarrierMode::Conservative,
+                    "console-2020",
+                    Order::Declaration,
+                ),
             ] {
                 let name = format!("{} (seed {seed})", path.display());
                 let Ok(mut rt) = Runtime::from_str(&mutated, &name) else {
@@ -96,13 +102,14 @@ fn real_frames_validate_clean_with_their_passes_on_other_queues() {
                     let mut s = rt.settings_mut();
                     s.profile = profile.to_owned();
                     s.barriers = barriers;
+                    s.order = order;
                 }
                 if let Err(e) = rt.run(4) {
-                    failures.push(format!("{name} {barriers:?}: {e}"));
+                    failures.push(format!("{name} {barriers:?} {order:?}: {e}"));
                     continue;
                 }
                 if let Some(d) = rt.diagnostics().first() {
-                    failures.push(format!("{name} {barriers:?}: {d}"));
+                    failures.push(format!("{name} {barriers:?} {order:?}: {d}"));
                 }
             }
         }

@@ -88,6 +88,18 @@ pub(super) fn shared_phases(
             }
             _ => combined,
         };
+        // The use after the phase (the next frame's first when the phase ends the frame)
+        // leaves the state the last reader left; a compute queue cannot leave
+        // PIXEL_SHADER_RESOURCE (A5), so the phase is entered without it, and a pixel reader
+        // widens it within the layout and gives it back, as for a compute writer. Otherwise
+        // the last reader would have to move it for that queue, under the other queue's read
+        // (FS-1).
+        let base = match after.map(|x| &uses[x]).or(uses.first()) {
+            Some(n) if matches!(n.1, QueueId::Compute { .. }) && !may(n.1, base, n.3) => {
+                S::from_bits_truncate(base.bits() & !S::PIXEL_SHADER_RESOURCE.bits())
+            }
+            _ => base,
+        };
         // A compute writer that cannot name even that (a texture's shader and copy reads,
         // barrier-spec B, A5) enters COMMON, which serves them on every queue (A6).
         let base = match writer {
