@@ -44,6 +44,21 @@ impl Preds {
     pub fn len(&self) -> usize {
         self.starts.len().saturating_sub(1)
     }
+
+    /// End the list of the pass whose predecessors were pushed from `start`: sorted, each
+    /// once.
+    fn close(&mut self, start: usize) {
+        self.list[start..].sort_unstable();
+        let mut kept = start;
+        for k in start..self.list.len() {
+            if kept == start || self.list[k] != self.list[kept - 1] {
+                self.list[kept] = self.list[k];
+                kept += 1;
+            }
+        }
+        self.list.truncate(kept);
+        self.starts.push(kept as u32);
+    }
 }
 
 /// The builder's working memory.
@@ -135,17 +150,7 @@ impl Versions {
                     backward |= a > i;
                 }
             }
-            let incoming = &mut preds.list[start..];
-            incoming.sort_unstable();
-            let mut kept = start;
-            for k in start..preds.list.len() {
-                if kept == start || preds.list[k] != preds.list[kept - 1] {
-                    preds.list[kept] = preds.list[k];
-                    kept += 1;
-                }
-            }
-            preds.list.truncate(kept);
-            preds.starts.push(kept as u32);
+            preds.close(start);
         }
         let writer = &self.writer;
         self.late.retain_mut(|(k, reader)| {
@@ -175,16 +180,7 @@ impl Versions {
             while let Some(&(a, _)) = late.next_if(|(_, r)| *r as usize == b) {
                 spare.list.push(a);
             }
-            spare.list[start..].sort_unstable();
-            let mut kept = start;
-            for k in start..spare.list.len() {
-                if kept == start || spare.list[k] != spare.list[kept - 1] {
-                    spare.list[kept] = spare.list[k];
-                    kept += 1;
-                }
-            }
-            spare.list.truncate(kept);
-            spare.starts.push(kept as u32);
+            spare.close(start);
         }
         std::mem::swap(preds, spare);
     }
