@@ -34,16 +34,18 @@ use super::TextureStart;
 use crate::barrier::{Access, Layout, LegacyBarrier, ResourceStates as S};
 use crate::device::QueueId;
 use crate::model::UseAccess;
-use crate::plan::{BarrierPlan, CompiledGraph, FramePlan, PlanError};
+use crate::plan::{CompiledGraph, FramePlan, PlanError};
 
 mod phases;
+mod plan;
 mod states;
 
 use phases::shared_phases;
+pub use plan::plan_legacy;
 use states::{may_move, pass_state, transition};
 
 /// One frame of legacy barriers, starting from `states`, which it leaves as the frame ends.
-fn walk(
+pub(super) fn walk(
     graph: &CompiledGraph,
     start: &impl Fn(Entity) -> TextureStart,
     resources: &[Entity],
@@ -374,58 +376,4 @@ fn walk(
         }
     }
     Ok(fp)
-}
-
-/// Plan legacy barriers for a compiled graph: a first frame from COMMON (where legacy code
-/// finds new resources), then the steady frame, which starts where a frame ends.
-pub fn plan_legacy(
-    graph: &CompiledGraph,
-    start: impl Fn(Entity) -> TextureStart,
-    previous: &[(Entity, S)],
-) -> Result<BarrierPlan, PlanError> {
-    // Legacy states cannot make one texture COPY_SOURCE and COPY_DEST at once (EB-9c).
-    for p in &graph.passes {
-        let texture_as = |a: UseAccess| {
-            graph
-                .uses_of(p)
-                .iter()
-                .filter(move |u| u.layout.is_some() && u.access == a)
-                .map(|u| u.key)
-        };
-        if texture_as(UseAccess::CopySource)
-            .any(|r| texture_as(UseAccess::CopyDest).any(|d| d == r))
-        {
-            return Err(PlanError::LegacyCopyToSelf { pass: p.entity });
-        }
-    }
-    let mut resources: Vec<Entity> = Vec::new();
-    for p in &graph.passes {
-        for u in graph.uses_of(p) {
-            if !resources.contains(&u.key) {
-                resources.push(u.key);
-            }
-        }
-    }
-    // Where the last plan left each resource, COMMON for new ones.
-    let mut states: Vec<S> = resources
-        .iter()
-        .map(|e| {
-            previous
-                .iter()
-                .find(|(p, _)| p == e)
-                .map_or(S::COMMON, |(_, s)| *s)
-        })
-        .collect();
-    let mut first = walk(graph, &start, &resources, &mut states, true)?;
-    first.legacy_end = resources
-        .iter()
-        .copied()
-        .zip(states.iter().copied())
-        .collect();
-    let mut steady = walk(graph, &start, &resources, &mut states, false)?;
-    steady.legacy_end = resources.iter().copied().zip(states).collect();
-    Ok(BarrierPlan {
-        frames: vec![first, steady],
-        ..Default::default()
-    })
 }
