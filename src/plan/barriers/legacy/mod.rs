@@ -5,9 +5,12 @@
 //!
 //! Per resource, in compiled order: a transition wherever the state changes (on the queue of
 //! the use, or at the end of the producer's pass when the consumer's queue cannot name the
-//! state), a UAV barrier between consecutive unordered-access uses, an aliasing barrier to
-//! activate a transient at its first use each frame. A pass's uses of one resource give it one
-//! state, its read states combined. A read phase several queues share is entered by its
+//! state), and a hand-over through COMMON when a write crosses queues in one state, whose
+//! caches only a barrier writes back and invalidates (FS-2); a UAV barrier between
+//! consecutive unordered-access uses on one queue, across the frame boundary too, and an
+//! aliasing barrier between copies of one resource no state change orders (FS-3); an aliasing
+//! barrier to activate a transient at its first use each frame. A pass's uses of one resource
+//! give it one state, its read states combined. A read phase several queues share is entered by its
 //! writer, in the phase's combined read state, before the fences that order the readers, so
 //! no reader transitions it under another queue's read (FS-1). A compute writer cannot name
 //! PIXEL_SHADER_RESOURCE (barrier-spec A5): it enters the part of the state it can name, and a
